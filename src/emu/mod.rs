@@ -1,0 +1,1 @@
+//! The emulator harness (placeholder).

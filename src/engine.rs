@@ -1,0 +1,149 @@
+//! One interface over both engines.
+//!
+//! The CLI, the models, the trace recorder, the PV extraction and the differential runner
+//! talk to an [`Engine`]; whether the original Z80 code runs in the emulator or the native
+//! port runs is a detail behind it.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::hooks::Hooks;
+use crate::position::Setup;
+use crate::sargon::{SMove, Score};
+
+/// Which engine runs the search.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EngineKind {
+    /// The original Z80 code (an imported ROM) in the `iz80` emulator.
+    Emulator,
+    /// The native Rust port.
+    Port,
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EngineKind::Emulator => "emulator",
+            EngineKind::Port => "port",
+        })
+    }
+}
+
+impl FromStr for EngineKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "emulator" | "emu" | "z80" => Ok(EngineKind::Emulator),
+            "port" | "native" => Ok(EngineKind::Port),
+            _ => Err(format!("unknown engine `{s}` (expected `port` or `emulator`)")),
+        }
+    }
+}
+
+/// How to search.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// PLYMAX: the nominal depth in plies (Sargon adds one ply when the last move checks).
+    pub depth: u8,
+    /// The byte the opening book reads where the original reads the Z80's refresh register
+    /// (`LD A,R`); bit 0 picks 1.e4 (0) or 1.d4 (1) for White's first move. Fixed so that
+    /// searches are reproducible and both engines choose alike.
+    pub book_random: u8,
+    /// Emulator only: give up after this many Z80 instructions (a runaway guard).
+    pub max_instructions: u64,
+}
+
+impl SearchOptions {
+    pub fn depth(depth: u8) -> Self {
+        SearchOptions { depth, ..Default::default() }
+    }
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions { depth: 3, book_random: 0, max_instructions: DEFAULT_INSTRUCTION_BUDGET }
+    }
+}
+
+/// Default runaway guard: far above the ~2 G instructions of a depth-6 middlegame search.
+pub const DEFAULT_INSTRUCTION_BUDGET: u64 = 200_000_000_000;
+
+/// Costs of one search.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SearchStats {
+    /// Z80 instructions executed (emulator only).
+    pub z80_instructions: Option<u64>,
+    /// Z80 T-states (clock cycles) executed (emulator only).
+    pub t_states: Option<u64>,
+    /// Wall-clock time of the search in microseconds.
+    pub wall_us: u64,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchOutcome {
+    /// The move Sargon chose (BESTM), or `None` when it has no legal move.
+    pub best: Option<SMove>,
+    /// SCORE+1 after the search: the best root score as the search stores it, i.e. from
+    /// the point of view of the side *not* to move (see [`SearchOutcome::score_for_mover`]).
+    pub root_score: Score,
+    /// The move came from the opening book, not from a search.
+    pub from_book: bool,
+    pub stats: SearchStats,
+}
+
+impl SearchOutcome {
+    /// The root score from the side to move's point of view (positive: good for it).
+    pub fn score_for_mover(&self) -> Score {
+        self.root_score.negated()
+    }
+
+    /// The search found a forced mate for the side to move (SCORE+1 = 0xff, which is also
+    /// what makes Sargon shorten its search).
+    pub fn mates(&self) -> bool {
+        self.root_score == Score(0xff)
+    }
+}
+
+/// Why a search could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    #[error("depth {depth} is outside the {engine} engine's range 1..={max}")]
+    DepthOutOfRange { engine: EngineKind, depth: u8, max: u8 },
+    #[error(
+        "runaway emulation: no return from {routine} after {instructions} Z80 instructions \
+         (PC={pc:#06x}); raise the budget or check the ROM"
+    )]
+    Runaway { routine: String, instructions: u64, pc: u16 },
+    #[error("Sargon refused to replay the move {uci} while setting up the position")]
+    ReplayRefused { uci: String },
+    #[error("the search was stopped")]
+    Stopped,
+}
+
+/// A chess engine that runs Sargon's search, original or port.
+pub trait Engine {
+    fn kind(&self) -> EngineKind;
+    /// The deepest PLYMAX this engine takes.
+    fn max_depth(&self) -> u8;
+    /// Search `setup` to `opts.depth`, running `hooks` at their points.
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError>;
+
+    /// Check the depth against [`Engine::max_depth`]; engines call this first.
+    fn check_depth(&self, depth: u8) -> Result<(), SearchError> {
+        if depth == 0 || depth > self.max_depth() {
+            return Err(SearchError::DepthOutOfRange {
+                engine: self.kind(),
+                depth,
+                max: self.max_depth(),
+            });
+        }
+        Ok(())
+    }
+}

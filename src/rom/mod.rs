@@ -1,0 +1,1 @@
+//! The ROM store (placeholder).

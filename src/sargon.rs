@@ -1,0 +1,193 @@
+//! Sargon's own vocabulary, shared by both engines: its board squares, piece codes,
+//! move-list flags and the one-byte score scale.
+//!
+//! Everything here is a *fact about the data* Sargon works on (documented in the book and
+//! visible in any memory dump of a running search), not code of Sargon's. Both the emulator
+//! harness and the native port speak in these terms, so a trace from one can be compared
+//! with a trace from the other byte for byte.
+
+use std::fmt;
+
+/// Piece type codes (bits 0-2 of a board byte).
+pub const PAWN: u8 = 1;
+pub const KNIGHT: u8 = 2;
+pub const BISHOP: u8 = 3;
+pub const ROOK: u8 = 4;
+pub const QUEEN: u8 = 5;
+pub const KING: u8 = 6;
+
+/// Colour bit of a board byte and of `COLOR`/`KOLOR`: set for Black.
+pub const BLACK: u8 = 0x80;
+/// Board byte bit 3: the piece has moved.
+pub const MOVED: u8 = 0x08;
+/// Board byte bit 4 (kings only): the king has castled.
+pub const CASTLED: u8 = 0x10;
+/// Board bytes outside the 8x8 playing area.
+pub const OFF_BOARD: u8 = 0xff;
+
+/// Move-list flag bits (the `MLFLG` byte of an entry).
+pub mod flag {
+    /// Colour of a captured piece (set: Black).
+    pub const CAPTURED_BLACK: u8 = 0x80;
+    /// Castling or en passant: the next entry is the second half of the move.
+    pub const DOUBLE: u8 = 0x40;
+    /// Pawn promotion (always to a queen: Sargon knows no under-promotion).
+    pub const PROMOTE: u8 = 0x20;
+    /// First move of the moving piece.
+    pub const FIRST_MOVE: u8 = 0x10;
+    /// The captured piece had moved before.
+    pub const CAPTURED_MOVED: u8 = 0x08;
+    /// Type of the captured piece (0: no capture).
+    pub const CAPTURED_TYPE: u8 = 0x07;
+}
+
+/// Size of Sargon's board array: 10 columns x 12 rows with a border of `0xff`.
+pub const BOARD_SIZE: usize = 120;
+
+/// A square as Sargon numbers it on its 10x12 board: a1 = 21, h1 = 28, a8 = 91, h8 = 98.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Sq(pub u8);
+
+impl Sq {
+    /// The Sargon index of a chess square (file 0-7 = a-h, rank 0-7 = 1-8).
+    pub fn from_file_rank(file: u8, rank: u8) -> Sq {
+        debug_assert!(file < 8 && rank < 8);
+        Sq(21 + rank * 10 + file)
+    }
+
+    /// File and rank (0-7 each), or `None` for a border index.
+    pub fn file_rank(self) -> Option<(u8, u8)> {
+        let i = self.0;
+        if !(21..=98).contains(&i) {
+            return None;
+        }
+        let (rank, file) = ((i - 21) / 10, (i - 21) % 10);
+        (file < 8 && rank < 8).then_some((file, rank))
+    }
+
+    pub fn to_shakmaty(self) -> Option<shakmaty::Square> {
+        let (file, rank) = self.file_rank()?;
+        Some(shakmaty::Square::from_coords(
+            shakmaty::File::new(file as u32),
+            shakmaty::Rank::new(rank as u32),
+        ))
+    }
+
+    pub fn from_shakmaty(sq: shakmaty::Square) -> Sq {
+        Sq::from_file_rank(u32::from(sq.file()) as u8, u32::from(sq.rank()) as u8)
+    }
+}
+
+impl fmt::Display for Sq {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.file_rank() {
+            Some((file, rank)) => write!(f, "{}{}", (b'a' + file) as char, rank + 1),
+            None => write!(f, "#{}", self.0),
+        }
+    }
+}
+
+/// A move as it stands in Sargon's move list: from and to squares, plus the flag byte.
+///
+/// Castling and en passant are two list entries in Sargon; this is the first of them,
+/// which is the king's or the capturing pawn's move, so `from`-`to` is also the move's UCI.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct SMove {
+    pub from: Sq,
+    pub to: Sq,
+    pub flags: u8,
+}
+
+impl SMove {
+    /// The move in UCI coordinates (`e2e4`, `e7e8q` for Sargon's only promotion).
+    pub fn uci(&self) -> String {
+        let promo = if self.flags & flag::PROMOTE != 0 { "q" } else { "" };
+        format!("{}{}{}", self.from, self.to, promo)
+    }
+}
+
+impl fmt::Display for SMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.uci())
+    }
+}
+
+/// Sargon's one-byte score.
+///
+/// Sargon scores a position from the point of view of the side that has just moved, as
+/// `0x80 - (4 * material + board control)` in a byte, where material counts a pawn as 2:
+/// 0x80 is level, **smaller bytes are better** for the side that moved, one pawn is 8 units.
+/// So plain unsigned byte comparisons order scores, which is how the search compares them.
+/// Byte 0 is the initial value of the score table ("MAX", +16 pawns) and 0xff is what a
+/// checkmated side scores.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Score(pub u8);
+
+impl Score {
+    /// Units per pawn on the byte scale.
+    pub const UNITS_PER_PAWN: i32 = 8;
+
+    /// The score in pawns for the side the byte belongs to (positive: good for that side).
+    pub fn pawns(self) -> f64 {
+        f64::from(self.units()) / f64::from(Self::UNITS_PER_PAWN)
+    }
+
+    /// Signed units (eighths of a pawn), positive when good for the side the byte belongs to.
+    pub fn units(self) -> i32 {
+        0x80 - i32::from(self.0)
+    }
+
+    /// Centipawns, rounded toward zero where an eighth of a pawn is not whole (12.5 cp).
+    pub fn centipawns(self) -> i32 {
+        self.units() * 100 / Self::UNITS_PER_PAWN
+    }
+
+    /// The byte for a score in pawns, clamped into the range Sargon can express.
+    pub fn from_pawns(pawns: f64) -> Score {
+        let units = (pawns * f64::from(Self::UNITS_PER_PAWN)).round() as i32;
+        Score((0x80 - units).clamp(0, 0xff) as u8)
+    }
+
+    /// The same score seen from the other side, as the search's `NEG` makes it.
+    pub fn negated(self) -> Score {
+        Score(self.0.wrapping_neg())
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#04x}", self.0)
+    }
+}
+
+/// Which side: Sargon's colour byte is 0 for White and 0x80 for Black.
+pub fn is_black(color: u8) -> bool {
+    color & BLACK != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_round_trip() {
+        assert_eq!(Sq::from_file_rank(0, 0), Sq(21));
+        assert_eq!(Sq::from_file_rank(7, 7), Sq(98));
+        assert_eq!(Sq(25).to_string(), "e1");
+        assert_eq!(Sq(20).file_rank(), None);
+        assert_eq!(Sq(29).file_rank(), None);
+        for sq in shakmaty::Square::ALL {
+            assert_eq!(Sq::from_shakmaty(sq).to_shakmaty(), Some(sq));
+        }
+    }
+
+    #[test]
+    fn score_scale() {
+        assert_eq!(Score(0x80).pawns(), 0.0);
+        assert_eq!(Score(0x80 - 27).pawns(), 3.375);
+        assert_eq!(Score(0).pawns(), 16.0);
+        assert_eq!(Score::from_pawns(-10.0), Score(0x80 + 80));
+        assert_eq!(Score(0x80 - 27).negated(), Score(0x80 + 27));
+        assert_eq!(Score(0x80 + 8).centipawns(), -100);
+    }
+}
