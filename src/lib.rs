@@ -14,6 +14,7 @@
 //! The repository never contains Sargon's code: users import their own copy into a ROM
 //! store outside it (see `roms/README.md`).
 
+pub mod analysis;
 pub mod asm;
 pub mod emu;
 pub mod engine;

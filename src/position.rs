@@ -198,7 +198,9 @@ fn before_double_push(pos: &Chess, ep: Square) -> Result<(Chess, Square, Square)
         Color::Black => (ep.offset(8), ep.offset(-8)),
     };
     let (Some(from), Some(to)) = (from, to) else {
-        return Err(PositionError::Unrepresentable(format!("en passant square {ep} on the wrong rank")));
+        return Err(PositionError::Unrepresentable(format!(
+            "en passant square {ep} on the wrong rank"
+        )));
     };
     let mut setup = pos.to_setup(EnPassantMode::Always);
     let pawn = setup.board.remove_piece_at(to);
@@ -210,11 +212,12 @@ fn before_double_push(pos: &Chess, ep: Square) -> Result<(Chess, Square, Square)
     setup.board.set_piece_at(from, pusher.pawn());
     setup.turn = pusher;
     setup.ep_square = None;
-    let before = <Chess as shakmaty::FromSetup>::from_setup(setup, CastlingMode::Standard).map_err(|_| {
-        PositionError::Unrepresentable(format!(
-            "the position before the double push to {to} (needed for en passant) is not legal"
-        ))
-    })?;
+    let before = <Chess as shakmaty::FromSetup>::from_setup(setup, CastlingMode::Standard)
+        .map_err(|_| {
+            PositionError::Unrepresentable(format!(
+                "the position before the double push to {to} (needed for en passant) is not legal"
+            ))
+        })?;
     Ok((before, from, to))
 }
 
@@ -257,7 +260,12 @@ fn role_code(role: Role) -> u8 {
 }
 
 /// Is `piece` on `sq` to be treated as never moved?
-fn on_home_square(pos: &Chess, castles: &shakmaty::Castles, piece: shakmaty::Piece, sq: Square) -> bool {
+fn on_home_square(
+    pos: &Chess,
+    castles: &shakmaty::Castles,
+    piece: shakmaty::Piece,
+    sq: Square,
+) -> bool {
     let c = piece.color;
     let back = c.fold_wb(shakmaty::Rank::First, shakmaty::Rank::Eighth);
     let pawns = c.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh);
@@ -302,8 +310,16 @@ impl fmt::Display for BoardDiagram<'_> {
                     6 => 'k',
                     _ => '.',
                 };
-                let letter = if b & BLACK == 0 { letter.to_ascii_uppercase() } else { letter };
-                let mark = if b & 7 != 0 && b & MOVED != 0 { '*' } else { ' ' };
+                let letter = if b & BLACK == 0 {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                };
+                let mark = if b & 7 != 0 && b & MOVED != 0 {
+                    '*'
+                } else {
+                    ' '
+                };
                 write!(f, " {letter}{mark}")?;
             }
             writeln!(f)?;
@@ -332,7 +348,8 @@ mod tests {
 
     #[test]
     fn one_white_move_replays_it_from_the_initial_position() {
-        let pos = parse_position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1").unwrap();
+        let pos =
+            parse_position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1").unwrap();
         let s = setup(&pos, true).unwrap();
         assert_eq!(s.moveno, 1);
         assert_eq!(s.replay, Some((Sq(27), Sq(46))));
@@ -385,6 +402,9 @@ mod tests {
             let err = parse_position(fen).unwrap_err().to_string();
             assert!(err.contains(needle), "{fen}: {err}");
         }
-        assert!(matches!(parse_position("not a fen"), Err(PositionError::InvalidFen { .. })));
+        assert!(matches!(
+            parse_position("not a fen"),
+            Err(PositionError::InvalidFen { .. })
+        ));
     }
 }

@@ -1,1 +1,605 @@
-//! The emulator harness (placeholder).
+//! The original Sargon, run as it was written: its Z80 code in the `iz80` emulator.
+//!
+//! The harness calls Sargon's routines by symbol, the way its own driver did, with a
+//! sentinel return address: it pushes the sentinel, jumps to the routine and runs until
+//! the program counter reaches the sentinel. Instructions and T-states are counted, and an
+//! instruction budget turns a hang into an error.
+//!
+//! Hooks ([`crate::hooks`]) are armed in a 64 KiB table indexed by address: the only
+//! per-instruction cost is one table lookup. A hook fires *before* the instruction at its
+//! address executes, sees the registers and memory through [`SearchState`], and may change
+//! them. Each hook point is a symbol plus a documented offset (`docs/hooks.md`), and the
+//! bytes found there are checked when a ROM is loaded, so a different or corrupt image is
+//! refused with an explanation instead of hooks firing in the wrong place.
+//!
+//! Two things of the original are neutralised here without touching its code, both
+//! documented in `docs/emulator.md`:
+//! * FNDMOV stores the root's score through MLPTRJ before setting it; on a fresh image
+//!   MLPTRJ is 0 and the byte lands in the variable M3. The harness points MLPTRJ at a zeroed
+//!   scratch entry before each search ([`Emulator::set_mlptrj_fix`] turns this off, to show
+//!   the failure).
+//! * The book reads the Z80 refresh register (`LD A,R`) as a random number; the harness
+//!   replaces it with [`SearchOptions::book_random`].
+
+use std::time::Instant;
+
+use iz80::{Cpu, Machine, Reg16, Reg8};
+
+use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
+use crate::hooks::{HookPoint, Hooks, SearchState};
+use crate::position::Setup;
+use crate::rom::{Rom, RomError};
+use crate::sargon::{SMove, Score, Sq, BOARD_SIZE};
+
+/// Where the harness returns to: no Sargon code lives this high.
+const SENTINEL: u16 = 0xfff0;
+/// A zeroed 6-byte move entry for MLPTRJ to point at before a search (outside the image).
+const SCRATCH_ENTRY: u16 = 0xff00;
+/// Hook-table value that marks the sentinel address.
+const SENTINEL_MARK: u8 = 0xff;
+/// Sargon's depth limit: its score table and ply table hold six plies.
+pub const MAX_DEPTH: u8 = 6;
+/// The TRS-80 Model I's clock, for "how long would this have taken" figures.
+pub const TRS80_HZ: f64 = 1_774_000.0;
+
+/// Addresses the harness uses, resolved from the ROM's symbol table.
+#[derive(Clone, Debug)]
+pub struct Symbols {
+    pub fndmov: u16,
+    pub royalt: u16,
+    pub valmov: u16,
+    pub boarda: u16,
+    pub color: u16,
+    pub kolor: u16,
+    pub moveno: u16,
+    pub plymax: u16,
+    pub nply: u16,
+    pub mlptrj: u16,
+    pub mlptri: u16,
+    pub bestm: u16,
+    pub score: u16,
+    pub plyix: u16,
+    pub mvemsg: u16,
+    pub stack: u16,
+    pub t1: u16,
+    pub m1: u16,
+    pub m2: u16,
+    pub valm: u16,
+    /// Address of each hook point, indexed by `HookPoint as usize`.
+    pub hooks: [u16; 8],
+}
+
+/// How each hook point is found: symbol, offset, and the instruction bytes expected there
+/// (`None` in the pattern: any byte; `Sym` bytes: low/high byte of a symbol's address).
+struct HookSpec {
+    point: HookPoint,
+    symbol: &'static str,
+    offset: u16,
+    /// Bytes expected at `symbol + check_offset`, with `check_offset` relative to the symbol.
+    check_offset: u16,
+    expect: &'static [Pat],
+    what: &'static str,
+}
+
+#[derive(Copy, Clone)]
+enum Pat {
+    B(u8),
+    Lo(&'static str),
+    Hi(&'static str),
+}
+
+const HOOK_SPECS: [HookSpec; 8] = [
+    HookSpec {
+        point: HookPoint::MovegenPath,
+        symbol: "MP10",
+        offset: 3,
+        check_offset: 0,
+        expect: &[
+            Pat::B(0xcd),
+            Pat::Lo("PATH"),
+            Pat::Hi("PATH"),
+            Pat::B(0xfe),
+            Pat::B(0x02),
+        ],
+        what: "CALL PATH followed by CP 2",
+    },
+    HookSpec {
+        point: HookPoint::MovegenDone,
+        symbol: "FM5",
+        offset: 11,
+        check_offset: 8,
+        expect: &[Pat::B(0xcd), Pat::Lo("GENMOV"), Pat::Hi("GENMOV")],
+        what: "CALL GENMOV",
+    },
+    HookSpec {
+        point: HookPoint::PointsEnd,
+        symbol: "REL016",
+        offset: 2,
+        check_offset: 0,
+        expect: &[
+            Pat::B(0xc6),
+            Pat::B(0x80),
+            Pat::B(0x32),
+            Pat::Lo("VALM"),
+            Pat::Hi("VALM"),
+        ],
+        what: "ADD A,80H followed by LD (VALM),A",
+    },
+    HookSpec {
+        point: HookPoint::AlphaBeta,
+        symbol: "FM37",
+        offset: 0,
+        check_offset: 0,
+        expect: &[Pat::B(0xbe)],
+        what: "CP (HL)",
+    },
+    HookSpec {
+        point: HookPoint::BestTest,
+        symbol: "FM37",
+        offset: 9,
+        check_offset: 5,
+        expect: &[
+            Pat::B(0xed),
+            Pat::B(0x44),
+            Pat::B(0x23),
+            Pat::B(0xbe),
+            Pat::B(0xda),
+        ],
+        what: "NEG, INC HL, CP (HL), JP C",
+    },
+    HookSpec {
+        point: HookPoint::BestConfirmed,
+        symbol: "FM37",
+        offset: 16,
+        check_offset: 15,
+        expect: &[Pat::B(0x77), Pat::B(0x3a), Pat::Lo("NPLY"), Pat::Hi("NPLY")],
+        what: "LD (HL),A followed by LD A,(NPLY)",
+    },
+    HookSpec {
+        point: HookPoint::Ascend,
+        symbol: "ASCEND",
+        offset: 0,
+        check_offset: 0,
+        expect: &[Pat::B(0x21), Pat::Lo("COLOR"), Pat::Hi("COLOR")],
+        what: "LD HL,COLOR",
+    },
+    HookSpec {
+        point: HookPoint::BookRandom,
+        symbol: "BOOK",
+        offset: 23,
+        check_offset: 21,
+        expect: &[Pat::B(0xed), Pat::B(0x5f), Pat::B(0xcb), Pat::B(0x47)],
+        what: "LD A,R followed by BIT 0,A",
+    },
+];
+
+/// Every symbol the harness needs; `sargon rom info` checks them all.
+pub const REQUIRED_SYMBOLS: &[&str] = &[
+    "FNDMOV", "ROYALT", "VALMOV", "GENMOV", "PATH", "BOARDA", "COLOR", "KOLOR", "MOVENO", "PLYMAX",
+    "NPLY", "MLPTRJ", "MLPTRI", "BESTM", "SCORE", "PLYIX", "MVEMSG", "STACK", "T1", "M1", "M2",
+    "VALM", "MP10", "FM5", "REL016", "FM37", "ASCEND", "BOOK",
+];
+
+impl Symbols {
+    /// Resolve every address and check the instruction bytes at every hook point.
+    pub fn resolve(rom: &Rom) -> Result<Symbols, RomError> {
+        for s in REQUIRED_SYMBOLS {
+            rom.symbol(s)?;
+        }
+        let s = |n: &str| rom.symbol(n).expect("checked above");
+        let mem = rom.memory();
+        let mut hooks = [0u16; 8];
+        for spec in &HOOK_SPECS {
+            let base = s(spec.symbol);
+            let at = base.wrapping_add(spec.check_offset);
+            let found: Vec<u8> = (0..spec.expect.len())
+                .map(|i| mem[at.wrapping_add(i as u16) as usize])
+                .collect();
+            let ok = spec.expect.iter().zip(&found).all(|(p, &b)| match *p {
+                Pat::B(x) => b == x,
+                Pat::Lo(sym) => b == s(sym) as u8,
+                Pat::Hi(sym) => b == (s(sym) >> 8) as u8,
+            });
+            if !ok {
+                return Err(RomError::Corrupt {
+                    name: rom.meta.name.clone(),
+                    dir: std::path::PathBuf::from("(image)"),
+                    why: format!(
+                        "hook point {} expects {} at {}+{} ({:#06x}), found bytes {}",
+                        spec.point.name(),
+                        spec.what,
+                        spec.symbol,
+                        spec.check_offset,
+                        at,
+                        hex::encode(&found)
+                    ),
+                });
+            }
+            hooks[spec.point as usize] = base.wrapping_add(spec.offset);
+        }
+        Ok(Symbols {
+            fndmov: s("FNDMOV"),
+            royalt: s("ROYALT"),
+            valmov: s("VALMOV"),
+            boarda: s("BOARDA"),
+            color: s("COLOR"),
+            kolor: s("KOLOR"),
+            moveno: s("MOVENO"),
+            plymax: s("PLYMAX"),
+            nply: s("NPLY"),
+            mlptrj: s("MLPTRJ"),
+            mlptri: s("MLPTRI"),
+            bestm: s("BESTM"),
+            score: s("SCORE"),
+            plyix: s("PLYIX"),
+            mvemsg: s("MVEMSG"),
+            stack: s("STACK"),
+            t1: s("T1"),
+            m1: s("M1"),
+            m2: s("M2"),
+            valm: s("VALM"),
+            hooks,
+        })
+    }
+
+    /// The hook point at `addr`, if any.
+    pub fn hook_at(&self, addr: u16) -> Option<HookPoint> {
+        HookPoint::ALL
+            .into_iter()
+            .find(|&p| self.hooks[p as usize] == addr)
+    }
+}
+
+/// 64 KiB of memory and the hook table; what `iz80` sees as the machine.
+pub struct SargonMachine {
+    pub mem: Vec<u8>,
+    /// For each address: 0, or 1 + the index of the hook point armed there.
+    hook_table: Vec<u8>,
+}
+
+impl Machine for SargonMachine {
+    #[inline(always)]
+    fn peek(&mut self, address: u16) -> u8 {
+        self.mem[address as usize]
+    }
+    #[inline(always)]
+    fn poke(&mut self, address: u16, value: u8) {
+        self.mem[address as usize] = value;
+    }
+    fn port_in(&mut self, _address: u16) -> u8 {
+        0
+    }
+    fn port_out(&mut self, _address: u16, _value: u8) {}
+}
+
+impl SargonMachine {
+    fn word(&self, addr: u16) -> u16 {
+        u16::from_le_bytes([
+            self.mem[addr as usize],
+            self.mem[addr.wrapping_add(1) as usize],
+        ])
+    }
+    fn set_word(&mut self, addr: u16, value: u16) {
+        let [lo, hi] = value.to_le_bytes();
+        self.mem[addr as usize] = lo;
+        self.mem[addr.wrapping_add(1) as usize] = hi;
+    }
+    fn smove_at(&self, entry: u16) -> SMove {
+        SMove {
+            from: Sq(self.mem[entry.wrapping_add(2) as usize]),
+            to: Sq(self.mem[entry.wrapping_add(3) as usize]),
+            flags: self.mem[entry.wrapping_add(4) as usize],
+        }
+    }
+}
+
+/// The original Sargon in the emulator.
+pub struct Emulator {
+    rom: Rom,
+    syms: Symbols,
+    pristine: Vec<u8>,
+    cpu: Cpu,
+    machine: SargonMachine,
+    instructions: u64,
+    mlptrj_fix: bool,
+}
+
+impl Emulator {
+    /// Prepare an emulator for a ROM, checking its symbols and hook points.
+    pub fn new(rom: Rom) -> Result<Emulator, RomError> {
+        let syms = Symbols::resolve(&rom)?;
+        let pristine = rom.memory();
+        Ok(Emulator {
+            machine: SargonMachine {
+                mem: pristine.clone(),
+                hook_table: vec![0; 0x10000],
+            },
+            rom,
+            syms,
+            pristine,
+            cpu: Cpu::new_z80(),
+            instructions: 0,
+            mlptrj_fix: true,
+        })
+    }
+
+    pub fn rom(&self) -> &Rom {
+        &self.rom
+    }
+
+    pub fn symbols(&self) -> &Symbols {
+        &self.syms
+    }
+
+    /// Point MLPTRJ at a scratch entry before each search (on by default). Off, the
+    /// original's uninitialised-pointer write corrupts M3 and the search goes wrong: kept
+    /// switchable so the failure can be shown (see `docs/emulator.md`).
+    pub fn set_mlptrj_fix(&mut self, on: bool) {
+        self.mlptrj_fix = on;
+    }
+
+    /// The emulated memory (after the last search).
+    pub fn memory(&self) -> &[u8] {
+        &self.machine.mem
+    }
+
+    /// Restore the pristine image: every search starts from the program as imported.
+    fn reset(&mut self) {
+        self.machine.mem.copy_from_slice(&self.pristine);
+        self.cpu = Cpu::new_z80();
+        self.instructions = 0;
+    }
+
+    fn poke(&mut self, addr: u16, value: u8) {
+        self.machine.mem[addr as usize] = value;
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.machine.mem[addr as usize]
+    }
+
+    /// Arm the hook table for the points in `hooks` (plus the book's random byte, which the
+    /// harness always supplies).
+    fn arm(&mut self, hooks: &Hooks) {
+        self.machine.hook_table.iter_mut().for_each(|b| *b = 0);
+        let mask = hooks.mask().with(HookPoint::BookRandom);
+        for p in HookPoint::ALL {
+            if mask.contains(p) {
+                self.machine.hook_table[self.syms.hooks[p as usize] as usize] = 1 + p as u8;
+            }
+        }
+    }
+
+    /// Call the routine at `addr` and run until it returns (or the budget runs out).
+    pub fn call(
+        &mut self,
+        routine: &str,
+        addr: u16,
+        budget: u64,
+        hooks: &mut Hooks,
+        book_random: u8,
+    ) -> Result<(), SearchError> {
+        let sp = self.syms.stack.wrapping_sub(2);
+        self.machine.set_word(sp, SENTINEL);
+        {
+            let r = self.cpu.registers();
+            r.set16(Reg16::SP, sp);
+            r.set_pc(addr);
+        }
+        let limit = self.instructions.saturating_add(budget);
+        // The sentinel is marked in the hook table too, so the hot loop has one lookup and
+        // one well-predicted branch per instruction besides the budget test.
+        self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
+        let mut n = self.instructions;
+        let result = loop {
+            let pc = self.cpu.immutable_registers().pc();
+            let h = self.machine.hook_table[pc as usize];
+            if h != 0 {
+                if h == SENTINEL_MARK {
+                    break Ok(());
+                }
+                self.instructions = n;
+                self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+            }
+            if n >= limit {
+                break Err(SearchError::Runaway {
+                    routine: routine.to_string(),
+                    instructions: n,
+                    pc,
+                });
+            }
+            self.cpu.execute_instruction(&mut self.machine);
+            n += 1;
+        };
+        self.instructions = n;
+        result
+    }
+
+    fn fire(&mut self, point: HookPoint, hooks: &mut Hooks, book_random: u8) {
+        if point == HookPoint::BookRandom {
+            self.cpu.registers().set8(Reg8::A, book_random);
+        }
+        if hooks.mask().contains(point) {
+            let mut ctx = EmuState {
+                cpu: &mut self.cpu,
+                machine: &mut self.machine,
+                syms: &self.syms,
+                point,
+            };
+            hooks.fire(&mut ctx);
+        }
+    }
+
+    /// Write the position into Sargon's memory and replay a move if the set-up asks.
+    fn load_setup(
+        &mut self,
+        setup: &Setup,
+        budget: u64,
+        hooks: &mut Hooks,
+    ) -> Result<(), SearchError> {
+        let s = self.syms.clone();
+        for (i, &b) in setup.board.iter().enumerate() {
+            self.poke(s.boarda + i as u16, b);
+        }
+        self.poke(s.color, setup.color);
+        self.poke(s.moveno, setup.moveno);
+        self.call("ROYALT", s.royalt, budget, hooks, 0)?;
+        if self.mlptrj_fix {
+            for i in 0..6 {
+                self.poke(SCRATCH_ENTRY + i, 0);
+            }
+            self.machine.set_word(s.mlptrj, SCRATCH_ENTRY);
+        }
+        if let Some((from, to)) = setup.replay {
+            // VALMOV checks a move of the side opposite KOLOR, as it did for the player.
+            self.poke(s.kolor, setup.color ^ 0x80);
+            self.poke(s.mvemsg, from.0);
+            self.poke(s.mvemsg + 1, to.0);
+            self.call("VALMOV", s.valmov, budget, hooks, 0)?;
+            if self.cpu.registers().a() != 0 {
+                return Err(SearchError::ReplayRefused {
+                    uci: format!("{from}{to}"),
+                });
+            }
+            self.poke(s.color, setup.color ^ 0x80);
+        }
+        Ok(())
+    }
+
+    /// Instructions executed since the last reset.
+    pub fn instructions(&self) -> u64 {
+        self.instructions
+    }
+}
+
+impl Engine for Emulator {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Emulator
+    }
+
+    fn max_depth(&self) -> u8 {
+        MAX_DEPTH
+    }
+
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.check_depth(opts.depth)?;
+        let started = Instant::now();
+        self.reset();
+        self.arm(hooks);
+        let budget = opts.max_instructions;
+        self.load_setup(setup, budget, hooks)?;
+        let s = self.syms.clone();
+        self.poke(s.plymax, opts.depth);
+        let color = self.peek(s.color);
+        self.poke(s.kolor, color);
+        let cycles_before = self.cpu.cycle_count();
+        let instructions_before = self.instructions;
+        self.call(
+            "FNDMOV",
+            s.fndmov,
+            budget.saturating_sub(self.instructions),
+            hooks,
+            opts.book_random,
+        )?;
+        let bestm = self.machine.word(s.bestm);
+        // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
+        // page 0, so the whole word is tested (not the high byte, as Sargon does for lists).
+        let best = (bestm != 0).then(|| self.machine.smove_at(bestm));
+        Ok(SearchOutcome {
+            best,
+            root_score: Score(self.peek(s.score + 1)),
+            from_book: setup.moveno == 1,
+            stats: SearchStats {
+                z80_instructions: Some(self.instructions - instructions_before),
+                t_states: Some(self.cpu.cycle_count() - cycles_before),
+                wall_us: started.elapsed().as_micros() as u64,
+            },
+        })
+    }
+}
+
+/// The emulator's state as a hook sees it.
+struct EmuState<'a> {
+    cpu: &'a mut Cpu,
+    machine: &'a mut SargonMachine,
+    syms: &'a Symbols,
+    point: HookPoint,
+}
+
+impl SearchState for EmuState<'_> {
+    fn point(&self) -> HookPoint {
+        self.point
+    }
+    fn ply(&self) -> u8 {
+        self.machine.mem[self.syms.nply as usize]
+    }
+    fn max_ply(&self) -> u8 {
+        self.machine.mem[self.syms.plymax as usize]
+    }
+    fn color(&self) -> u8 {
+        self.machine.mem[self.syms.color as usize]
+    }
+    fn a(&self) -> u8 {
+        self.cpu.immutable_registers().a()
+    }
+    fn set_a(&mut self, value: u8) {
+        self.cpu.registers().set_a(value);
+    }
+    fn b(&self) -> u8 {
+        self.cpu.immutable_registers().get8(Reg8::B)
+    }
+    fn set_b(&mut self, value: u8) {
+        self.cpu.registers().set8(Reg8::B, value);
+    }
+    fn piece_type(&self) -> u8 {
+        self.machine.mem[self.syms.t1 as usize]
+    }
+    fn path_squares(&self) -> (u8, u8) {
+        (
+            self.machine.mem[self.syms.m1 as usize],
+            self.machine.mem[self.syms.m2 as usize],
+        )
+    }
+    fn compared_with(&self) -> Score {
+        let hl = self.cpu.immutable_registers().get16(Reg16::HL);
+        Score(self.machine.mem[hl as usize])
+    }
+    fn path(&self) -> Vec<SMove> {
+        let ply = self.ply();
+        let mut path = Vec::with_capacity(ply as usize);
+        for k in 1..ply as u16 {
+            let entry = self.machine.word(self.syms.plyix + 4 * k - 2);
+            path.push(self.machine.smove_at(entry));
+        }
+        if ply >= 1 {
+            path.push(self.machine.smove_at(self.machine.word(self.syms.mlptrj)));
+        }
+        path
+    }
+    fn move_list(&self) -> Vec<SMove> {
+        let slot = self.machine.word(self.syms.mlptri);
+        let mut out = Vec::new();
+        let mut p = self.machine.word(slot);
+        while p >> 8 != 0 && out.len() < 400 {
+            out.push(self.machine.smove_at(p));
+            p = self.machine.word(p);
+        }
+        out
+    }
+    fn board(&self) -> [u8; BOARD_SIZE] {
+        let b = self.syms.boarda as usize;
+        self.machine.mem[b..b + BOARD_SIZE]
+            .try_into()
+            .expect("board slice")
+    }
+}
+
+/// Seconds a search of `t_states` would have taken on a TRS-80 Model I.
+pub fn trs80_seconds(t_states: u64) -> f64 {
+    t_states as f64 / TRS80_HZ
+}

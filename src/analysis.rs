@@ -1,0 +1,126 @@
+//! One analysis: a position, an engine, a depth in; the chosen move in UCI and SAN, the
+//! score in centipawns and what the search cost out. Shared by `sargon analyze` and the
+//! batch and UCI front ends.
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Position};
+
+use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use crate::hooks::Hooks;
+use crate::position::{self, Setup};
+use crate::sargon::SMove;
+
+/// The result of one analysis, as `sargon analyze --format json` prints it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Analysis {
+    pub engine: EngineKind,
+    /// Name of the ROM the emulator ran, if it did.
+    pub rom: Option<String>,
+    pub fen: String,
+    pub depth: u8,
+    pub book: bool,
+    pub best_uci: Option<String>,
+    pub best_san: Option<String>,
+    /// Score from White's point of view, in centipawns (Sargon's unit is 12.5 cp).
+    pub score_cp: i32,
+    /// Score for the side to move, in pawns.
+    pub score_pawns: f64,
+    /// The raw score byte (SCORE+1) after the search.
+    pub sargon_score: u8,
+    /// The search found a forced mate for the side to move.
+    pub mate: bool,
+    pub from_book: bool,
+    /// The position is checkmate or stalemate: there is no move to choose.
+    pub no_legal_move: bool,
+    pub z80_instructions: Option<u64>,
+    pub t_states: Option<u64>,
+    /// T-states at the TRS-80 Model I's 1.774 MHz.
+    pub trs80_seconds: Option<f64>,
+    pub wall_ms: f64,
+    /// Emulation speed in millions of Z80 instructions per second.
+    pub z80_mips: Option<f64>,
+}
+
+/// Why an analysis failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error(transparent)]
+    Position(#[from] position::PositionError),
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    #[error(
+        "Sargon chose {uci}, which is not legal in {fen}: the engine and the position disagree"
+    )]
+    IllegalChoice { uci: String, fen: String },
+}
+
+/// A move of Sargon's as a legal chess move of `pos`.
+pub fn to_chess_move(pos: &Chess, m: &SMove) -> Option<shakmaty::Move> {
+    let uci: UciMove = m.uci().parse().ok()?;
+    uci.to_move(pos).ok()
+}
+
+/// SAN of a Sargon move in `pos` (with + or #).
+pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
+    let mv = to_chess_move(pos, m)?;
+    Some(shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string())
+}
+
+/// Analyse `setup` with `engine`.
+pub fn analyse(
+    engine: &mut dyn Engine,
+    rom: Option<String>,
+    setup: &Setup,
+    opts: &SearchOptions,
+    hooks: &mut Hooks,
+) -> Result<(Analysis, SearchOutcome), AnalysisError> {
+    let outcome = engine.search(setup, opts, hooks)?;
+    let pos = &setup.position;
+    let fen = position::fen_of(pos);
+    let (best_uci, best_san) = match &outcome.best {
+        Some(m) => {
+            let san = san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice {
+                uci: m.uci(),
+                fen: fen.clone(),
+            })?;
+            (Some(m.uci()), Some(san))
+        }
+        None => (None, None),
+    };
+    let mover = outcome.score_for_mover();
+    let sign = if pos.turn() == Color::White { 1 } else { -1 };
+    let stats = &outcome.stats;
+    let wall_ms = stats.wall_us as f64 / 1000.0;
+    let analysis = Analysis {
+        engine: engine.kind(),
+        rom,
+        fen,
+        depth: opts.depth,
+        book: setup.uses_book(),
+        best_uci,
+        best_san,
+        score_cp: if outcome.from_book {
+            0
+        } else {
+            sign * mover.centipawns()
+        },
+        score_pawns: if outcome.from_book {
+            0.0
+        } else {
+            mover.pawns()
+        },
+        sargon_score: outcome.root_score.0,
+        mate: outcome.mates(),
+        from_book: outcome.from_book,
+        no_legal_move: outcome.best.is_none(),
+        z80_instructions: stats.z80_instructions,
+        t_states: stats.t_states,
+        trs80_seconds: stats.t_states.map(crate::emu::trs80_seconds),
+        wall_ms,
+        z80_mips: stats
+            .z80_instructions
+            .filter(|_| stats.wall_us > 0)
+            .map(|n| n as f64 / stats.wall_us as f64),
+    };
+    Ok((analysis, outcome))
+}
