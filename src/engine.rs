@@ -36,7 +36,9 @@ impl FromStr for EngineKind {
         match s {
             "emulator" | "emu" | "z80" => Ok(EngineKind::Emulator),
             "port" | "native" => Ok(EngineKind::Port),
-            _ => Err(format!("unknown engine `{s}` (expected `port` or `emulator`)")),
+            _ => Err(format!(
+                "unknown engine `{s}` (expected `port` or `emulator`)"
+            )),
         }
     }
 }
@@ -56,13 +58,20 @@ pub struct SearchOptions {
 
 impl SearchOptions {
     pub fn depth(depth: u8) -> Self {
-        SearchOptions { depth, ..Default::default() }
+        SearchOptions {
+            depth,
+            ..Default::default()
+        }
     }
 }
 
 impl Default for SearchOptions {
     fn default() -> Self {
-        SearchOptions { depth: 3, book_random: 0, max_instructions: DEFAULT_INSTRUCTION_BUDGET }
+        SearchOptions {
+            depth: 3,
+            book_random: 0,
+            max_instructions: DEFAULT_INSTRUCTION_BUDGET,
+        }
     }
 }
 
@@ -110,12 +119,20 @@ impl SearchOutcome {
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error("depth {depth} is outside the {engine} engine's range 1..={max}")]
-    DepthOutOfRange { engine: EngineKind, depth: u8, max: u8 },
+    DepthOutOfRange {
+        engine: EngineKind,
+        depth: u8,
+        max: u8,
+    },
     #[error(
         "runaway emulation: no return from {routine} after {instructions} Z80 instructions \
          (PC={pc:#06x}); raise the budget or check the ROM"
     )]
-    Runaway { routine: String, instructions: u64, pc: u16 },
+    Runaway {
+        routine: String,
+        instructions: u64,
+        pc: u16,
+    },
     #[error("Sargon refused to replay the move {uci} while setting up the position")]
     ReplayRefused { uci: String },
     #[error("the search was stopped")]

@@ -136,7 +136,10 @@ pub struct FnHook<F: FnMut(&mut dyn SearchState)> {
 
 impl<F: FnMut(&mut dyn SearchState)> FnHook<F> {
     pub fn new(points: &[HookPoint], f: F) -> Self {
-        FnHook { mask: HookMask::of(points), f }
+        FnHook {
+            mask: HookMask::of(points),
+            f,
+        }
     }
 }
 

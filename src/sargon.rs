@@ -101,7 +101,11 @@ pub struct SMove {
 impl SMove {
     /// The move in UCI coordinates (`e2e4`, `e7e8q` for Sargon's only promotion).
     pub fn uci(&self) -> String {
-        let promo = if self.flags & flag::PROMOTE != 0 { "q" } else { "" };
+        let promo = if self.flags & flag::PROMOTE != 0 {
+            "q"
+        } else {
+            ""
+        };
         format!("{}{}{}", self.from, self.to, promo)
     }
 }
