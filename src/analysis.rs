@@ -8,7 +8,9 @@ use shakmaty::{Chess, Color, Position};
 use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
 use crate::hooks::Hooks;
 use crate::position::{self, Setup};
+use crate::pv;
 use crate::sargon::SMove;
+use crate::trace::{Detail, Recorder};
 
 /// The result of one analysis, as `sargon analyze --format json` prints it.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -18,6 +20,7 @@ pub struct Analysis {
     pub rom: Option<String>,
     pub fen: String,
     pub depth: u8,
+    /// The position is a book position (MOVENO = 1): Sargon answers from its opening book.
     pub book: bool,
     pub best_uci: Option<String>,
     pub best_san: Option<String>,
@@ -39,6 +42,9 @@ pub struct Analysis {
     pub wall_ms: f64,
     /// Emulation speed in millions of Z80 instructions per second.
     pub z80_mips: Option<f64>,
+    /// The principal variation, from the "best so far" nodes (see [`crate::pv`]).
+    pub pv_uci: Vec<String>,
+    pub pv_san: Vec<String>,
 }
 
 /// Why an analysis failed.
@@ -66,15 +72,26 @@ pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
     Some(shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string())
 }
 
-/// Analyse `setup` with `engine`.
+/// Analyse `setup` with `engine`, recording the "best so far" nodes for the PV.
 pub fn analyse(
     engine: &mut dyn Engine,
     rom: Option<String>,
     setup: &Setup,
     opts: &SearchOptions,
-    hooks: &mut Hooks,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
-    let outcome = engine.search(setup, opts, hooks)?;
+    let mut bests = Vec::new();
+    let mut recorder = Recorder::into_vec(Detail::BestOnly, &mut bests);
+    let mut hooks = Hooks::new();
+    hooks.add(&mut recorder);
+    let outcome = engine.search(setup, opts, &mut hooks)?;
+    drop(hooks);
+    drop(recorder);
+    let pv = if outcome.from_book {
+        outcome.best.into_iter().collect()
+    } else {
+        pv::principal_variation(bests.iter())
+    };
+    let (pv_uci, pv_san) = pv::pv_notation(&setup.position, &pv);
     let pos = &setup.position;
     let fen = position::fen_of(pos);
     let (best_uci, best_san) = match &outcome.best {
@@ -121,6 +138,8 @@ pub fn analyse(
             .z80_instructions
             .filter(|_| stats.wall_us > 0)
             .map(|n| n as f64 / stats.wall_us as f64),
+        pv_uci,
+        pv_san,
     };
     Ok((analysis, outcome))
 }

@@ -20,5 +20,7 @@ pub mod emu;
 pub mod engine;
 pub mod hooks;
 pub mod position;
+pub mod pv;
 pub mod rom;
 pub mod sargon;
+pub mod trace;

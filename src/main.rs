@@ -8,7 +8,6 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use sargon::analysis::{self, Analysis};
 use sargon::engine::{Engine, EngineKind, SearchOptions};
-use sargon::hooks::Hooks;
 use sargon::rom::{self, ImportResult, RomStore};
 use sargon::{emu, position};
 
@@ -35,6 +34,37 @@ enum Command {
     },
     /// Ask Sargon for its move in a position
     Analyze(AnalyzeArgs),
+    /// Print every event of a search: nodes created, scores, alpha-beta and best-move decisions
+    Trace(TraceArgs),
+}
+
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum TraceFormat {
+    /// One event per line (docs/trace-format.md)
+    Text,
+    /// JSON Lines: one JSON object per event
+    Jsonl,
+    /// Event counts per kind and the SHA-256 of the text form
+    Digest,
+}
+
+#[derive(clap::Args)]
+struct TraceArgs {
+    /// A FEN, or `startpos`
+    position: String,
+    /// Search depth in plies (Sargon's PLYMAX)
+    #[arg(long, short, default_value_t = 2)]
+    depth: u8,
+    #[arg(long, default_value = "emulator", value_parser = parse_engine)]
+    engine: EngineKind,
+    #[arg(long)]
+    rom: Option<String>,
+    #[arg(long)]
+    no_book: bool,
+    #[arg(long, default_value_t = 0)]
+    book_random: u8,
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    format: TraceFormat,
 }
 
 #[derive(Subcommand)]
@@ -108,6 +138,7 @@ fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Rom { command } => rom_command(&store, command),
         Command::Analyze(args) => analyze(&store, args),
+        Command::Trace(args) => trace(&store, args),
     }
 }
 
@@ -135,7 +166,10 @@ fn rom_command(store: &RomStore, command: RomCommand) -> Result<()> {
                 println!("import your copy with: sargon rom import path/to/sargon-z80.asm");
                 return Ok(());
             }
-            println!("{:<16} {:<64} {:>6}  SOURCES", "NAME", "IMAGE SHA-256", "BYTES");
+            println!(
+                "{:<16} {:<64} {:>6}  SOURCES",
+                "NAME", "IMAGE SHA-256", "BYTES"
+            );
             for n in names {
                 match store.load(Some(&n)) {
                     Ok(r) => {
@@ -224,11 +258,66 @@ fn analyze(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
         book_random: args.book_random,
         ..Default::default()
     };
-    let (a, _) = analysis::analyse(engine.as_mut(), rom, &setup, &opts, &mut Hooks::new())?;
+    let (a, _) = analysis::analyse(engine.as_mut(), rom, &setup, &opts)?;
     match args.format {
         Format::Json => println!("{}", serde_json::to_string_pretty(&a)?),
         Format::Text => print_analysis(&a),
     }
+    Ok(())
+}
+
+fn trace(store: &RomStore, args: TraceArgs) -> Result<()> {
+    use sargon::trace::{self, Detail, DigestBuilder, Recorder};
+    use std::io::Write;
+    let pos = position::parse_position(&args.position)?;
+    let setup = position::setup(&pos, !args.no_book)?;
+    let (mut engine, _) = make_engine(store, args.engine, args.rom.as_deref())?;
+    let opts = SearchOptions {
+        depth: args.depth,
+        book_random: args.book_random,
+        ..Default::default()
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut digest = DigestBuilder::new();
+    let mut io_error: Option<std::io::Error> = None;
+    let format = args.format;
+    let mut emit = |e: trace::Event| {
+        let r = match format {
+            TraceFormat::Text => writeln!(out, "{e}"),
+            TraceFormat::Jsonl => writeln!(out, "{}", e.to_json()),
+            TraceFormat::Digest => {
+                digest.add(&e);
+                Ok(())
+            }
+        };
+        if let Err(err) = r {
+            io_error.get_or_insert(err);
+        }
+    };
+    let outcome = {
+        let mut recorder = Recorder::new(Detail::Full, &mut emit);
+        let mut hooks = sargon::hooks::Hooks::new();
+        hooks.add(&mut recorder);
+        engine.search(&setup, &opts, &mut hooks)?
+    };
+    emit(trace::result_event(&outcome));
+    if let Some(e) = io_error {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(e).context("writing the trace");
+        }
+        return Ok(());
+    }
+    if format == TraceFormat::Digest {
+        writeln!(out, "{}", digest.finish())?;
+    }
+    out.flush().or_else(|e| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Ok(())
+        } else {
+            Err(e)
+        }
+    })?;
     Ok(())
 }
 
@@ -255,6 +344,10 @@ fn print_analysis(a: &Analysis) {
             println!("Best move  {san} ({uci}){book}");
         }
         _ => println!("Best move  none: no legal move (checkmate or stalemate)"),
+    }
+    if !a.pv_san.is_empty() && !a.from_book {
+        let pos = position::parse_position(&a.fen).expect("our own FEN");
+        println!("PV         {}", sargon::pv::numbered_line(&pos, &a.pv_san));
     }
     if !a.from_book && !a.no_legal_move {
         let mate = if a.mate { "  mate found" } else { "" };

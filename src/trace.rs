@@ -1,0 +1,422 @@
+//! The trace: one typed event stream, the common language of both engines.
+//!
+//! A [`Recorder`] is an ordinary hook ([`crate::hooks::Hook`]): it reads the engine's state
+//! at the hook points through [`SearchState`] and turns it into [`Event`]s, so the emulator
+//! and the port produce their traces with the same code, and two traces are equal exactly
+//! when the searches made the same decisions in the same order. The formats (one event per
+//! line as text, or JSON Lines) are specified in `docs/trace-format.md`.
+
+use std::collections::BTreeMap;
+use std::fmt::{self, Write as _};
+
+use sha2::{Digest as _, Sha256};
+
+use crate::engine::SearchOutcome;
+use crate::hooks::{Hook, HookMask, HookPoint, SearchState};
+use crate::sargon::{SMove, Score};
+
+/// Moves from the root to a node, in Sargon's move-list terms.
+pub type Path = Vec<SMove>;
+
+/// One thing the search did. Scores are Sargon's bytes (see [`Score`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A move entered the move list of ply `path.len()`: a node of the tree was created.
+    Created { path: Path },
+    /// POINTS scored the node at `path` (the root when `path` is empty). `ply` is NPLY,
+    /// which equals the path's length except for the root evaluation.
+    Eval { ply: u8, path: Path, score: Score },
+    /// FM37: the node's score against the score two plies above; `cutoff` when it is not
+    /// greater (Sargon then abandons the rest of the ply: an alpha-beta cutoff).
+    AlphaBeta {
+        path: Path,
+        score: Score,
+        two_above: Score,
+        cutoff: bool,
+    },
+    /// The negated score against the best one ply above; `accepted` when it is greater.
+    BestTest {
+        path: Path,
+        negated: Score,
+        one_above: Score,
+        accepted: bool,
+    },
+    /// The node became the best so far at its ply; `score` was stored one ply above.
+    Best { path: Path, score: Score },
+    /// ASCEND: the search goes up from ply `ply`.
+    Ascend { ply: u8 },
+    /// The search's result: the chosen move (BESTM) and SCORE+1.
+    Result { best: Option<SMove>, score: Score },
+}
+
+/// The kinds of event, for counts and digests.
+pub const KINDS: [&str; 7] = [
+    "created",
+    "eval",
+    "alpha_beta",
+    "best_test",
+    "best",
+    "ascend",
+    "result",
+];
+
+impl Event {
+    /// The event's kind, as written first on its text line.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Created { .. } => "created",
+            Event::Eval { .. } => "eval",
+            Event::AlphaBeta { .. } => "alpha_beta",
+            Event::BestTest { .. } => "best_test",
+            Event::Best { .. } => "best",
+            Event::Ascend { .. } => "ascend",
+            Event::Result { .. } => "result",
+        }
+    }
+
+    /// The node the event concerns, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Event::Created { path }
+            | Event::Eval { path, .. }
+            | Event::AlphaBeta { path, .. }
+            | Event::BestTest { path, .. }
+            | Event::Best { path, .. } => Some(path),
+            Event::Ascend { .. } | Event::Result { .. } => None,
+        }
+    }
+
+    /// The event as one JSON object (a line of the JSON Lines form).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let p = |path: &Path| path.iter().map(|m| m.uci()).collect::<Vec<_>>();
+        match self {
+            Event::Created { path } => {
+                json!({"event": "created", "ply": path.len(), "path": p(path)})
+            }
+            Event::Eval { ply, path, score } => {
+                json!({"event": "eval", "ply": ply, "path": p(path), "score": score.0, "pawns": score.pawns()})
+            }
+            Event::AlphaBeta {
+                path,
+                score,
+                two_above,
+                cutoff,
+            } => json!({
+                "event": "alpha_beta", "ply": path.len(), "path": p(path), "score": score.0,
+                "two_above": two_above.0, "cutoff": cutoff
+            }),
+            Event::BestTest {
+                path,
+                negated,
+                one_above,
+                accepted,
+            } => json!({
+                "event": "best_test", "ply": path.len(), "path": p(path), "negated": negated.0,
+                "one_above": one_above.0, "accepted": accepted
+            }),
+            Event::Best { path, score } => {
+                json!({"event": "best", "ply": path.len(), "path": p(path), "score": score.0})
+            }
+            Event::Ascend { ply } => json!({"event": "ascend", "ply": ply}),
+            Event::Result { best, score } => json!({
+                "event": "result", "best": best.map(|m| m.uci()), "score": score.0,
+                "pawns_for_mover": score.negated().pawns()
+            }),
+        }
+    }
+}
+
+fn write_path(f: &mut fmt::Formatter<'_>, path: &Path) -> fmt::Result {
+    for m in path {
+        write!(f, " {m}")?;
+    }
+    Ok(())
+}
+
+/// The stable text form: one line per event (without the newline).
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Created { path } => {
+                write!(f, "created {}", path.len())?;
+                write_path(f, path)
+            }
+            Event::Eval { ply, path, score } => {
+                write!(f, "eval {ply}")?;
+                write_path(f, path)?;
+                write!(f, " : {:02x}", score.0)
+            }
+            Event::AlphaBeta {
+                path,
+                score,
+                two_above,
+                cutoff,
+            } => {
+                write!(f, "alpha_beta {}", path.len())?;
+                write_path(f, path)?;
+                let (op, verdict) = if *cutoff {
+                    ("<=", "cutoff")
+                } else {
+                    (">", "pass")
+                };
+                write!(f, " : {:02x} {op} {:02x} {verdict}", score.0, two_above.0)
+            }
+            Event::BestTest {
+                path,
+                negated,
+                one_above,
+                accepted,
+            } => {
+                write!(f, "best_test {}", path.len())?;
+                write_path(f, path)?;
+                let (op, verdict) = if *accepted {
+                    (">", "new_best")
+                } else {
+                    ("<=", "discard")
+                };
+                write!(f, " : {:02x} {op} {:02x} {verdict}", negated.0, one_above.0)
+            }
+            Event::Best { path, score } => {
+                write!(f, "best {}", path.len())?;
+                write_path(f, path)?;
+                write!(f, " : {:02x}", score.0)
+            }
+            Event::Ascend { ply } => write!(f, "ascend {ply}"),
+            Event::Result { best, score } => match best {
+                Some(m) => write!(f, "result {m} : {:02x}", score.0),
+                None => write!(f, "result none : {:02x}", score.0),
+            },
+        }
+    }
+}
+
+/// The result event that closes a trace.
+pub fn result_event(outcome: &SearchOutcome) -> Event {
+    Event::Result {
+        best: outcome.best,
+        score: outcome.root_score,
+    }
+}
+
+/// Which events a [`Recorder`] keeps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Every event.
+    Full,
+    /// Only `best` events: all the PV extraction needs, at a fraction of the cost.
+    BestOnly,
+}
+
+/// A hook that turns what the engine does into [`Event`]s, handed to a sink as they occur.
+pub struct Recorder<'s> {
+    detail: Detail,
+    sink: Box<dyn FnMut(Event) + 's>,
+}
+
+impl<'s> Recorder<'s> {
+    pub fn new(detail: Detail, sink: impl FnMut(Event) + 's) -> Self {
+        Recorder {
+            detail,
+            sink: Box::new(sink),
+        }
+    }
+
+    /// A recorder that appends to a vector.
+    pub fn into_vec(detail: Detail, events: &'s mut Vec<Event>) -> Self {
+        Recorder::new(detail, move |e| events.push(e))
+    }
+}
+
+impl Hook for Recorder<'_> {
+    fn points(&self) -> HookMask {
+        match self.detail {
+            Detail::Full => HookMask::of(&[
+                HookPoint::MovegenDone,
+                HookPoint::PointsEnd,
+                HookPoint::AlphaBeta,
+                HookPoint::BestTest,
+                HookPoint::BestConfirmed,
+                HookPoint::Ascend,
+            ]),
+            Detail::BestOnly => HookMask::of(&[HookPoint::BestConfirmed]),
+        }
+    }
+
+    fn at(&mut self, st: &mut dyn SearchState) {
+        match st.point() {
+            HookPoint::MovegenDone => {
+                let parent = st.path();
+                // At movegen.done MLPTRJ is still the parent's move: the path is the parent's.
+                let parent: Path = parent
+                    .into_iter()
+                    .take(st.ply().saturating_sub(1) as usize)
+                    .collect();
+                for m in st.move_list() {
+                    let mut path = parent.clone();
+                    path.push(m);
+                    (self.sink)(Event::Created { path });
+                }
+            }
+            HookPoint::PointsEnd => {
+                (self.sink)(Event::Eval {
+                    ply: st.ply(),
+                    path: st.path(),
+                    score: Score(st.a()),
+                });
+            }
+            HookPoint::AlphaBeta => {
+                let (score, two_above) = (Score(st.a()), st.compared_with());
+                (self.sink)(Event::AlphaBeta {
+                    path: st.path(),
+                    score,
+                    two_above,
+                    cutoff: score <= two_above,
+                });
+            }
+            HookPoint::BestTest => {
+                let (negated, one_above) = (Score(st.a()), st.compared_with());
+                (self.sink)(Event::BestTest {
+                    path: st.path(),
+                    negated,
+                    one_above,
+                    accepted: negated > one_above,
+                });
+            }
+            HookPoint::BestConfirmed => {
+                (self.sink)(Event::Best {
+                    path: st.path(),
+                    score: Score(st.a()),
+                });
+            }
+            HookPoint::Ascend => (self.sink)(Event::Ascend { ply: st.ply() }),
+            HookPoint::MovegenPath | HookPoint::BookRandom => {}
+        }
+    }
+}
+
+/// A compact summary of a long event stream: counts per kind and the SHA-256 of the text
+/// form (each event's line followed by `\n`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Digest {
+    pub counts: BTreeMap<&'static str, u64>,
+    pub sha256: String,
+}
+
+/// Builds a [`Digest`] event by event, without keeping the events.
+#[derive(Default)]
+pub struct DigestBuilder {
+    counts: BTreeMap<&'static str, u64>,
+    hasher: Sha256,
+    line: String,
+}
+
+impl DigestBuilder {
+    pub fn new() -> Self {
+        DigestBuilder::default()
+    }
+
+    pub fn add(&mut self, e: &Event) {
+        *self.counts.entry(e.kind()).or_default() += 1;
+        self.line.clear();
+        let _ = writeln!(self.line, "{e}");
+        self.hasher.update(self.line.as_bytes());
+    }
+
+    pub fn finish(self) -> Digest {
+        let mut counts = self.counts;
+        for k in KINDS {
+            counts.entry(k).or_default();
+        }
+        Digest {
+            counts,
+            sha256: hex::encode(self.hasher.finalize()),
+        }
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, n) in &self.counts {
+            writeln!(f, "count {k} {n}")?;
+        }
+        write!(f, "sha256 {}", self.sha256)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sargon::Sq;
+
+    fn mv(from: u8, to: u8) -> SMove {
+        SMove {
+            from: Sq(from),
+            to: Sq(to),
+            flags: 0,
+        }
+    }
+
+    #[test]
+    fn text_form() {
+        let path = vec![mv(35, 55), mv(85, 65)];
+        assert_eq!(
+            Event::Created { path: path.clone() }.to_string(),
+            "created 2 e2e4 e7e5"
+        );
+        assert_eq!(
+            Event::Eval {
+                ply: 0,
+                path: vec![],
+                score: Score(0x80)
+            }
+            .to_string(),
+            "eval 0 : 80"
+        );
+        let ab = Event::AlphaBeta {
+            path: path.clone(),
+            score: Score(0x70),
+            two_above: Score(0x78),
+            cutoff: true,
+        };
+        assert_eq!(ab.to_string(), "alpha_beta 2 e2e4 e7e5 : 70 <= 78 cutoff");
+        let bt = Event::BestTest {
+            path,
+            negated: Score(0x90),
+            one_above: Score(0),
+            accepted: true,
+        };
+        assert_eq!(bt.to_string(), "best_test 2 e2e4 e7e5 : 90 > 00 new_best");
+        assert_eq!(
+            Event::Result {
+                best: None,
+                score: Score(0xff)
+            }
+            .to_string(),
+            "result none : ff"
+        );
+    }
+
+    #[test]
+    fn json_form() {
+        let e = Event::Best {
+            path: vec![mv(35, 55)],
+            score: Score(0x78),
+        };
+        assert_eq!(
+            e.to_json().to_string(),
+            r#"{"event":"best","path":["e2e4"],"ply":1,"score":120}"#
+        );
+    }
+
+    #[test]
+    fn digest_counts_every_kind() {
+        let mut d = DigestBuilder::new();
+        d.add(&Event::Ascend { ply: 2 });
+        d.add(&Event::Ascend { ply: 1 });
+        let d = d.finish();
+        assert_eq!(d.counts["ascend"], 2);
+        assert_eq!(d.counts["eval"], 0);
+        assert_eq!(d.sha256.len(), 64);
+    }
+}
