@@ -19,6 +19,7 @@ pub mod asm;
 pub mod emu;
 pub mod engine;
 pub mod hooks;
+pub mod models;
 pub mod position;
 pub mod pv;
 pub mod rom;

@@ -36,6 +36,21 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Print every event of a search: nodes created, scores, alpha-beta and best-move decisions
     Trace(TraceArgs),
+    /// The minimax and alpha-beta models of "A Window into Sargon", run on Sargon's own search
+    Models(ModelsArgs),
+}
+
+#[derive(clap::Args)]
+struct ModelsArgs {
+    /// Run only this example (1-5)
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    example: Option<u8>,
+    #[arg(long, default_value = "emulator", value_parser = parse_engine)]
+    engine: EngineKind,
+    #[arg(long)]
+    rom: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
 }
 
 #[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
@@ -139,6 +154,15 @@ fn run(cli: Cli) -> Result<()> {
         Command::Rom { command } => rom_command(&store, command),
         Command::Analyze(args) => analyze(&store, args),
         Command::Trace(args) => trace(&store, args),
+        Command::Models(args) => {
+            let (mut engine, _) = make_engine(&store, args.engine, args.rom.as_deref())?;
+            let format = match args.format {
+                Format::Text => sargon::models::ModelFormat::Text,
+                Format::Json => sargon::models::ModelFormat::Json,
+            };
+            print!("{}", sargon::models::run_models(engine.as_mut(), args.example, format)?);
+            Ok(())
+        }
     }
 }
 
