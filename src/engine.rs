@@ -6,6 +6,8 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::hooks::Hooks;
 use crate::position::Setup;
@@ -54,6 +56,9 @@ pub struct SearchOptions {
     pub book_random: u8,
     /// Emulator only: give up after this many Z80 instructions (a runaway guard).
     pub max_instructions: u64,
+    /// Set from another thread to stop the search soon (UCI `stop`): the search then
+    /// returns [`SearchError::Stopped`], and the engine is ready for the next search.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl SearchOptions {
@@ -63,6 +68,13 @@ impl SearchOptions {
             ..Default::default()
         }
     }
+
+    /// Has a stop been requested?
+    pub fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
 }
 
 impl Default for SearchOptions {
@@ -71,6 +83,7 @@ impl Default for SearchOptions {
             depth: 3,
             book_random: 0,
             max_instructions: DEFAULT_INSTRUCTION_BUDGET,
+            stop: None,
         }
     }
 }

@@ -153,3 +153,40 @@ fn en_passant_is_replayed_inside_sargon() {
     drop(hooks);
     assert!(seen.contains(&"e5d6".to_string()), "root moves: {seen:?}");
 }
+
+#[test]
+fn a_stop_request_ends_a_long_search_promptly() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let Some(mut emu) = common::emulator("a_stop_request_ends_a_long_search_promptly") else {
+        return;
+    };
+    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let opts = SearchOptions {
+        depth: 6,
+        stop: Some(stop.clone()),
+        ..Default::default()
+    };
+    let t = std::thread::spawn({
+        let stop = stop.clone();
+        move || {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    let started = std::time::Instant::now();
+    let err = emu.search(&s, &opts, &mut Hooks::new()).unwrap_err();
+    t.join().unwrap();
+    assert!(matches!(err, SearchError::Stopped), "{err}");
+    assert!(
+        started.elapsed().as_secs_f64() < 2.0,
+        "stopped after {:?}",
+        started.elapsed()
+    );
+    // The next search is unaffected.
+    assert_eq!(
+        best(&mut emu, "B6k/8/8/8/8/8/8/7K w - - 0 1", 2, true, 0),
+        "a8d5"
+    );
+}

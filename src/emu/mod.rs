@@ -37,6 +37,8 @@ const SENTINEL: u16 = 0xfff0;
 const SCRATCH_ENTRY: u16 = 0xff00;
 /// Hook-table value that marks the sentinel address.
 const SENTINEL_MARK: u8 = 0xff;
+/// Instructions between two looks at the stop flag (about a millisecond).
+const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// Sargon's depth limit: its score table and ply table hold six plies.
 pub const MAX_DEPTH: u8 = 6;
 /// The TRS-80 Model I's clock, for "how long would this have taken" figures.
@@ -378,6 +380,7 @@ impl Emulator {
         budget: u64,
         hooks: &mut Hooks,
         book_random: u8,
+        stop: Option<&std::sync::atomic::AtomicBool>,
     ) -> Result<(), SearchError> {
         let sp = self.syms.stack.wrapping_sub(2);
         self.machine.set_word(sp, SENTINEL);
@@ -388,28 +391,39 @@ impl Emulator {
         }
         let limit = self.instructions.saturating_add(budget);
         // The sentinel is marked in the hook table too, so the hot loop has one lookup and
-        // one well-predicted branch per instruction besides the budget test.
+        // one well-predicted branch per instruction besides the chunk-end test.
         self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
         let mut n = self.instructions;
-        let result = loop {
-            let pc = self.cpu.immutable_registers().pc();
-            let h = self.machine.hook_table[pc as usize];
-            if h != 0 {
-                if h == SENTINEL_MARK {
-                    break Ok(());
+        let result = 'run: loop {
+            // Run in chunks so that a stop request is noticed without a per-instruction cost.
+            let chunk_end = limit.min(n + STOP_CHECK_INTERVAL);
+            loop {
+                let pc = self.cpu.immutable_registers().pc();
+                let h = self.machine.hook_table[pc as usize];
+                if h != 0 {
+                    if h == SENTINEL_MARK {
+                        break 'run Ok(());
+                    }
+                    self.instructions = n;
+                    self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
                 }
-                self.instructions = n;
-                self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                if n >= chunk_end {
+                    break;
+                }
+                self.cpu.execute_instruction(&mut self.machine);
+                n += 1;
+            }
+            if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                break Err(SearchError::Stopped);
             }
             if n >= limit {
+                let pc = self.cpu.immutable_registers().pc();
                 break Err(SearchError::Runaway {
                     routine: routine.to_string(),
                     instructions: n,
                     pc,
                 });
             }
-            self.cpu.execute_instruction(&mut self.machine);
-            n += 1;
         };
         self.instructions = n;
         result
@@ -443,7 +457,7 @@ impl Emulator {
         }
         self.poke(s.color, setup.color);
         self.poke(s.moveno, setup.moveno);
-        self.call("ROYALT", s.royalt, budget, hooks, 0)?;
+        self.call("ROYALT", s.royalt, budget, hooks, 0, None)?;
         if self.mlptrj_fix {
             for i in 0..6 {
                 self.poke(SCRATCH_ENTRY + i, 0);
@@ -455,7 +469,7 @@ impl Emulator {
             self.poke(s.kolor, setup.color ^ 0x80);
             self.poke(s.mvemsg, from.0);
             self.poke(s.mvemsg + 1, to.0);
-            self.call("VALMOV", s.valmov, budget, hooks, 0)?;
+            self.call("VALMOV", s.valmov, budget, hooks, 0, None)?;
             if self.cpu.registers().a() != 0 {
                 return Err(SearchError::ReplayRefused {
                     uci: format!("{from}{to}"),
@@ -505,6 +519,7 @@ impl Engine for Emulator {
             budget.saturating_sub(self.instructions),
             hooks,
             opts.book_random,
+            opts.stop.as_deref(),
         )?;
         let bestm = self.machine.word(s.bestm);
         // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
