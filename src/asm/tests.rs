@@ -1,0 +1,569 @@
+//! Encodings checked against the opcodes of the Zilog Z80 manual, written out by hand.
+
+use super::*;
+
+/// Assemble one instruction at address 0 and return its bytes.
+fn enc(instr: &str) -> Vec<u8> {
+    let a = assemble(&format!("        {instr}\n")).unwrap_or_else(|e| panic!("{instr}: {e}"));
+    a.lines.into_iter().flat_map(|l| l.2).collect()
+}
+
+fn check(cases: &[(&str, &[u8])]) {
+    for (instr, expected) in cases {
+        assert_eq!(enc(instr), expected.to_vec(), "{instr}");
+    }
+}
+
+fn err(source: &str) -> AsmError {
+    match assemble(source) {
+        Ok(_) => panic!("{source:?} assembled"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn eight_bit_loads() {
+    check(&[
+        ("LD A,B", &[0x78]),
+        ("ld b,a", &[0x47]),
+        ("LD C,L", &[0x4D]),
+        ("LD H,(HL)", &[0x66]),
+        ("LD (HL),E", &[0x73]),
+        ("LD D,5", &[0x16, 0x05]),
+        ("LD A,-1", &[0x3E, 0xFF]),
+        ("LD (HL),0FFH", &[0x36, 0xFF]),
+        ("LD (HL),-3", &[0x36, 0xFD]),
+        ("LD A,(IX+5)", &[0xDD, 0x7E, 0x05]),
+        ("LD E,(IY-2)", &[0xFD, 0x5E, 0xFE]),
+        ("LD (IX+10),B", &[0xDD, 0x70, 0x0A]),
+        ("LD (IY+0),A", &[0xFD, 0x77, 0x00]),
+        ("LD (IX),L", &[0xDD, 0x75, 0x00]),
+        ("LD (IX+31),1", &[0xDD, 0x36, 0x1F, 0x01]),
+        ("LD (IY-128),127", &[0xFD, 0x36, 0x80, 0x7F]),
+        ("LD A,(BC)", &[0x0A]),
+        ("LD A,(DE)", &[0x1A]),
+        ("LD A,(1234H)", &[0x3A, 0x34, 0x12]),
+        ("LD (BC),A", &[0x02]),
+        ("LD (DE),A", &[0x12]),
+        ("LD (1234H),A", &[0x32, 0x34, 0x12]),
+        ("LD A,I", &[0xED, 0x57]),
+        ("LD A,R", &[0xED, 0x5F]),
+        ("LD I,A", &[0xED, 0x47]),
+        ("LD R,A", &[0xED, 0x4F]),
+        ("LD A,'['", &[0x3E, 0x5B]),
+        ("LD A,(2+3)*2", &[0x3E, 0x0A]),
+    ]);
+}
+
+#[test]
+fn sixteen_bit_loads() {
+    check(&[
+        ("LD BC,1234H", &[0x01, 0x34, 0x12]),
+        ("LD DE,-1", &[0x11, 0xFF, 0xFF]),
+        ("LD HL,0", &[0x21, 0x00, 0x00]),
+        ("LD SP,0FFFEH", &[0x31, 0xFE, 0xFF]),
+        ("LD IX,1234H", &[0xDD, 0x21, 0x34, 0x12]),
+        ("LD IY,1234H", &[0xFD, 0x21, 0x34, 0x12]),
+        ("LD HL,(1234H)", &[0x2A, 0x34, 0x12]),
+        ("LD BC,(1234H)", &[0xED, 0x4B, 0x34, 0x12]),
+        ("LD DE,(1234H)", &[0xED, 0x5B, 0x34, 0x12]),
+        ("LD SP,(1234H)", &[0xED, 0x7B, 0x34, 0x12]),
+        ("LD IX,(1234H)", &[0xDD, 0x2A, 0x34, 0x12]),
+        ("LD IY,(1234H)", &[0xFD, 0x2A, 0x34, 0x12]),
+        ("LD (1234H),HL", &[0x22, 0x34, 0x12]),
+        ("LD (1234H),BC", &[0xED, 0x43, 0x34, 0x12]),
+        ("LD (1234H),DE", &[0xED, 0x53, 0x34, 0x12]),
+        ("LD (1234H),SP", &[0xED, 0x73, 0x34, 0x12]),
+        ("LD (1234H),IX", &[0xDD, 0x22, 0x34, 0x12]),
+        ("LD (1234H),IY", &[0xFD, 0x22, 0x34, 0x12]),
+        ("LD SP,HL", &[0xF9]),
+        ("LD SP,IX", &[0xDD, 0xF9]),
+        ("LD SP,IY", &[0xFD, 0xF9]),
+        ("PUSH BC", &[0xC5]),
+        ("PUSH DE", &[0xD5]),
+        ("PUSH HL", &[0xE5]),
+        ("PUSH AF", &[0xF5]),
+        ("PUSH IX", &[0xDD, 0xE5]),
+        ("PUSH IY", &[0xFD, 0xE5]),
+        ("POP BC", &[0xC1]),
+        ("POP DE", &[0xD1]),
+        ("POP HL", &[0xE1]),
+        ("POP AF", &[0xF1]),
+        ("POP IX", &[0xDD, 0xE1]),
+        ("POP IY", &[0xFD, 0xE1]),
+    ]);
+}
+
+#[test]
+fn exchanges_and_blocks() {
+    check(&[
+        ("EX DE,HL", &[0xEB]),
+        ("EX AF,AF'", &[0x08]),
+        ("ex af,af'", &[0x08]),
+        ("EXX", &[0xD9]),
+        ("EX (SP),HL", &[0xE3]),
+        ("EX (SP),IX", &[0xDD, 0xE3]),
+        ("EX (SP),IY", &[0xFD, 0xE3]),
+        ("LDI", &[0xED, 0xA0]),
+        ("LDIR", &[0xED, 0xB0]),
+        ("LDD", &[0xED, 0xA8]),
+        ("LDDR", &[0xED, 0xB8]),
+        ("CPI", &[0xED, 0xA1]),
+        ("CPIR", &[0xED, 0xB1]),
+        ("CPD", &[0xED, 0xA9]),
+        ("CPDR", &[0xED, 0xB9]),
+    ]);
+}
+
+#[test]
+fn arithmetic_and_logic() {
+    check(&[
+        ("ADD A,B", &[0x80]),
+        ("ADD A,(HL)", &[0x86]),
+        ("ADD A,(IX+3)", &[0xDD, 0x86, 0x03]),
+        ("ADD A,30H", &[0xC6, 0x30]),
+        ("ADC A,E", &[0x8B]),
+        ("ADC A,1", &[0xCE, 0x01]),
+        ("SUB B", &[0x90]),
+        ("SUB A", &[0x97]),
+        ("SUB (HL)", &[0x96]),
+        ("SUB 5", &[0xD6, 0x05]),
+        ("SBC A,C", &[0x99]),
+        ("SBC A,(IY+1)", &[0xFD, 0x9E, 0x01]),
+        ("SBC A,2", &[0xDE, 0x02]),
+        ("AND A", &[0xA7]),
+        ("AND 0FH", &[0xE6, 0x0F]),
+        ("XOR A", &[0xAF]),
+        ("XOR 80H", &[0xEE, 0x80]),
+        ("XOR (HL)", &[0xAE]),
+        ("OR C", &[0xB1]),
+        ("OR 1", &[0xF6, 0x01]),
+        ("CP (HL)", &[0xBE]),
+        ("CP (IX-1)", &[0xDD, 0xBE, 0xFF]),
+        ("CP 59H", &[0xFE, 0x59]),
+        ("CP -1", &[0xFE, 0xFF]),
+        ("CP L", &[0xBD]),
+        ("INC A", &[0x3C]),
+        ("INC B", &[0x04]),
+        ("INC L", &[0x2C]),
+        ("INC (HL)", &[0x34]),
+        ("INC (IX+2)", &[0xDD, 0x34, 0x02]),
+        ("DEC D", &[0x15]),
+        ("DEC (HL)", &[0x35]),
+        ("DEC (IY+0)", &[0xFD, 0x35, 0x00]),
+        ("DAA", &[0x27]),
+        ("CPL", &[0x2F]),
+        ("NEG", &[0xED, 0x44]),
+        ("CCF", &[0x3F]),
+        ("SCF", &[0x37]),
+        ("NOP", &[0x00]),
+        ("HALT", &[0x76]),
+        ("DI", &[0xF3]),
+        ("EI", &[0xFB]),
+        ("IM 0", &[0xED, 0x46]),
+        ("IM 1", &[0xED, 0x56]),
+        ("IM 2", &[0xED, 0x5E]),
+        ("ADD HL,BC", &[0x09]),
+        ("ADD HL,DE", &[0x19]),
+        ("ADD HL,HL", &[0x29]),
+        ("ADD HL,SP", &[0x39]),
+        ("ADC HL,BC", &[0xED, 0x4A]),
+        ("ADC HL,SP", &[0xED, 0x7A]),
+        ("SBC HL,DE", &[0xED, 0x52]),
+        ("SBC HL,HL", &[0xED, 0x62]),
+        ("ADD IX,BC", &[0xDD, 0x09]),
+        ("ADD IX,DE", &[0xDD, 0x19]),
+        ("ADD IX,IX", &[0xDD, 0x29]),
+        ("ADD IX,SP", &[0xDD, 0x39]),
+        ("ADD IY,IY", &[0xFD, 0x29]),
+        ("INC BC", &[0x03]),
+        ("INC HL", &[0x23]),
+        ("INC SP", &[0x33]),
+        ("INC IX", &[0xDD, 0x23]),
+        ("INC IY", &[0xFD, 0x23]),
+        ("DEC DE", &[0x1B]),
+        ("DEC HL", &[0x2B]),
+        ("DEC IX", &[0xDD, 0x2B]),
+    ]);
+}
+
+#[test]
+fn rotates_shifts_bits() {
+    check(&[
+        ("RLCA", &[0x07]),
+        ("RLA", &[0x17]),
+        ("RRCA", &[0x0F]),
+        ("RRA", &[0x1F]),
+        ("RLC B", &[0xCB, 0x00]),
+        ("RLC (HL)", &[0xCB, 0x06]),
+        ("RLC (IX+1)", &[0xDD, 0xCB, 0x01, 0x06]),
+        ("RRC A", &[0xCB, 0x0F]),
+        ("RL C", &[0xCB, 0x11]),
+        ("RR D", &[0xCB, 0x1A]),
+        ("RR (IY+2)", &[0xFD, 0xCB, 0x02, 0x1E]),
+        ("SLA D", &[0xCB, 0x22]),
+        ("SRA A", &[0xCB, 0x2F]),
+        ("SRL A", &[0xCB, 0x3F]),
+        ("SRL (HL)", &[0xCB, 0x3E]),
+        ("RLD", &[0xED, 0x6F]),
+        ("RRD", &[0xED, 0x67]),
+        ("BIT 0,C", &[0xCB, 0x41]),
+        ("BIT 7,A", &[0xCB, 0x7F]),
+        ("BIT 3,(HL)", &[0xCB, 0x5E]),
+        ("BIT 4,(IX+5)", &[0xDD, 0xCB, 0x05, 0x66]),
+        ("SET 3,(HL)", &[0xCB, 0xDE]),
+        ("SET 0,B", &[0xCB, 0xC0]),
+        ("SET 7,(IY-1)", &[0xFD, 0xCB, 0xFF, 0xFE]),
+        ("RES 6,E", &[0xCB, 0xB3]),
+        ("RES 0,(HL)", &[0xCB, 0x86]),
+        ("RES 1,(IX+0)", &[0xDD, 0xCB, 0x00, 0x8E]),
+    ]);
+}
+
+#[test]
+fn jumps_calls_io() {
+    check(&[
+        ("JP 1234H", &[0xC3, 0x34, 0x12]),
+        ("JP NZ,1234H", &[0xC2, 0x34, 0x12]),
+        ("JP Z,1234H", &[0xCA, 0x34, 0x12]),
+        ("JP NC,1234H", &[0xD2, 0x34, 0x12]),
+        ("JP C,1234H", &[0xDA, 0x34, 0x12]),
+        ("JP PO,1234H", &[0xE2, 0x34, 0x12]),
+        ("JP PE,1234H", &[0xEA, 0x34, 0x12]),
+        ("JP P,1234H", &[0xF2, 0x34, 0x12]),
+        ("JP M,1234H", &[0xFA, 0x34, 0x12]),
+        ("JP (HL)", &[0xE9]),
+        ("JP (IX)", &[0xDD, 0xE9]),
+        ("JP (IY)", &[0xFD, 0xE9]),
+        ("JR $", &[0x18, 0xFE]),
+        ("JR $+2", &[0x18, 0x00]),
+        ("JR NZ,$+10", &[0x20, 0x08]),
+        ("JR Z,$", &[0x28, 0xFE]),
+        ("JR NC,$+129", &[0x30, 0x7F]),
+        ("JR C,$-126", &[0x38, 0x80]),
+        ("DJNZ $", &[0x10, 0xFE]),
+        ("CALL 1234H", &[0xCD, 0x34, 0x12]),
+        ("CALL NZ,1234H", &[0xC4, 0x34, 0x12]),
+        ("CALL Z,1234H", &[0xCC, 0x34, 0x12]),
+        ("CALL C,1234H", &[0xDC, 0x34, 0x12]),
+        ("CALL M,1234H", &[0xFC, 0x34, 0x12]),
+        ("RET", &[0xC9]),
+        ("RET NZ", &[0xC0]),
+        ("RET Z", &[0xC8]),
+        ("RET NC", &[0xD0]),
+        ("RET C", &[0xD8]),
+        ("RET PO", &[0xE0]),
+        ("RET PE", &[0xE8]),
+        ("RET P", &[0xF0]),
+        ("RET M", &[0xF8]),
+        ("RETI", &[0xED, 0x4D]),
+        ("RETN", &[0xED, 0x45]),
+        ("RST 0", &[0xC7]),
+        ("RST 8", &[0xCF]),
+        ("RST 38h", &[0xFF]),
+        ("IN A,(0FEH)", &[0xDB, 0xFE]),
+        ("IN B,(C)", &[0xED, 0x40]),
+        ("IN A,(C)", &[0xED, 0x78]),
+        ("INI", &[0xED, 0xA2]),
+        ("INIR", &[0xED, 0xB2]),
+        ("IND", &[0xED, 0xAA]),
+        ("INDR", &[0xED, 0xBA]),
+        ("OUT (10H),A", &[0xD3, 0x10]),
+        ("OUT (C),E", &[0xED, 0x59]),
+        ("OUTI", &[0xED, 0xA3]),
+        ("OTIR", &[0xED, 0xB3]),
+        ("OUTD", &[0xED, 0xAB]),
+        ("OTDR", &[0xED, 0xBB]),
+    ]);
+}
+
+#[test]
+fn directives_and_layout() {
+    let src = "\
+; a comment line
+BASE    EQU     100H
+        ORG     BASE
+ENTRY:  LD      HL,TABLE        ; forward reference
+        JR      NEXT
+TABLE   DB      1,-1,+09,'A',\"hi\",$80
+WORDS:  DW      TABLE,-2,$
+GAP     DS      3
+NEXT    NOP
+OFFS    EQU     TABLE-BASE-10H
+        LD      A,(IX+OFFS)
+        LD      A,(IX+NEG)
+NEG     EQU     $-ENTRY-40H
+";
+    let a = assemble(src).unwrap();
+    assert_eq!(a.symbols["BASE"], 0x100);
+    assert_eq!(a.symbols["ENTRY"], 0x100);
+    assert_eq!(a.symbols["TABLE"], 0x105);
+    assert_eq!(a.symbols["WORDS"], 0x10C);
+    assert_eq!(a.symbols["GAP"], 0x112);
+    assert_eq!(a.symbols["NEXT"], 0x115);
+    assert_eq!(a.symbols["OFFS"], 0xFFF5);
+    assert_eq!(a.symbols["NEG"], 0xFFDC);
+    let expected: Vec<(usize, u16, Vec<u8>)> = vec![
+        (4, 0x100, vec![0x21, 0x05, 0x01]),
+        (5, 0x103, vec![0x18, 0x10]),
+        (6, 0x105, vec![0x01, 0xFF, 0x09, 0x41, 0x68, 0x69, 0x80]),
+        (7, 0x10C, vec![0x05, 0x01, 0xFE, 0xFF, 0x0C, 0x01]),
+        (9, 0x115, vec![0x00]),
+        (11, 0x116, vec![0xDD, 0x7E, 0xF5]),
+        (12, 0x119, vec![0xDD, 0x7E, 0xDC]),
+    ];
+    assert_eq!(a.lines, expected);
+    assert_eq!(a.extent, Some((0x100, 0x11B)));
+    assert_eq!(&a.memory[0x112..0x115], &[0, 0, 0]);
+}
+
+#[test]
+fn later_org_overwrites() {
+    let a = assemble(" ORG 10H\n DB 1,2,3,4\n ORG 12H\n DB 9\n").unwrap();
+    assert_eq!(&a.memory[0x10..0x14], &[1, 2, 9, 4]);
+    assert_eq!(
+        a.lines,
+        vec![(2, 0x10, vec![1, 2, 3, 4]), (4, 0x12, vec![9])]
+    );
+    assert_eq!(a.extent, Some((0x10, 0x13)));
+}
+
+#[test]
+fn ds_with_fill_emits() {
+    let a = assemble(" DS 2\n DS 3,0E5H\n").unwrap();
+    assert_eq!(a.lines, vec![(2, 2, vec![0xE5; 3])]);
+    assert_eq!(a.extent, Some((2, 4)));
+}
+
+#[test]
+fn macros() {
+    let src = "\
+PRINT   MACRO   ADDR,LEN
+        LD      HL,ADDR
+        LD      B,LEN
+        CALL    5
+        ENDM
+BYE     MACRO
+        RST     0
+        ENDM
+        ORG     200H
+HERE:   PRINT   MSG,3   ; a call
+        BYE
+MSG     DB      'abc'
+";
+    let a = assemble(src).unwrap();
+    assert_eq!(
+        a.lines,
+        vec![
+            (
+                10,
+                0x200,
+                vec![0x21, 0x09, 0x02, 0x06, 0x03, 0xCD, 0x05, 0x00]
+            ),
+            (11, 0x208, vec![0xC7]),
+            (12, 0x209, vec![0x61, 0x62, 0x63]),
+        ]
+    );
+    assert_eq!(a.symbols.get("HERE"), Some(&0x200));
+    assert!(!a.symbols.contains_key("PRINT"));
+    assert!(!a.symbols.contains_key("ADDR"));
+}
+
+#[test]
+fn nested_macros() {
+    let src =
+        "INNER MACRO X\n DB X\n ENDM\nOUTER MACRO Y\n INNER Y+1\n INNER Y+2\n ENDM\n OUTER 10\n";
+    let a = assemble(src).unwrap();
+    assert_eq!(a.lines, vec![(8, 0, vec![11, 12])]);
+}
+
+#[test]
+fn case_and_number_forms() {
+    let a = assemble("lab: ld a,0ffh\n Ld B,$1F\n LD c,lab\n").unwrap();
+    assert_eq!(
+        a.lines.iter().flat_map(|l| l.2.clone()).collect::<Vec<_>>(),
+        vec![0x3E, 0xFF, 0x06, 0x1F, 0x0E, 0]
+    );
+    assert!(a.symbols.contains_key("LAB"));
+}
+
+#[test]
+fn errors_are_typed() {
+    let e = err("  NOP\n  FROB A\n");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("unknown mnemonic"), "{e}");
+
+    let e = err("  LD A,HL\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+    let e = err("  LD (HL),(HL)\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+    let e = err("  JR PO,0\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+    let e = err("  ADD IX,HL\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+    let e = err("  RST 9\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+    let e = err("  BIT 8,A\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+    let e = err("  EXX A\n");
+    assert!(e.message.contains("bad operand"), "{e}");
+
+    let e = err("  NOP\n  JP NOWHERE\n");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("undefined symbol NOWHERE"), "{e}");
+    let e = err("X EQU Y\nY EQU X\n");
+    assert!(e.message.contains("undefined symbol"), "{e}");
+
+    let e = err("  LD A,(IX+128)\n");
+    assert!(e.message.contains("displacement out of range"), "{e}");
+    let e = err("  LD A,(IX-129)\n");
+    assert!(e.message.contains("displacement out of range"), "{e}");
+    let e = err("DD1 EQU 0FF7FH\n  LD A,(IX+DD1)\n");
+    assert!(e.message.contains("displacement out of range"), "{e}");
+
+    let e = err("  JR $+130\n");
+    assert!(e.message.contains("relative jump out of range"), "{e}");
+    let e = err("  DJNZ $-127\n");
+    assert!(e.message.contains("relative jump out of range"), "{e}");
+
+    let e = err("A1: NOP\nA1: NOP\n");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("duplicate label A1"), "{e}");
+
+    let e = err("  DS 10-X\nX: NOP\n");
+    assert!(e.message.contains("does not settle"), "{e}");
+
+    let e = err("  LD A,256\n");
+    assert!(e.message.contains("out of range"), "{e}");
+    let e = err("  M MACRO\n  NOP\n");
+    assert!(e.message.contains("ENDM"), "{e}");
+    let e = err("  ENDM\n");
+    assert!(e.message.contains("ENDM"), "{e}");
+}
+
+#[test]
+fn displacements_as_sixteen_bit_differences() {
+    let src =
+        "BASE EQU 300H\n ORG 290H\nTOFF EQU $-BASE\n DB 0\n LD A,(IX+TOFF)\n LD (IY+TOFF+1),A\n";
+    let a = assemble(src).unwrap();
+    assert_eq!(a.symbols["TOFF"], 0xFF90);
+    assert_eq!(a.lines[1].2, vec![0xDD, 0x7E, 0x90]);
+    assert_eq!(a.lines[2].2, vec![0xFD, 0x77, 0x91]);
+    assert_eq!(enc("LD A,(IX+0FFC2H)"), vec![0xDD, 0x7E, 0xC2]);
+}
+
+#[test]
+fn garbage_never_panics() {
+    let inputs = [
+        "",
+        "\n\n",
+        ":",
+        " LD",
+        " LD A",
+        " LD ,",
+        " LD (,)",
+        " LD A,(",
+        " LD A,)",
+        " DB '",
+        " DB \"abc",
+        " DB",
+        " DW",
+        " DS",
+        " ORG",
+        "X EQU",
+        " EQU 5",
+        " JP (IX+1)",
+        " LD A,(IX+)",
+        " LD A,(IX*2)",
+        " LD A,'ab",
+        " ORG -1",
+        " ORG 10000H",
+        " DS -1",
+        " ORG 0FFFFH\n DW 1",
+        " DB 1/0",
+        " DB 1<<99",
+        " LD A,((((",
+        " LD A,$$$",
+        "\u{e9}t\u{e9} NOP",
+        " DB '\u{e9}'",
+        "M MACRO A,\n ENDM",
+        "M MACRO\n NOP\n ENDM\n M 1,2",
+        "M MACRO\n M\n ENDM\n M",
+        " IM 3",
+        " RST -8",
+        "  = 5",
+    ];
+    for src in inputs {
+        let _ = assemble(src);
+    }
+}
+
+#[test]
+fn assembles_fast() {
+    let mut src = String::new();
+    for i in 0..4000 {
+        src.push_str(&format!(
+            "L{i}: LD A,(IX+5)\n JR L{i}\n CALL L{}\n",
+            (i + 1) % 4000
+        ));
+    }
+    let t = std::time::Instant::now();
+    let a = assemble(&src).unwrap();
+    assert_eq!(a.lines.len(), 12000);
+    assert!(t.elapsed().as_secs_f64() < 1.0, "{:?}", t.elapsed());
+}
+
+mod listing_reader {
+    use super::super::listing::*;
+
+    const LISTING: &str = "   1:\t\t\t; a test\r\n   2:\t0005          \tFIVE    EQU     5\r\n   3:\t0100          \t        ORG     100H\r\n   4:\t0100  3E05    \tENTRY:  LD      A,FIVE\r\n   5:\t0102  01020304\t        DB      1,2,3,4,5,6\r\n\t      0506\r\n   6:\t0108' CD0500  \t        CALLIT\r\n   7:\t0100  AA      \t        ORG 100H ; pretend\r\n\r\n\r\nStatistics:\r\n\r\n     4\tpasses\r\n\r\nSymbol Table:\r\n\r\nfive           =   5     \r\nentry            100     \r\nneg            =ffffff80 \r\n";
+
+    #[test]
+    fn reads_records_and_symbols() {
+        assert!(looks_like_listing(LISTING));
+        assert!(!looks_like_listing("; source\n LD A,B\n"));
+        let a = parse_listing(LISTING).unwrap();
+        assert_eq!(
+            a.lines,
+            vec![
+                (4, 0x100, vec![0x3E, 0x05]),
+                (5, 0x102, vec![1, 2, 3, 4, 5, 6]),
+                (6, 0x108, vec![0xCD, 0x05, 0x00]),
+                (7, 0x100, vec![0xAA]),
+            ]
+        );
+        assert_eq!(a.memory[0x100], 0xAA);
+        assert_eq!(a.memory[0x101], 0x05);
+        assert_eq!(a.extent, Some((0x100, 0x10A)));
+        assert_eq!(a.symbols["FIVE"], 5);
+        assert_eq!(a.symbols["ENTRY"], 0x100);
+        assert_eq!(a.symbols["NEG"], 0xFF80);
+    }
+
+    #[test]
+    fn recovers_a_damaged_record_from_its_source() {
+        let text = "   1:\t0100          \t        ORG     100H\n   2:\t0100  3E05    \t        LD      A,5\n   3:\t01F0\0 12345678\t        LD      HL,0\n\t      9ABC\n\t0001  00000000\n   4:\t0105  C9      \t        RET\n";
+        let r = read_listing(text).unwrap();
+        assert_eq!(r.recovered, vec![3]);
+        assert_eq!(
+            r.assembly.lines,
+            vec![
+                (2, 0x100, vec![0x3E, 5]),
+                (3, 0x102, vec![0x21, 0, 0]),
+                (4, 0x105, vec![0xC9])
+            ]
+        );
+        // A damaged record whose source does not reproduce the rest is refused.
+        let bad = text.replace("C9      ", "C0      ");
+        assert!(read_listing(&bad).is_err());
+    }
+
+    #[test]
+    fn rejects_garbage() {
+        assert!(parse_listing("hello\nworld\n").is_err());
+        let _ = parse_listing("   1:\t0100  3E\n");
+        let _ = parse_listing("   1:\tZZZZ  3E05\tX\n");
+        let _ = parse_listing("Symbol Table:\nfoo\n");
+        let _ = parse_listing("   1:\tFFFF  3E05    \t LD A,5\n");
+    }
+}
