@@ -92,17 +92,18 @@ pub fn analyse(
         pv::principal_variation(bests.iter())
     };
     let (pv_uci, pv_san) = pv::pv_notation(&setup.position, &pv);
+    let (pv_uci, pv_san) = if setup.position.legal_moves().is_empty() { (vec![], vec![]) } else { (pv_uci, pv_san) };
     let pos = &setup.position;
     let fen = position::fen_of(pos);
+    // With no legal move Sargon still names a move: the last one it tried (and found
+    // illegal) ends up in BESTM. Checkmate and stalemate are reported as such instead.
+    let no_legal_move = pos.legal_moves().is_empty();
     let (best_uci, best_san) = match &outcome.best {
-        Some(m) => {
-            let san = san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice {
-                uci: m.uci(),
-                fen: fen.clone(),
-            })?;
+        Some(m) if !no_legal_move => {
+            let san = san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice { uci: m.uci(), fen: fen.clone() })?;
             (Some(m.uci()), Some(san))
         }
-        None => (None, None),
+        _ => (None, None),
     };
     let mover = outcome.score_for_mover();
     let sign = if pos.turn() == Color::White { 1 } else { -1 };
@@ -129,7 +130,7 @@ pub fn analyse(
         sargon_score: outcome.root_score.0,
         mate: outcome.mates(),
         from_book: outcome.from_book,
-        no_legal_move: outcome.best.is_none(),
+        no_legal_move,
         z80_instructions: stats.z80_instructions,
         t_states: stats.t_states,
         trs80_seconds: stats.t_states.map(crate::emu::trs80_seconds),

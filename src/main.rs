@@ -160,7 +160,10 @@ fn run(cli: Cli) -> Result<()> {
                 Format::Text => sargon::models::ModelFormat::Text,
                 Format::Json => sargon::models::ModelFormat::Json,
             };
-            print!("{}", sargon::models::run_models(engine.as_mut(), args.example, format)?);
+            print!(
+                "{}",
+                sargon::models::run_models(engine.as_mut(), args.example, format)?
+            );
             Ok(())
         }
     }
