@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod asm;
+pub mod cli;
 pub mod emu;
 pub mod engine;
 pub mod hooks;

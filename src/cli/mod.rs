@@ -1,0 +1,118 @@
+//! The command line: one module per `sargon` subcommand, each with its clap arguments and
+//! a `run` function, over the library. `src/main.rs` only dispatches.
+//!
+//! Shared here: how a command chooses its engine ([`EngineArgs`], [`make_engine`]) and the
+//! output format switch.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::ValueEnum;
+
+use crate::emu;
+use crate::engine::{Engine, EngineKind, SearchOptions};
+use crate::position::{self, Setup};
+use crate::rom::RomStore;
+
+pub mod analyze;
+pub mod models;
+pub mod rom;
+pub mod trace;
+
+/// Text for people or JSON for programs.
+#[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Which engine a command drives, and how it sets up positions.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EngineArgs {
+    /// Which engine runs the search: the native port, or the original in the emulator
+    #[arg(long, default_value = "port", value_parser = parse_engine)]
+    pub engine: EngineKind,
+    /// ROM to run with the emulator (default: the only one imported, or `sargon`)
+    #[arg(long)]
+    pub rom: Option<String>,
+    /// Do not play from the opening book in the initial position or after one White move
+    #[arg(long)]
+    pub no_book: bool,
+    /// The byte the book reads instead of the Z80's R register (bit 0: 1.e4 or 1.d4)
+    #[arg(long, default_value_t = 0)]
+    pub book_random: u8,
+}
+
+fn parse_engine(s: &str) -> Result<EngineKind, String> {
+    s.parse()
+}
+
+impl EngineArgs {
+    /// Search options for `depth` with this engine choice's book byte.
+    pub fn options(&self, depth: u8) -> SearchOptions {
+        SearchOptions {
+            depth,
+            book_random: self.book_random,
+            ..Default::default()
+        }
+    }
+
+    /// Parse a FEN or `startpos` and build Sargon's set-up with this choice's book switch.
+    pub fn setup(&self, position_text: &str) -> Result<Setup> {
+        let pos = position::parse_position(position_text)?;
+        Ok(position::setup(&pos, !self.no_book)?)
+    }
+}
+
+/// The ROM store a command uses: `--roms`, `$SARGON_ROMS` or the XDG default.
+pub fn store(roms: Option<&PathBuf>) -> RomStore {
+    RomStore::open(roms.map(|p| p.as_path()))
+}
+
+/// An engine ready to search, with the name of the ROM it runs (emulator only).
+pub fn make_engine(
+    store: &RomStore,
+    kind: EngineKind,
+    rom: Option<&str>,
+) -> Result<(Box<dyn Engine + Send>, Option<String>)> {
+    match kind {
+        EngineKind::Emulator => {
+            let rom = store.load(rom)?;
+            let name = rom.meta.name.clone();
+            let emu = emu::Emulator::new(rom).context("the imported ROM cannot be used")?;
+            Ok((Box::new(emu), Some(name)))
+        }
+        EngineKind::Port => port_engine(),
+    }
+}
+
+fn port_engine() -> Result<(Box<dyn Engine + Send>, Option<String>)> {
+    anyhow::bail!("the native port is not available yet: use --engine emulator")
+}
+
+/// Seconds as "12.3 s", "4m16s" or "4h02m".
+pub fn human_duration(secs: f64) -> String {
+    if secs < 60.0 {
+        format!("{secs:.1} s")
+    } else if secs < 3600.0 {
+        format!("{}m{:02.0}s", (secs / 60.0).floor(), (secs % 60.0).floor())
+    } else {
+        format!(
+            "{}h{:02}m",
+            (secs / 3600.0).floor(),
+            ((secs % 3600.0) / 60.0).floor() as u32
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations() {
+        assert_eq!(human_duration(12.34), "12.3 s");
+        assert_eq!(human_duration(256.0), "4m16s");
+        assert_eq!(human_duration(4.0 * 3600.0 + 125.0), "4h02m");
+    }
+}

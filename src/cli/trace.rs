@@ -1,0 +1,81 @@
+//! `sargon trace`: every event of a search, as text, JSON Lines or a digest.
+
+use std::io::{self, Write};
+
+use anyhow::{Context, Result};
+
+use super::{make_engine, EngineArgs};
+use crate::hooks::Hooks;
+use crate::rom::RomStore;
+use crate::trace::{self, Detail, DigestBuilder, Recorder};
+
+#[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// One event per line (docs/trace-format.md)
+    Text,
+    /// JSON Lines: one JSON object per event
+    Jsonl,
+    /// Event counts per kind and the SHA-256 of the text form
+    Digest,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TraceArgs {
+    /// A FEN, or `startpos`
+    pub position: String,
+    /// Search depth in plies (Sargon's PLYMAX)
+    #[arg(long, short, default_value_t = 2)]
+    pub depth: u8,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
+    pub format: TraceFormat,
+}
+
+pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
+    let setup = args.engine.setup(&args.position)?;
+    let (mut engine, _) = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let opts = args.engine.options(args.depth);
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut digest = DigestBuilder::new();
+    // Events are written as they happen; the first write error is kept and reported after.
+    let mut io_error: Option<io::Error> = None;
+    let format = args.format;
+    let mut emit = |e: trace::Event| {
+        let r = match format {
+            TraceFormat::Text => writeln!(out, "{e}"),
+            TraceFormat::Jsonl => writeln!(out, "{}", e.to_json()),
+            TraceFormat::Digest => {
+                digest.add(&e);
+                Ok(())
+            }
+        };
+        if let Err(err) = r {
+            io_error.get_or_insert(err);
+        }
+    };
+    let outcome = {
+        let mut recorder = Recorder::new(Detail::Full, &mut emit);
+        let mut hooks = Hooks::new();
+        hooks.add(&mut recorder);
+        engine.search(&setup, &opts, &mut hooks)?
+    };
+    emit(trace::result_event(&outcome));
+    let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
+    if let Some(e) = io_error {
+        // A closed pipe (`sargon trace ... | head`) is not an error.
+        return if broken_pipe(&e) {
+            Ok(())
+        } else {
+            Err(e).context("writing the trace")
+        };
+    }
+    if format == TraceFormat::Digest {
+        writeln!(out, "{}", digest.finish())?;
+    }
+    match out.flush() {
+        Err(e) if !broken_pipe(&e) => Err(e).context("writing the trace"),
+        _ => Ok(()),
+    }
+}
