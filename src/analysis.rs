@@ -91,16 +91,22 @@ pub fn analyse(
     } else {
         pv::principal_variation(bests.iter())
     };
-    let (pv_uci, pv_san) = pv::pv_notation(&setup.position, &pv);
-    let (pv_uci, pv_san) = if setup.position.legal_moves().is_empty() { (vec![], vec![]) } else { (pv_uci, pv_san) };
     let pos = &setup.position;
     let fen = position::fen_of(pos);
     // With no legal move Sargon still names a move: the last one it tried (and found
     // illegal) ends up in BESTM. Checkmate and stalemate are reported as such instead.
     let no_legal_move = pos.legal_moves().is_empty();
+    let (pv_uci, pv_san) = if no_legal_move {
+        (vec![], vec![])
+    } else {
+        pv::pv_notation(pos, &pv)
+    };
     let (best_uci, best_san) = match &outcome.best {
         Some(m) if !no_legal_move => {
-            let san = san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice { uci: m.uci(), fen: fen.clone() })?;
+            let san = san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice {
+                uci: m.uci(),
+                fen: fen.clone(),
+            })?;
             (Some(m.uci()), Some(san))
         }
         _ => (None, None),
