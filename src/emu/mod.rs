@@ -252,6 +252,25 @@ impl Symbols {
     }
 }
 
+/// Sees every instruction the emulator executes (for profiling). The unobserved search uses
+/// [`NoObserver`], whose empty method the compiler removes from the run loop.
+pub trait Observer {
+    /// False only for [`NoObserver`]: the run loop then skips the observation entirely.
+    const ACTIVE: bool = true;
+    /// The instruction at `pc` has executed, taking `t_states`; `cpu` and `mem` show the
+    /// state after it.
+    fn executed(&mut self, pc: u16, t_states: u32, cpu: &Cpu, mem: &[u8]);
+}
+
+/// The observer that observes nothing.
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn executed(&mut self, _pc: u16, _t_states: u32, _cpu: &Cpu, _mem: &[u8]) {}
+}
+
 /// 64 KiB of memory and the hook table; what `iz80` sees as the machine.
 pub struct SargonMachine {
     pub mem: Vec<u8>,
@@ -373,7 +392,8 @@ impl Emulator {
     }
 
     /// Call the routine at `addr` and run until it returns (or the budget runs out).
-    pub fn call(
+    #[allow(clippy::too_many_arguments)]
+    pub fn call<O: Observer>(
         &mut self,
         routine: &str,
         addr: u16,
@@ -381,6 +401,7 @@ impl Emulator {
         hooks: &mut Hooks,
         book_random: u8,
         stop: Option<&std::sync::atomic::AtomicBool>,
+        observer: &mut O,
     ) -> Result<(), SearchError> {
         let sp = self.syms.stack.wrapping_sub(2);
         self.machine.set_word(sp, SENTINEL);
@@ -410,7 +431,14 @@ impl Emulator {
                 if n >= chunk_end {
                     break;
                 }
-                self.cpu.execute_instruction(&mut self.machine);
+                if O::ACTIVE {
+                    let cycles = self.cpu.cycle_count();
+                    self.cpu.execute_instruction(&mut self.machine);
+                    let t_states = (self.cpu.cycle_count() - cycles) as u32;
+                    observer.executed(pc, t_states, &self.cpu, &self.machine.mem);
+                } else {
+                    self.cpu.execute_instruction(&mut self.machine);
+                }
                 n += 1;
             }
             if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
@@ -457,7 +485,7 @@ impl Emulator {
         }
         self.poke(s.color, setup.color);
         self.poke(s.moveno, setup.moveno);
-        self.call("ROYALT", s.royalt, budget, hooks, 0, None)?;
+        self.call("ROYALT", s.royalt, budget, hooks, 0, None, &mut NoObserver)?;
         if self.mlptrj_fix {
             for i in 0..6 {
                 self.poke(SCRATCH_ENTRY + i, 0);
@@ -469,7 +497,7 @@ impl Emulator {
             self.poke(s.kolor, setup.color ^ 0x80);
             self.poke(s.mvemsg, from.0);
             self.poke(s.mvemsg + 1, to.0);
-            self.call("VALMOV", s.valmov, budget, hooks, 0, None)?;
+            self.call("VALMOV", s.valmov, budget, hooks, 0, None, &mut NoObserver)?;
             if self.cpu.registers().a() != 0 {
                 return Err(SearchError::ReplayRefused {
                     uci: format!("{from}{to}"),
@@ -501,6 +529,20 @@ impl Engine for Emulator {
         opts: &SearchOptions,
         hooks: &mut Hooks,
     ) -> Result<SearchOutcome, SearchError> {
+        self.search_observed(setup, opts, hooks, &mut NoObserver)
+    }
+}
+
+impl Emulator {
+    /// A search whose FNDMOV call reports every instruction to `observer` (profiling).
+    /// The set-up before it (ROYALT, a replayed move) is not observed.
+    pub fn search_observed<O: Observer>(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+        observer: &mut O,
+    ) -> Result<SearchOutcome, SearchError> {
         self.check_depth(opts.depth)?;
         let started = Instant::now();
         self.reset();
@@ -520,6 +562,7 @@ impl Engine for Emulator {
             hooks,
             opts.book_random,
             opts.stop.as_deref(),
+            observer,
         )?;
         let bestm = self.machine.word(s.bestm);
         // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
