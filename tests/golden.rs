@@ -1,0 +1,110 @@
+//! The golden corpus: the original Sargon's behaviour on the positions of
+//! `tests/golden/corpus.txt`, recorded as event traces (in full where small, as digests for
+//! deeper searches).
+//!
+//! * With a ROM imported, `emulator_matches_the_golden_files` re-runs the original and
+//!   checks the files still match; `UPDATE_GOLDENFILES=1 cargo test --test golden` records
+//!   them anew (the only way they are ever written).
+//! * Everywhere, CI included, `port_matches_the_golden_files` checks the native port against
+//!   the recorded files, so the port is checked against the original without the original.
+
+mod common;
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::Path;
+
+use sargon::engine::{Engine, SearchOptions};
+use sargon::hooks::Hooks;
+use sargon::position::{parse_position, setup};
+use sargon::trace::{self, Detail, DigestBuilder, Recorder};
+
+const GOLDEN_DIR: &str = "tests/golden";
+/// Depths up to this are kept as full event streams (when small enough).
+const FULL_MAX_DEPTH: u8 = 3;
+/// A full stream larger than this is kept as a digest instead.
+const FULL_MAX_BYTES: usize = 400_000;
+
+struct Case {
+    label: String,
+    depths: Vec<u8>,
+    book: bool,
+    fen: String,
+}
+
+fn corpus() -> Vec<Case> {
+    let text = std::fs::read_to_string(Path::new(GOLDEN_DIR).join("corpus.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            assert_eq!(f.len(), 4, "corpus line: {l}");
+            Case {
+                label: f[0].to_string(),
+                depths: f[1].split(',').map(|d| d.trim().parse().unwrap()).collect(),
+                book: match f[2] {
+                    "book" => true,
+                    "nobook" => false,
+                    other => panic!("book or nobook, not {other}"),
+                },
+                fen: f[3].to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The golden file (name, content) an engine's search of `case` at `depth` produces.
+fn golden(engine: &mut dyn Engine, case: &Case, depth: u8) -> (String, String) {
+    let pos = parse_position(&case.fen).unwrap();
+    let s = setup(&pos, case.book).unwrap();
+    let mut text = String::new();
+    let mut digest = DigestBuilder::new();
+    let keep_text = depth <= FULL_MAX_DEPTH;
+    let outcome = {
+        let mut recorder = Recorder::new(Detail::Full, |e| {
+            digest.add(&e);
+            if keep_text && text.len() <= FULL_MAX_BYTES {
+                let _ = writeln!(text, "{e}");
+            }
+        });
+        let mut hooks = Hooks::new();
+        hooks.add(&mut recorder);
+        engine
+            .search(&s, &SearchOptions::depth(depth), &mut hooks)
+            .unwrap()
+    };
+    let result = trace::result_event(&outcome);
+    digest.add(&result);
+    let _ = writeln!(text, "{result}");
+    let base = format!("{}.d{depth}", case.label);
+    if keep_text && text.len() <= FULL_MAX_BYTES {
+        (format!("{base}.trace"), text)
+    } else {
+        let mut d = String::new();
+        let _ = writeln!(d, "position {}", case.fen);
+        let _ = writeln!(d, "depth {depth}");
+        let _ = writeln!(d, "{result}");
+        let _ = writeln!(d, "{}", digest.finish());
+        (format!("{base}.digest"), d)
+    }
+}
+
+#[test]
+fn emulator_matches_the_golden_files() {
+    let Some(mut emu) = common::emulator("emulator_matches_the_golden_files") else {
+        return;
+    };
+    let mut mint = goldenfile::Mint::new(GOLDEN_DIR);
+    let mut files = 0;
+    for case in corpus() {
+        for &depth in &case.depths {
+            let t = std::time::Instant::now();
+            let (name, content) = golden(&mut emu, &case, depth);
+            eprintln!("{name}: {:.2} s, {} bytes", t.elapsed().as_secs_f64(), content.len());
+            let mut f = mint.new_goldenfile(&name).unwrap();
+            f.write_all(content.as_bytes()).unwrap();
+            files += 1;
+        }
+    }
+    eprintln!("emulator: {files} searches compared with {GOLDEN_DIR}");
+}
