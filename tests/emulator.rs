@@ -190,3 +190,32 @@ fn a_stop_request_ends_a_long_search_promptly() {
         "a8d5"
     );
 }
+
+/// The run loop looks at the stop flag between chunks of instructions; a chunk boundary
+/// must not make a hook fire twice (it once did, when a boundary fell on a hook address).
+/// With a chunk of one instruction every instruction is a boundary.
+#[test]
+fn chunk_boundaries_do_not_change_the_trace() {
+    use sargon::trace::{Detail, Recorder};
+    let Some(mut emu) = common::emulator("chunk_boundaries_do_not_change_the_trace") else {
+        return;
+    };
+    let fen = "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1";
+    let s = setup(&parse_position(fen).unwrap(), true).unwrap();
+    let mut traces = Vec::new();
+    for interval in [1 << 16, 1, 7] {
+        emu.set_stop_check_interval(interval);
+        let mut events = Vec::new();
+        {
+            let mut rec = Recorder::into_vec(Detail::Full, &mut events);
+            let mut hooks = Hooks::new();
+            hooks.add(&mut rec);
+            emu.search(&s, &SearchOptions::depth(2), &mut hooks)
+                .unwrap();
+        }
+        traces.push(events);
+    }
+    assert!(!traces[0].is_empty());
+    assert_eq!(traces[0], traces[1], "chunks of 1 instruction");
+    assert_eq!(traces[0], traces[2], "chunks of 7 instructions");
+}

@@ -323,6 +323,7 @@ pub struct Emulator {
     machine: SargonMachine,
     instructions: u64,
     mlptrj_fix: bool,
+    stop_check_interval: u64,
 }
 
 impl Emulator {
@@ -341,6 +342,7 @@ impl Emulator {
             cpu: Cpu::new_z80(),
             instructions: 0,
             mlptrj_fix: true,
+            stop_check_interval: STOP_CHECK_INTERVAL,
         })
     }
 
@@ -357,6 +359,13 @@ impl Emulator {
     /// switchable so the failure can be shown (see `docs/emulator.md`).
     pub fn set_mlptrj_fix(&mut self, on: bool) {
         self.mlptrj_fix = on;
+    }
+
+    /// How many instructions run between two looks at the stop flag (default 65,536).
+    /// Changing it must change nothing but how soon a stop is noticed; the tests run
+    /// with 1 to prove that.
+    pub fn set_stop_check_interval(&mut self, instructions: u64) {
+        self.stop_check_interval = instructions.max(1);
     }
 
     /// The emulated memory (after the last search).
@@ -417,8 +426,10 @@ impl Emulator {
         let mut n = self.instructions;
         let result = 'run: loop {
             // Run in chunks so that a stop request is noticed without a per-instruction cost.
-            let chunk_end = limit.min(n + STOP_CHECK_INTERVAL);
-            loop {
+            // A hook fires and its instruction executes in the same step, so a chunk boundary
+            // never makes a hook fire twice.
+            let chunk_end = limit.min(n + self.stop_check_interval);
+            while n < chunk_end {
                 let pc = self.cpu.immutable_registers().pc();
                 let h = self.machine.hook_table[pc as usize];
                 if h != 0 {
@@ -427,9 +438,6 @@ impl Emulator {
                     }
                     self.instructions = n;
                     self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
-                }
-                if n >= chunk_end {
-                    break;
                 }
                 if O::ACTIVE {
                     let cycles = self.cpu.cycle_count();
@@ -441,11 +449,14 @@ impl Emulator {
                 }
                 n += 1;
             }
+            let pc = self.cpu.immutable_registers().pc();
+            if pc == SENTINEL {
+                break Ok(());
+            }
             if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
                 break Err(SearchError::Stopped);
             }
             if n >= limit {
-                let pc = self.cpu.immutable_registers().pc();
                 break Err(SearchError::Runaway {
                     routine: routine.to_string(),
                     instructions: n,
