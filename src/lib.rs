@@ -17,10 +17,12 @@
 pub mod analysis;
 pub mod asm;
 pub mod cli;
+pub mod diff;
 pub mod emu;
 pub mod engine;
 pub mod hooks;
 pub mod models;
+pub mod port;
 pub mod position;
 pub mod pv;
 pub mod rom;

@@ -34,6 +34,10 @@ enum Command {
     Trace(cli::trace::TraceArgs),
     /// The minimax and alpha-beta models of "A Window into Sargon", run on Sargon's own search
     Models(cli::models::ModelsArgs),
+    /// Run the original and the port on the same searches and compare them event by event
+    Diff(cli::diff::DiffArgs),
+    /// Measure the port against the emulator, and against the TRS-80 of 1978
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +48,12 @@ fn main() -> ExitCode {
         Command::Analyze(args) => cli::analyze::run(&store, args),
         Command::Trace(args) => cli::trace::run(&store, args),
         Command::Models(args) => cli::models::run(&store, args),
+        Command::Bench(args) => cli::bench::run(&store, args),
+        Command::Diff(args) => match cli::diff::run(&store, args) {
+            // Divergences were reported on stdout: exit non-zero without another message.
+            Ok(false) => return ExitCode::from(1),
+            other => other.map(|_| ()),
+        },
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -100,11 +100,68 @@ fn emulator_matches_the_golden_files() {
         for &depth in &case.depths {
             let t = std::time::Instant::now();
             let (name, content) = golden(&mut emu, &case, depth);
-            eprintln!("{name}: {:.2} s, {} bytes", t.elapsed().as_secs_f64(), content.len());
+            eprintln!(
+                "{name}: {:.2} s, {} bytes",
+                t.elapsed().as_secs_f64(),
+                content.len()
+            );
             let mut f = mint.new_goldenfile(&name).unwrap();
             f.write_all(content.as_bytes()).unwrap();
             files += 1;
         }
     }
     eprintln!("emulator: {files} searches compared with {GOLDEN_DIR}");
+}
+
+/// The first line where two golden texts differ, for a readable failure.
+fn first_difference(expected: &str, actual: &str) -> Option<(usize, String, String)> {
+    let (mut e, mut a) = (expected.lines(), actual.lines());
+    let mut i = 0;
+    loop {
+        i += 1;
+        match (e.next(), a.next()) {
+            (None, None) => return None,
+            (x, y) if x == y => continue,
+            (x, y) => {
+                return Some((
+                    i,
+                    x.unwrap_or("<end>").to_string(),
+                    y.unwrap_or("<end>").to_string(),
+                ))
+            }
+        }
+    }
+}
+
+#[test]
+fn port_matches_the_golden_files() {
+    let mut port = sargon::port::Port::new();
+    let (mut searches, mut failures) = (0, Vec::new());
+    for case in corpus() {
+        for &depth in &case.depths {
+            let (name, content) = golden(&mut port, &case, depth);
+            let path = Path::new(GOLDEN_DIR).join(&name);
+            let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                panic!(
+                    "{}: {e} (record the corpus with a ROM imported)",
+                    path.display()
+                )
+            });
+            searches += 1;
+            if let Some((line, want, got)) = first_difference(&expected, &content) {
+                failures.push(format!(
+                    "{name} line {line}:\n  original: {want}\n  port:     {got}"
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "port: {searches} searches compared with {GOLDEN_DIR}, {} differ",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "the port diverges from the original:\n{}",
+        failures.join("\n")
+    );
 }

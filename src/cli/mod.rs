@@ -15,6 +15,8 @@ use crate::position::{self, Setup};
 use crate::rom::RomStore;
 
 pub mod analyze;
+pub mod bench;
+pub mod diff;
 pub mod models;
 pub mod rom;
 pub mod trace;
@@ -87,7 +89,7 @@ pub fn make_engine(
 }
 
 fn port_engine() -> Result<(Box<dyn Engine + Send>, Option<String>)> {
-    anyhow::bail!("the native port is not available yet: use --engine emulator")
+    Ok((Box::new(crate::port::Port::new()), None))
 }
 
 /// Seconds as "12.3 s", "4m16s" or "4h02m".

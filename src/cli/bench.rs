@@ -1,0 +1,198 @@
+//! `sargon bench`: how fast the port is, against the emulator and against 1978.
+//!
+//! 1. Port against emulator: the same searches on a fixed position set, the port's time and
+//!    nodes per second against the emulator's, and the ratio.
+//! 2. Hooks on the port: the same searches with a counting hook at every point, as a ratio.
+//! 3. The classic "Sargon benchmark": the TRS-80's four hours per level-6 move divided by
+//!    the port's average time at depth 6 over the 12-position set.
+//!
+//! Times are measured, printed and compared as ratios; nothing is asserted.
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::make_engine;
+use crate::engine::{Engine, EngineKind, SearchOptions};
+use crate::hooks::{FnHook, HookPoint, Hooks};
+use crate::position::{parse_position, setup, Setup};
+use crate::rom::RomStore;
+
+/// The 12-position set of the classic benchmark (two positions appear twice, as in the
+/// set's original form).
+pub const BENCH_POSITIONS: [&str; 12] = [
+    "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
+    "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
+    "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1",
+    "5k2/3KR3/4B3/8/3P4/8/8/6q1 w - - 0 1",
+    "3r2k1/1pq2ppp/pb1pp1b1/8/3B4/2N5/PPP1QPPP/4R1K1 w - - 0 1",
+    "r4r2/6kp/2pqppp1/p1R5/b2P4/4QN2/1P3PPP/2R3K1 w - - 0 1",
+    "8/8/q2pk3/2p5/8/3N4/8/4K2R w K - 0 1",
+    "3k4/8/8/7P/8/8/1p6/1K6 w - - 0 1",
+    "2k5/8/8/8/7P/8/1p6/1K6 w - - 0 1",
+    "6B1/2N5/7p/pR4p1/1b2P3/2N1kP2/PPPR2PP/2K5 w - - 0 34",
+    "6B1/2N5/7p/pR4p1/1b2P3/2N1kP2/PPPR2PP/2K5 w - - 0 34",
+    "2rq1r1k/3npp1p/3p1n1Q/pp1P2N1/8/2P4P/1P4P1/R4R1K w - - 0 1",
+];
+
+/// Seconds the TRS-80 version took per move at level 6, by its manual.
+pub const TRS80_LEVEL6_SECONDS: f64 = 4.0 * 3600.0;
+
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Depth of the port-against-emulator comparison
+    #[arg(long, default_value_t = 4)]
+    pub depth: u8,
+    /// Compare with the emulator on only the first N positions (it is ~200x slower)
+    #[arg(long, default_value_t = 12)]
+    pub emulator_positions: usize,
+    /// Skip the comparison with the emulator (no ROM needed)
+    #[arg(long)]
+    pub no_emulator: bool,
+    /// Skip the classic depth-6 benchmark
+    #[arg(long)]
+    pub no_classic: bool,
+    /// ROM for the emulator
+    #[arg(long)]
+    pub rom: Option<String>,
+}
+
+fn setups() -> Vec<Setup> {
+    BENCH_POSITIONS
+        .iter()
+        .map(|f| setup(&parse_position(f).expect("bench FEN"), false).expect("bench FEN"))
+        .collect()
+}
+
+/// Seconds and evaluations (POINTS calls, counted in a separate hooked run so the timed run
+/// has no hook) of one search.
+fn timed(engine: &mut dyn Engine, s: &Setup, depth: u8, hooked: bool) -> Result<(f64, u64)> {
+    let opts = SearchOptions::depth(depth);
+    let mut count = 0u64;
+    let mut counter = FnHook::new(&HookPoint::ALL, |st| {
+        if st.point() == HookPoint::PointsEnd {
+            count += 1;
+        }
+    });
+    let mut hooks = Hooks::new();
+    if hooked {
+        hooks.add(&mut counter);
+    }
+    let t = Instant::now();
+    engine.search(s, &opts, &mut hooks)?;
+    let secs = t.elapsed().as_secs_f64();
+    drop(hooks);
+    Ok((secs, count))
+}
+
+fn nodes(engine: &mut dyn Engine, s: &Setup, depth: u8) -> Result<u64> {
+    Ok(timed(engine, s, depth, true)?.1)
+}
+
+pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
+    let setups = setups();
+    let (mut port, _) = make_engine(store, EngineKind::Port, None)?;
+    println!("machine: {} cores, {}", num_cpus(), cpu_model());
+
+    // 1. Port against emulator.
+    if !args.no_emulator {
+        match make_engine(store, EngineKind::Emulator, args.rom.as_deref()) {
+            Err(e) => println!(
+                "port vs emulator: skipped ({})",
+                e.to_string().lines().next().unwrap_or("")
+            ),
+            Ok((mut emu, _)) => {
+                let n = args.emulator_positions.clamp(1, setups.len());
+                println!("\nport vs emulator, depth {}, {n} positions", args.depth);
+                println!(
+                    "{:>3} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8}",
+                    "#", "nodes", "emu s", "port s", "emu n/s", "port n/s", "ratio"
+                );
+                let (mut te, mut tp, mut tn) = (0.0, 0.0, 0u64);
+                for (i, s) in setups.iter().take(n).enumerate() {
+                    let nodes = nodes(port.as_mut(), s, args.depth)?;
+                    let (e, _) = timed(emu.as_mut(), s, args.depth, false)?;
+                    // The port is fast: take the best of three runs.
+                    let mut p = f64::MAX;
+                    for _ in 0..3 {
+                        p = p.min(timed(port.as_mut(), s, args.depth, false)?.0);
+                    }
+                    te += e;
+                    tp += p;
+                    tn += nodes;
+                    println!(
+                        "{:>3} {:>10} {:>10.3} {:>10.5} {:>12.0} {:>12.0} {:>7.0}x",
+                        i + 1,
+                        nodes,
+                        e,
+                        p,
+                        nodes as f64 / e,
+                        nodes as f64 / p,
+                        e / p
+                    );
+                }
+                println!(
+                    "all {:>10} {:>10.3} {:>10.5} {:>12.0} {:>12.0} {:>7.0}x   (goal >= 200x)",
+                    tn,
+                    te,
+                    tp,
+                    tn as f64 / te,
+                    tn as f64 / tp,
+                    te / tp
+                );
+            }
+        }
+    }
+
+    // 2. What hooks cost the port.
+    let depth = args.depth.min(5);
+    let (mut plain, mut hooked) = (f64::MAX, f64::MAX);
+    for _ in 0..3 {
+        let (mut a, mut b) = (0.0, 0.0);
+        for s in &setups {
+            a += timed(port.as_mut(), s, depth, false)?.0;
+            b += timed(port.as_mut(), s, depth, true)?.0;
+        }
+        plain = plain.min(a);
+        hooked = hooked.min(b);
+    }
+    println!(
+        "\nport, depth {depth}, 12 positions: {plain:.3} s without hooks, {hooked:.3} s with a hook at every point (throughput ratio {:.2})",
+        plain / hooked
+    );
+
+    // 3. The classic benchmark.
+    if !args.no_classic {
+        println!("\nclassic Sargon benchmark: port at depth 6 over the 12 positions");
+        let mut total = 0.0;
+        for (i, s) in setups.iter().enumerate() {
+            let (secs, _) = timed(port.as_mut(), s, 6, false)?;
+            total += secs;
+            println!("{:>3} {:>9.3} s  {}", i + 1, secs, BENCH_POSITIONS[i]);
+        }
+        let avg = total / setups.len() as f64;
+        println!(
+            "average {avg:.4} s per move; TRS-80 level 6: {} s per move; Sargon benchmark score {:.0}",
+            TRS80_LEVEL6_SECONDS,
+            TRS80_LEVEL6_SECONDS / avg
+        );
+    }
+    Ok(())
+}
+
+fn num_cpus() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
+fn cpu_model() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".to_string())
+}

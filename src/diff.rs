@@ -1,0 +1,259 @@
+//! The differential runner: two engines, the same search, event by event.
+//!
+//! Both engines run at once on two threads. The first engine's trace recorder sends its
+//! events through a bounded channel; the second engine's recorder takes them one by one and
+//! compares them with its own as they are produced. Memory stays bounded however deep the
+//! search (a depth-5 trace has millions of events), and the first divergence stops both
+//! searches at once.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+
+use shakmaty::{Chess, Position};
+
+use crate::analysis;
+use crate::engine::{Engine, SearchError, SearchOptions};
+use crate::hooks::Hooks;
+use crate::position::Setup;
+use crate::trace::{self, Detail, Event, Recorder};
+
+/// Events in flight between the two engines.
+const CHANNEL_DEPTH: usize = 1 << 14;
+
+/// Where two traces first differ.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    /// 0-based index of the first differing event.
+    pub index: u64,
+    /// The first engine's event there (`None`: its trace had ended).
+    pub left: Option<Event>,
+    /// The second engine's event there (`None`: its trace had ended).
+    pub right: Option<Event>,
+}
+
+impl Divergence {
+    /// The path of the node where the engines parted, from whichever event has one.
+    pub fn path(&self) -> Option<&trace::Path> {
+        self.left
+            .as_ref()
+            .and_then(Event::path)
+            .or_else(|| self.right.as_ref().and_then(Event::path))
+    }
+
+    /// The chess position at the divergence: the root with the path's moves played (as far
+    /// as they are legal).
+    pub fn position(&self, root: &Chess) -> Chess {
+        let mut pos = root.clone();
+        for m in self.path().map(|p| p.as_slice()).unwrap_or(&[]) {
+            match analysis::to_chess_move(&pos, m) {
+                Some(mv) => pos.play_unchecked(mv),
+                None => break,
+            }
+        }
+        pos
+    }
+}
+
+/// What comparing one search found.
+#[derive(Clone, Debug)]
+pub struct SearchComparison {
+    /// Events compared and found equal.
+    pub events: u64,
+    pub divergence: Option<Divergence>,
+}
+
+/// Run the same search on both engines and compare their traces event by event.
+pub fn compare_search(
+    left: &mut (dyn Engine + Send),
+    right: &mut (dyn Engine + Send),
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<SearchComparison, SearchError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut opts = opts.clone();
+    opts.stop = Some(stop.clone());
+    let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);
+
+    std::thread::scope(|scope| {
+        let left_opts = opts.clone();
+        let left_thread = scope.spawn(move || {
+            let result = {
+                let mut recorder = Recorder::new(Detail::Full, |e| {
+                    // A closed channel means the comparison is over: nothing more to send.
+                    let _ = tx.send(e);
+                });
+                let mut hooks = Hooks::new();
+                hooks.add(&mut recorder);
+                left.search(setup, &left_opts, &mut hooks)
+            };
+            if let Ok(outcome) = &result {
+                let _ = tx.send(trace::result_event(outcome));
+            }
+            result
+        });
+
+        let mut events = 0u64;
+        let mut divergence: Option<Divergence> = None;
+        let mut compare = |mine: Event, rx: &mpsc::Receiver<Event>| {
+            if divergence.is_some() {
+                return;
+            }
+            match rx.recv() {
+                Ok(theirs) if theirs == mine => events += 1,
+                Ok(theirs) => {
+                    divergence = Some(Divergence {
+                        index: events,
+                        left: Some(theirs),
+                        right: Some(mine),
+                    });
+                }
+                Err(_) => {
+                    divergence = Some(Divergence {
+                        index: events,
+                        left: None,
+                        right: Some(mine),
+                    })
+                }
+            }
+            if divergence.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let right_result = {
+            let mut recorder = Recorder::new(Detail::Full, |e| compare(e, &rx));
+            let mut hooks = Hooks::new();
+            hooks.add(&mut recorder);
+            right.search(setup, &opts, &mut hooks)
+        };
+        if let Ok(outcome) = &right_result {
+            compare(trace::result_event(outcome), &rx);
+        }
+        // The left trace must end where the right one did.
+        if divergence.is_none() && right_result.is_ok() {
+            if let Ok(extra) = rx.recv() {
+                divergence = Some(Divergence {
+                    index: events,
+                    left: Some(extra),
+                    right: None,
+                });
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        drop(rx);
+        let left_result = left_thread
+            .join()
+            .expect("the left engine's thread panicked");
+        // A divergence stops both searches, so "stopped" is expected; other errors are real.
+        match (left_result, right_result) {
+            (Err(e), _) | (_, Err(e)) if !matches!(e, SearchError::Stopped) => Err(e),
+            _ => Ok(SearchComparison { events, divergence }),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hooks::{HookPoint, SearchState};
+    use crate::sargon::{SMove, Score, Sq};
+
+    /// A fake engine that emits a scripted trace through the hooks machinery's public face.
+    struct Scripted(Vec<Event>);
+
+    struct NoState;
+    impl SearchState for NoState {
+        fn point(&self) -> HookPoint {
+            HookPoint::Ascend
+        }
+        fn ply(&self) -> u8 {
+            0
+        }
+        fn max_ply(&self) -> u8 {
+            0
+        }
+        fn color(&self) -> u8 {
+            0
+        }
+        fn a(&self) -> u8 {
+            0
+        }
+        fn set_a(&mut self, _: u8) {}
+        fn b(&self) -> u8 {
+            0
+        }
+        fn set_b(&mut self, _: u8) {}
+        fn piece_type(&self) -> u8 {
+            0
+        }
+        fn path_squares(&self) -> (u8, u8) {
+            (0, 0)
+        }
+        fn compared_with(&self) -> Score {
+            Score(0)
+        }
+        fn path(&self) -> Vec<SMove> {
+            vec![]
+        }
+        fn move_list(&self) -> Vec<SMove> {
+            vec![]
+        }
+        fn board(&self) -> [u8; 120] {
+            [0; 120]
+        }
+    }
+
+    impl Engine for Scripted {
+        fn kind(&self) -> crate::engine::EngineKind {
+            crate::engine::EngineKind::Port
+        }
+        fn max_depth(&self) -> u8 {
+            20
+        }
+        fn search(
+            &mut self,
+            _: &Setup,
+            _: &SearchOptions,
+            hooks: &mut Hooks,
+        ) -> Result<crate::engine::SearchOutcome, SearchError> {
+            // Every scripted event is an ascend, produced by firing the Ascend point.
+            for e in &self.0 {
+                if let Event::Ascend { .. } = e {
+                    hooks.fire(&mut NoState);
+                }
+            }
+            Ok(crate::engine::SearchOutcome {
+                best: Some(SMove {
+                    from: Sq(35),
+                    to: Sq(55),
+                    flags: 0,
+                }),
+                root_score: Score(0x80),
+                from_book: false,
+                stats: Default::default(),
+            })
+        }
+    }
+
+    #[test]
+    fn equal_traces_have_no_divergence_and_unequal_lengths_do() {
+        let setup = crate::position::setup(&Chess::default(), false).unwrap();
+        let opts = SearchOptions::depth(1);
+        let three = vec![Event::Ascend { ply: 0 }; 3];
+        let two = vec![Event::Ascend { ply: 0 }; 2];
+        let r = compare_search(
+            &mut Scripted(three.clone()),
+            &mut Scripted(three.clone()),
+            &setup,
+            &opts,
+        )
+        .unwrap();
+        assert!(r.divergence.is_none());
+        assert_eq!(r.events, 4, "three ascends and the result");
+        let r = compare_search(&mut Scripted(three), &mut Scripted(two), &setup, &opts).unwrap();
+        let d = r.divergence.expect("lengths differ");
+        assert_eq!(d.index, 2);
+        assert!(matches!(d.left, Some(Event::Ascend { .. })));
+        assert!(matches!(d.right, Some(Event::Result { .. })));
+    }
+}

@@ -1,0 +1,138 @@
+//! The native port: Sargon's search rewritten in Rust routine by routine.
+//!
+//! # Why it is shaped like this
+//!
+//! The port is checked against the original running in the emulator *event by event*: every
+//! node created, every score, every alpha-beta and best-move decision must be the same. So
+//! it is not a reimplementation of Sargon's ideas but a transcription of its routines, each
+//! Rust function named after the routine it ports (`path`, `mpiece`, `fndmov`, ...; MOVE
+//! is `move_` because `move` is a Rust keyword) with comments naming the original's labels,
+//! so that the two can be read side by side:
+//!
+//! * [`state`]: Sargon's data in a 64 KiB byte memory with the original's relative layout
+//!   (board, attack list, pin list, royalty table, score table, ply table, book, move list)
+//!   and the one-byte variables as fields. The data structures alias each other on purpose
+//!   (ply-table slots are move-list heads, BESTM may point into the book, nulls are tested
+//!   on the high byte only, some overflows spill into the neighbouring table), which a byte
+//!   memory reproduces for free.
+//! * [`movegen`]: PATH, MPIECE, ENPSNT, ADJPTR, CASTLE, ADMOVE, GENMOV, INCHK/INCHK1,
+//!   ATTACK, ATKSAV, PNCK.
+//! * [`eval`]: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
+//! * [`search`]: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
+//! * [`hook`]: what a hook sees at the hook points.
+//!
+//! Values the original passes in registers become arguments, return values and locals, but
+//! keep their byte arithmetic: wrapping adds, negation, unsigned compares, nibble moves.
+//! Where a routine leaves a register changed behind its caller's back (PNCK overwriting
+//! ATKSAV's queen flag with the direction; XCHNG's alternate registers; return addresses
+//! discarded by the book, as by PNCK), the port does the same thing explicitly.
+//!
+//! Depth: the original's tables hold 6 plies. Up to depth 6 the port uses exactly the
+//! original's table sizes (including the 2040-byte move-list limit); beyond, up to
+//! [`MAX_DEPTH`], larger tables ([`state::Layout::DEEP`]).
+
+pub mod eval;
+pub mod hook;
+pub mod movegen;
+pub mod search;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+use std::time::Instant;
+
+use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
+use crate::hooks::Hooks;
+use crate::position::Setup;
+use crate::sargon::Score;
+
+use state::{is_null, Layout, Machine, SCORE, SCRATCH};
+
+/// The deepest PLYMAX the port takes.
+pub const MAX_DEPTH: u8 = 20;
+
+/// The native port as an [`Engine`].
+#[derive(Default)]
+pub struct Port {
+    machine: Machine,
+}
+
+impl Port {
+    pub fn new() -> Port {
+        Port::default()
+    }
+
+    /// The machine after the last search (for inspection in tests and tools).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// Write `setup` into a fresh machine as the emulator harness does (steps 2 to 6 of
+    /// [`Port::search`]), without searching. `Err` carries the refused replay move.
+    pub fn prepare(
+        &mut self,
+        setup: &Setup,
+        depth: u8,
+        book_random: u8,
+        hooks: &mut Hooks<'_>,
+    ) -> Result<(), SearchError> {
+        let m = &mut self.machine;
+        // Fresh state: the original's initial data.
+        m.reset(Layout::for_depth(depth));
+        m.book_random = book_random;
+        m.set_board_array(&setup.board);
+        m.color = setup.color;
+        m.moveno = setup.moveno;
+        m.royalt();
+        // MLPTRJ points at a zeroed entry: the "previous move" of the root is no move.
+        m.mlptrj = SCRATCH;
+        if let Some((from, to)) = setup.replay {
+            m.kolor = m.color ^ 0x80;
+            m.mvemsg = [from.0, to.0];
+            if m.valmov(hooks) != 0 {
+                return Err(SearchError::ReplayRefused {
+                    uci: format!("{from}{to}"),
+                });
+            }
+            m.color ^= 0x80;
+        }
+        m.plymax = depth;
+        m.kolor = m.color;
+        Ok(())
+    }
+}
+
+impl Engine for Port {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Port
+    }
+
+    fn max_depth(&self) -> u8 {
+        MAX_DEPTH
+    }
+
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.check_depth(opts.depth)?;
+        let start = Instant::now();
+        self.prepare(setup, opts.depth, opts.book_random, hooks)?;
+        let m = &mut self.machine;
+        m.fndmov(hooks);
+        let best = (!is_null(m.bestm)).then(|| m.entry_move(m.bestm));
+        Ok(SearchOutcome {
+            best,
+            root_score: Score(m.rd(SCORE + 1)),
+            from_book: setup.moveno == 1,
+            stats: SearchStats {
+                z80_instructions: None,
+                t_states: None,
+                wall_us: start.elapsed().as_micros().min(u128::from(u64::MAX)) as u64,
+            },
+        })
+    }
+}
