@@ -129,7 +129,33 @@ fn json_reproduces_the_documents_figures() {
     let Some(mut emu) = common::emulator("json_reproduces_the_documents_figures") else {
         return;
     };
-    let out = models::run_models(&mut emu, None, ModelFormat::Json).unwrap();
+    check_json(&mut emu);
+}
+
+/// The port needs no ROM: these run everywhere, CI included.
+#[test]
+fn the_port_reproduces_the_documents_figures() {
+    let mut port = sargon::port::Port::new();
+    check_json(&mut port);
+    check_text(&mut port);
+}
+
+/// `sargon models --engine port` prints exactly what `--engine emulator` prints.
+#[test]
+fn port_and_emulator_print_the_same_models() {
+    let Some(mut emu) = common::emulator("port_and_emulator_print_the_same_models") else {
+        return;
+    };
+    let mut port = sargon::port::Port::new();
+    for format in [ModelFormat::Text, ModelFormat::Json] {
+        let a = models::run_models(&mut emu, None, format).unwrap();
+        let b = models::run_models(&mut port, None, format).unwrap();
+        assert_eq!(a, b, "{format:?} output differs between the engines");
+    }
+}
+
+fn check_json(engine: &mut dyn sargon::engine::Engine) {
+    let out = models::run_models(engine, None, ModelFormat::Json).unwrap();
     let all: serde_json::Value = serde_json::from_str(&out).unwrap();
     let all = all.as_array().expect("an array of examples");
     assert_eq!(all.len(), 5);
@@ -168,7 +194,11 @@ fn text_shows_the_documents_figures() {
     let Some(mut emu) = common::emulator("text_shows_the_documents_figures") else {
         return;
     };
-    let out = models::run_models(&mut emu, None, ModelFormat::Text).unwrap();
+    check_text(&mut emu);
+}
+
+fn check_text(engine: &mut dyn sargon::engine::Engine) {
+    let out = models::run_models(engine, None, ModelFormat::Text).unwrap();
     for doc in &DOCUMENT {
         let n = doc.example;
         let start = out
