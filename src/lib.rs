@@ -16,6 +16,7 @@
 
 pub mod analysis;
 pub mod asm;
+pub mod batch;
 pub mod cli;
 pub mod diff;
 pub mod emu;
@@ -28,3 +29,5 @@ pub mod pv;
 pub mod rom;
 pub mod sargon;
 pub mod trace;
+pub mod tree;
+pub mod uci;

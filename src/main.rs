@@ -38,6 +38,10 @@ enum Command {
     Diff(cli::diff::DiffArgs),
     /// Measure the port against the emulator, and against the TRS-80 of 1978
     Bench(cli::bench::BenchArgs),
+    /// Speak the UCI protocol on stdin/stdout, for chess GUIs (see docs/uci.md)
+    Uci(cli::uci::UciArgs),
+    /// Draw Sargon's search tree: DOT, SVG (with Graphviz) or an indented text tree
+    Tree(cli::tree::TreeArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +52,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => cli::analyze::run(&store, args),
         Command::Trace(args) => cli::trace::run(&store, args),
         Command::Models(args) => cli::models::run(&store, args),
+        Command::Uci(args) => cli::uci::run(&store, args),
+        Command::Tree(args) => cli::tree::run(&store, args),
         Command::Bench(args) => cli::bench::run(&store, args),
         Command::Diff(args) => match cli::diff::run(&store, args) {
             // Divergences were reported on stdout: exit non-zero without another message.

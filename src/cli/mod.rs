@@ -20,6 +20,8 @@ pub mod diff;
 pub mod models;
 pub mod rom;
 pub mod trace;
+pub mod tree;
+pub mod uci;
 
 /// Text for people or JSON for programs.
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]

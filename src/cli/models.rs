@@ -2,10 +2,24 @@
 
 use anyhow::Result;
 
-use super::{make_engine, Format};
+use super::make_engine;
 use crate::engine::EngineKind;
-use crate::models::{self, ModelFormat};
+use crate::models::{self, ModelFormat, MODELS};
 use crate::rom::RomStore;
+use crate::tree;
+
+/// Output forms of `sargon models`.
+#[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub enum ModelsFormat {
+    /// The lesson, for people
+    Text,
+    /// Every figure, for programs
+    Json,
+    /// The trees as one Graphviz DOT graph
+    Dot,
+    /// The trees as SVG, made by Graphviz's `dot` (must be installed)
+    Svg,
+}
 
 #[derive(clap::Args, Debug)]
 pub struct ModelsArgs {
@@ -18,15 +32,36 @@ pub struct ModelsArgs {
     /// ROM to run with the emulator
     #[arg(long)]
     pub rom: Option<String>,
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ModelsFormat::Text)]
+    pub format: ModelsFormat,
 }
 
 pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
+    if args.format == ModelsFormat::Svg && tree::graphviz_version().is_none() {
+        // The explanation, before any search.
+        tree::render_svg("")?;
+    }
     let (mut engine, _) = make_engine(store, args.engine, args.rom.as_deref())?;
     let format = match args.format {
-        Format::Text => ModelFormat::Text,
-        Format::Json => ModelFormat::Json,
+        ModelsFormat::Text => ModelFormat::Text,
+        ModelsFormat::Json => ModelFormat::Json,
+        ModelsFormat::Dot | ModelsFormat::Svg => {
+            let numbers: Vec<u8> = match args.example {
+                Some(n) => vec![n],
+                None => MODELS.iter().map(|m| m.number).collect(),
+            };
+            let runs = numbers
+                .into_iter()
+                .map(|n| models::run_example(engine.as_mut(), n))
+                .collect::<Result<Vec<_>>>()?;
+            let dot = tree::models_dot(&runs);
+            if args.format == ModelsFormat::Dot {
+                print!("{dot}");
+            } else {
+                print!("{}", tree::render_svg(&dot)?);
+            }
+            return Ok(());
+        }
     };
     print!(
         "{}",

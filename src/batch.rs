@@ -1,0 +1,632 @@
+//! Many positions at once: EPD files, test-suite scoring, a work queue over the machine's
+//! cores and a progress display. Used by `sargon analyze --epd` (and shared with other
+//! batch commands through [`run_ordered`] and [`Progress`]).
+//!
+//! # EPD
+//!
+//! A line is the four FEN fields (board, side to move, castling, en passant), optionally
+//! followed by the two move counters (so a plain FEN is accepted too), then operations,
+//! each an opcode and operands up to a `;`: `bm Qxd8+; id "WAC.001";`. Operands may be
+//! quoted (`"..."`, with `\"` for a quote). Understood: `bm` (best moves) and `am` (moves
+//! to avoid), in SAN (UCI is accepted as well); `id`; `hmvc` and `fmvn` (the move
+//! counters, when the line has none: Sargon uses the full-move number, see
+//! [`crate::position`]). Other operations are kept and ignored. Empty lines and lines
+//! starting with `#` are skipped.
+//!
+//! A position is *solved* when Sargon's move is one of its `bm` moves and none of its `am`
+//! moves; positions with neither have no verdict.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move};
+
+use crate::analysis::{self, Analysis};
+use crate::engine::{Engine, SearchOptions};
+use crate::position;
+
+/// One operation of an EPD line: `opcode operand ...;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpdOp {
+    pub opcode: String,
+    pub operands: Vec<String>,
+}
+
+/// One position of an EPD file.
+#[derive(Clone, Debug)]
+pub struct EpdEntry {
+    /// Line number in the file (from 1).
+    pub line: usize,
+    pub position: Chess,
+    /// The position as a FEN (with the counters the line or its operations give).
+    pub fen: String,
+    pub id: Option<String>,
+    /// `bm`: the moves that solve the position, legal in it.
+    pub bm: Vec<Move>,
+    /// `am`: the moves to avoid.
+    pub am: Vec<Move>,
+    pub ops: Vec<EpdOp>,
+}
+
+impl EpdEntry {
+    /// Has the position a verdict (a `bm` or an `am`)?
+    pub fn has_target(&self) -> bool {
+        !self.bm.is_empty() || !self.am.is_empty()
+    }
+
+    /// Is `chosen` a solution? `None` when the position has no `bm` or `am`; a position
+    /// without a move chosen (no legal move) is not solved.
+    pub fn solved_by(&self, chosen: Option<&Move>) -> Option<bool> {
+        if !self.has_target() {
+            return None;
+        }
+        let Some(m) = chosen else {
+            return Some(false);
+        };
+        Some((self.bm.is_empty() || self.bm.contains(m)) && !self.am.contains(m))
+    }
+
+    /// The SAN of the `bm` moves.
+    pub fn bm_san(&self) -> Vec<String> {
+        self.san_of(&self.bm)
+    }
+
+    /// The SAN of the `am` moves.
+    pub fn am_san(&self) -> Vec<String> {
+        self.san_of(&self.am)
+    }
+
+    fn san_of(&self, moves: &[Move]) -> Vec<String> {
+        moves
+            .iter()
+            .map(|m| SanPlus::from_move(self.position.clone(), *m).to_string())
+            .collect()
+    }
+}
+
+/// Why an EPD line cannot be used.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("line {line}: {reason}")]
+pub struct EpdError {
+    pub line: usize,
+    pub reason: String,
+}
+
+/// Split the operations part of an EPD line.
+pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, String> {
+    let mut ops = Vec::new();
+    let mut chars = text.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace()) {
+            chars.next();
+        }
+        if chars.peek().is_none() {
+            return Ok(ops);
+        }
+        let mut opcode = String::new();
+        while let Some(&c) = chars.peek() {
+            if c.is_whitespace() || c == ';' {
+                break;
+            }
+            opcode.push(c);
+            chars.next();
+        }
+        if opcode.is_empty() {
+            return Err("an operation without an opcode (a stray `;`)".into());
+        }
+        let mut operands = Vec::new();
+        loop {
+            while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                chars.next();
+            }
+            match chars.peek() {
+                // The last operation may lack its `;`.
+                None => break,
+                Some(';') => {
+                    chars.next();
+                    break;
+                }
+                Some('"') => {
+                    chars.next();
+                    let mut s = String::new();
+                    loop {
+                        match chars.next() {
+                            None => {
+                                return Err(format!("unterminated string in operation `{opcode}`"))
+                            }
+                            Some('\\') => match chars.next() {
+                                Some(c) => s.push(c),
+                                None => {
+                                    return Err(format!(
+                                        "unterminated string in operation `{opcode}`"
+                                    ))
+                                }
+                            },
+                            Some('"') => break,
+                            Some(c) => s.push(c),
+                        }
+                    }
+                    operands.push(s);
+                }
+                Some(_) => {
+                    let mut s = String::new();
+                    while let Some(&c) = chars.peek() {
+                        if c.is_whitespace() || c == ';' {
+                            break;
+                        }
+                        s.push(c);
+                        chars.next();
+                    }
+                    operands.push(s);
+                }
+            }
+        }
+        ops.push(EpdOp { opcode, operands });
+    }
+}
+
+/// A move of an EPD operation: SAN (with or without `+`, `#`, `!`, `?`), or UCI.
+fn epd_move(pos: &Chess, text: &str) -> Option<Move> {
+    let clean = text.trim_end_matches(['!', '?']);
+    if let Ok(san) = SanPlus::from_ascii(clean.as_bytes()) {
+        if let Ok(m) = san.san.to_move(pos) {
+            return Some(m);
+        }
+    }
+    clean.parse::<UciMove>().ok()?.to_move(pos).ok()
+}
+
+/// Parse one EPD line (`line` is its number, for messages); `None` for an empty line or a
+/// `#` comment.
+pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdError> {
+    let err = |reason: String| EpdError { line, reason };
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return Ok(None);
+    }
+    // The four position fields, then maybe the two counters of a FEN; `rests[k]` is the
+    // text after k fields.
+    let mut rests = vec![trimmed];
+    let mut fields = Vec::new();
+    while fields.len() < 6 {
+        let r = rests[fields.len()].trim_start();
+        let end = r.find(char::is_whitespace).unwrap_or(r.len());
+        let word = &r[..end];
+        if word.is_empty() || (fields.len() >= 4 && word.parse::<u32>().is_err()) {
+            break;
+        }
+        fields.push(word);
+        rests.push(&r[end..]);
+    }
+    if fields.len() < 4 {
+        return Err(err(format!(
+            "expected a board, a side to move, castling rights and an en passant square, got `{trimmed}`"
+        )));
+    }
+    if fields.len() == 5 {
+        // A lone number is not a FEN's pair of counters: leave it to the operations (where
+        // it will be an opcode-like word, kept and ignored).
+        fields.truncate(4);
+    }
+    let rest = rests[fields.len()];
+    let ops = parse_operations(rest).map_err(err)?;
+    let op = |name: &str| ops.iter().find(|o| o.opcode == name);
+    let counter = |name: &str, default: &str| -> String {
+        op(name)
+            .and_then(|o| o.operands.first())
+            .cloned()
+            .unwrap_or_else(|| default.to_string())
+    };
+    let fen = if fields.len() == 6 {
+        fields.join(" ")
+    } else {
+        format!(
+            "{} {} {}",
+            fields.join(" "),
+            counter("hmvc", "0"),
+            counter("fmvn", "1")
+        )
+    };
+    let position = position::parse_position(&fen).map_err(|e| err(e.to_string()))?;
+    let moves = |name: &str| -> Result<Vec<Move>, EpdError> {
+        let Some(o) = op(name) else {
+            return Ok(Vec::new());
+        };
+        if o.operands.is_empty() {
+            return Err(err(format!("`{name}` without a move")));
+        }
+        o.operands
+            .iter()
+            .map(|s| {
+                epd_move(&position, s)
+                    .ok_or_else(|| err(format!("`{name} {s}`: not a legal move in {fen}")))
+            })
+            .collect()
+    };
+    let bm = moves("bm")?;
+    let am = moves("am")?;
+    Ok(Some(EpdEntry {
+        line,
+        fen: position::fen_of(&position),
+        id: op("id").and_then(|o| o.operands.first()).cloned(),
+        bm,
+        am,
+        position,
+        ops,
+    }))
+}
+
+/// Parse a whole EPD file; every bad line is reported.
+pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, Vec<EpdError>> {
+    let mut entries = Vec::new();
+    let mut errors = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        match parse_epd_line(line, i + 1) {
+            Ok(Some(e)) => entries.push(e),
+            Ok(None) => {}
+            Err(e) => errors.push(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors)
+    }
+}
+
+/// One analysed EPD position: a row of `sargon analyze --epd`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct BatchRow {
+    /// The `id` operation, or `line N`.
+    pub id: String,
+    pub fen: String,
+    pub best_uci: Option<String>,
+    pub best_san: Option<String>,
+    /// From White's point of view, as `sargon analyze` gives it (0 for a book move).
+    pub score_cp: Option<i32>,
+    pub depth: u8,
+    pub bm: Vec<String>,
+    pub am: Vec<String>,
+    /// Sargon's move is a `bm` and not an `am`; null without either.
+    pub solved: Option<bool>,
+    pub from_book: bool,
+    /// The search's wall time.
+    pub time_ms: f64,
+    /// Why the position could not be analysed.
+    pub error: Option<String>,
+}
+
+impl BatchRow {
+    /// The CSV header line (without newline).
+    pub const CSV_HEADER: &'static str =
+        "id,fen,best_uci,best_san,score_cp,depth,bm,am,solved,from_book,time_ms,error";
+
+    /// The row as a CSV line (without newline); lists are space-separated.
+    pub fn to_csv(&self) -> String {
+        let opt = |o: &Option<String>| o.as_deref().map(csv_field).unwrap_or_default();
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{},{:.1},{}",
+            csv_field(&self.id),
+            csv_field(&self.fen),
+            opt(&self.best_uci),
+            opt(&self.best_san),
+            self.score_cp.map(|c| c.to_string()).unwrap_or_default(),
+            self.depth,
+            csv_field(&self.bm.join(" ")),
+            csv_field(&self.am.join(" ")),
+            self.solved.map(|b| b.to_string()).unwrap_or_default(),
+            self.from_book,
+            self.time_ms,
+            opt(&self.error),
+        );
+        s
+    }
+
+    /// The row as one JSON line (without newline).
+    pub fn to_jsonl(&self) -> String {
+        serde_json::to_string(self).expect("plain data serialises")
+    }
+}
+
+/// A CSV field, quoted when it needs to be.
+pub fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// Analyse one EPD position with `engine` (book or not) and judge the result.
+pub fn analyse_entry(
+    engine: &mut dyn Engine,
+    entry: &EpdEntry,
+    opts: &SearchOptions,
+    book: bool,
+) -> BatchRow {
+    let mut row = BatchRow {
+        id: entry
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("line {}", entry.line)),
+        fen: entry.fen.clone(),
+        best_uci: None,
+        best_san: None,
+        score_cp: None,
+        depth: opts.depth,
+        bm: entry.bm_san(),
+        am: entry.am_san(),
+        solved: None,
+        from_book: false,
+        time_ms: 0.0,
+        error: None,
+    };
+    let started = Instant::now();
+    let result = position::setup(&entry.position, book)
+        .map_err(|e| e.to_string())
+        .and_then(|setup| analysis::analyse(engine, None, &setup, opts).map_err(|e| e.to_string()));
+    row.time_ms = started.elapsed().as_secs_f64() * 1000.0;
+    match result {
+        Ok((a, _)) => fill(&mut row, entry, &a),
+        Err(e) => row.error = Some(e),
+    }
+    row
+}
+
+fn fill(row: &mut BatchRow, entry: &EpdEntry, a: &Analysis) {
+    let chosen = a
+        .best_uci
+        .as_ref()
+        .and_then(|u| u.parse::<UciMove>().ok())
+        .and_then(|u| u.to_move(&entry.position).ok());
+    row.best_uci = a.best_uci.clone();
+    row.best_san = a.best_san.clone();
+    row.score_cp = (!a.no_legal_move).then_some(a.score_cp);
+    row.from_book = a.from_book;
+    row.solved = entry.solved_by(chosen.as_ref());
+    row.time_ms = a.wall_ms;
+}
+
+/// Run `work` on every item with one thread per state in `states` (each thread owns one,
+/// e.g. an engine), and hand the results to `emit` in input order as soon as they are
+/// ready. If `emit` fails, no new item is started and the error is returned.
+pub fn run_ordered<T, R, S, E>(
+    items: &[T],
+    states: Vec<S>,
+    work: impl Fn(&mut S, usize, &T) -> R + Sync,
+    mut emit: impl FnMut(usize, R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Sync,
+    R: Send,
+    S: Send,
+{
+    assert!(
+        !states.is_empty() || items.is_empty(),
+        "run_ordered needs at least one worker"
+    );
+    let next = AtomicUsize::new(0);
+    let cancelled = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        for mut state in states {
+            let tx = tx.clone();
+            let (next, cancelled, work) = (&next, &cancelled, &work);
+            scope.spawn(move || loop {
+                if cancelled.load(Ordering::Relaxed) {
+                    return;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(item) = items.get(i) else {
+                    return;
+                };
+                let r = work(&mut state, i, item);
+                if tx.send((i, r)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut expected = 0;
+        for (i, r) in rx {
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&expected) {
+                if let Err(e) = emit(expected, r) {
+                    cancelled.store(true, Ordering::Relaxed);
+                    return Err(e);
+                }
+                expected += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The number of worker threads to use for `items` independent jobs: the machine's
+/// cores (or `requested`), at most one per item, at least one.
+pub fn workers(requested: Option<usize>, items: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    requested.unwrap_or(cores).min(items).max(1)
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal (so it never mixes with
+/// machine-readable output, and logs stay clean). Cheap to clone and to share between
+/// threads.
+#[derive(Clone)]
+pub struct Progress {
+    bar: indicatif::ProgressBar,
+    visible: bool,
+}
+
+impl Progress {
+    /// A bar for `total` items of `what` ("positions"), visible when stderr is a terminal.
+    pub fn new(total: u64, what: &str) -> Progress {
+        Progress::with_visibility(total, what, std::io::stderr().is_terminal())
+    }
+
+    /// A bar that never draws.
+    pub fn hidden(total: u64) -> Progress {
+        Progress::with_visibility(total, "", false)
+    }
+
+    fn with_visibility(total: u64, what: &str, visible: bool) -> Progress {
+        let target = if visible {
+            indicatif::ProgressDrawTarget::stderr()
+        } else {
+            indicatif::ProgressDrawTarget::hidden()
+        };
+        let bar = indicatif::ProgressBar::with_draw_target(Some(total), target);
+        let style = indicatif::ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} (eta {{eta}}) {{msg}}"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        bar.set_style(style);
+        if visible {
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
+        Progress { bar, visible }
+    }
+
+    pub fn is_visible(&self) -> bool {
+        self.visible
+    }
+
+    /// One more item done.
+    pub fn inc(&self) {
+        self.bar.inc(1);
+    }
+
+    /// A short note after the counts (e.g. the last position's id, a running score).
+    pub fn set_message(&self, msg: impl Into<String>) {
+        self.bar.set_message(msg.into());
+    }
+
+    /// Print a line on stderr above the bar (or plainly when there is no bar).
+    pub fn println(&self, line: impl AsRef<str>) {
+        if self.visible {
+            self.bar.println(line.as_ref());
+        } else {
+            eprintln!("{}", line.as_ref());
+        }
+    }
+
+    /// Remove the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Position;
+
+    #[test]
+    fn operations() {
+        let ops = parse_operations(r#"bm Qxd8+ Rxd8; id "WAC \"one\"; x"; c0 plain;noop"#).unwrap();
+        assert_eq!(ops.len(), 4);
+        assert_eq!(ops[0].opcode, "bm");
+        assert_eq!(ops[0].operands, vec!["Qxd8+", "Rxd8"]);
+        assert_eq!(ops[1].operands, vec![r#"WAC "one"; x"#]);
+        assert_eq!(ops[2].operands, vec!["plain"]);
+        assert_eq!(ops[3].opcode, "noop");
+        assert!(ops[3].operands.is_empty());
+        assert!(parse_operations(r#"id "open"#).is_err());
+        assert!(parse_operations("bm e4; ;").is_err());
+    }
+
+    #[test]
+    fn epd_lines() {
+        let e = parse_epd_line(
+            r#"r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - bm Qxd8+; id "mate.1";"#,
+            3,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(e.id.as_deref(), Some("mate.1"));
+        assert_eq!(e.bm_san(), vec!["Qxd8+"]);
+        assert_eq!(e.fen, "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1");
+        assert_eq!(e.solved_by(e.bm.first()), Some(true));
+        assert_eq!(e.solved_by(None), Some(false));
+        // A full FEN with counters, an am in UCI, fmvn ignored when counters are there.
+        let e = parse_epd_line(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7 am e7e5; fmvn 3;",
+            1,
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(e.position.fullmoves().get(), 7);
+        assert_eq!(e.am_san(), vec!["e5"]);
+        let e5 = e.am[0];
+        let d5 = epd_move(&e.position, "d5").unwrap();
+        assert_eq!(e.solved_by(Some(&e5)), Some(false));
+        assert_eq!(e.solved_by(Some(&d5)), Some(true));
+        // Counters from operations.
+        let e = parse_epd_line("4k3/8/8/8/8/8/8/4K2R w K - hmvc 3; fmvn 40;", 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/8/8/8/4K2R w K - 3 40");
+        assert_eq!(e.solved_by(None), None);
+        assert!(parse_epd_line("  # comment", 1).unwrap().is_none());
+        assert!(parse_epd_line("", 1).unwrap().is_none());
+        let err = parse_epd_line("4k3/8/8/8/8/8/8/4K2R w K - bm Qh8;", 9).unwrap_err();
+        assert_eq!(err.line, 9);
+        assert!(err.reason.contains("bm Qh8"), "{err}");
+        assert!(parse_epd_line("4k3/8/8 w", 2).is_err());
+    }
+
+    #[test]
+    fn csv_quoting() {
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(csv_field("plain"), "plain");
+    }
+
+    #[test]
+    fn ordered_results_from_many_threads() {
+        let items: Vec<u64> = (0..50).collect();
+        let mut seen = Vec::new();
+        run_ordered(
+            &items,
+            vec![(), (), ()],
+            |_, _, &x| {
+                std::thread::sleep(Duration::from_millis((x * 7) % 5));
+                x * x
+            },
+            |i, r| {
+                seen.push((i, r));
+                Ok::<(), ()>(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen.len(), 50);
+        assert!(seen.iter().all(|&(i, r)| r == (i as u64) * (i as u64)));
+        assert!(seen.windows(2).all(|w| w[0].0 + 1 == w[1].0));
+        // A failing emit stops the run.
+        let mut n = 0;
+        let r = run_ordered(
+            &items,
+            vec![(), ()],
+            |_, _, &x| x,
+            |_, _| {
+                n += 1;
+                if n == 5 {
+                    Err("full")
+                } else {
+                    Ok(())
+                }
+            },
+        );
+        assert_eq!(r, Err("full"));
+    }
+}

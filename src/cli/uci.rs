@@ -1,0 +1,32 @@
+//! `sargon uci`: speak the UCI protocol on stdin/stdout, for chess GUIs (see `docs/uci.md`).
+
+use std::io;
+
+use anyhow::{Context, Result};
+
+use super::{make_engine, EngineArgs};
+use crate::rom::RomStore;
+use crate::uci::{nominal_max_depth, Settings, Uci};
+
+#[derive(clap::Args, Debug)]
+pub struct UciArgs {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Start value of the FixedDepth option (0: iterative deepening under the clock)
+    #[arg(long, default_value_t = 0)]
+    pub fixed_depth: u8,
+}
+
+pub fn run(store: &RomStore, args: UciArgs) -> Result<()> {
+    let settings = Settings {
+        engine: args.engine.engine,
+        fixed_depth: args.fixed_depth.min(nominal_max_depth(args.engine.engine)),
+        book: !args.engine.no_book,
+        book_random: args.engine.book_random,
+    };
+    let store = store.clone();
+    let rom = args.engine.rom.clone();
+    let factory = Box::new(move |kind| make_engine(&store, kind, rom.as_deref()));
+    let mut uci = Uci::new(factory, io::stdout(), settings);
+    uci.run(io::stdin().lock()).context("reading UCI commands")
+}

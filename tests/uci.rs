@@ -1,0 +1,479 @@
+//! The UCI protocol driven with scripted input, its output checked.
+//!
+//! Most tests run on a stand-in engine (it plays the first legal move after a delay that
+//! grows with the depth, and honours the stop flag), so that the protocol, the clock and
+//! `stop` are tested exactly and everywhere. The tests at the end run the real engine chosen
+//! by `SARGON_UCI_ENGINE` (`port` by default, or `emulator`, which needs an imported ROM
+//! and is skipped without one).
+
+mod common;
+
+use std::io::{self, Cursor, Write};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position};
+
+use sargon::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon::hooks::Hooks;
+use sargon::position::{self, Setup};
+use sargon::sargon::{flag, SMove, Score, Sq};
+use sargon::uci::{EngineFactory, Settings, Uci};
+
+/// What the session wrote, shared with the test.
+#[derive(Clone, Default)]
+struct Sink(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Sink {
+    fn text(&self) -> String {
+        String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+    }
+    fn lines(&self) -> Vec<String> {
+        self.text().lines().map(str::to_string).collect()
+    }
+    fn clear(&self) {
+        self.0.lock().unwrap().clear();
+    }
+    /// Wait until a line starting with `prefix` appears; the time it took.
+    fn wait_for(&self, prefix: &str, timeout: Duration) -> Duration {
+        let t0 = Instant::now();
+        while t0.elapsed() < timeout {
+            if self.lines().iter().any(|l| l.starts_with(prefix)) {
+                return t0.elapsed();
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        panic!("no `{prefix}` within {timeout:?}; output:\n{}", self.text());
+    }
+}
+
+/// A stand-in engine: depth d takes `base * 4^(d-1)`, then the first legal move (the book
+/// move at once in a book position).
+struct Fake {
+    base: Duration,
+}
+
+impl Engine for Fake {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Port
+    }
+    fn max_depth(&self) -> u8 {
+        8
+    }
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        _hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.check_depth(opts.depth)?;
+        let from_book = setup.uses_book();
+        if !from_book {
+            let t = self.base * 4u32.pow(u32::from(opts.depth) - 1);
+            let t0 = Instant::now();
+            while t0.elapsed() < t {
+                if opts.stop_requested() {
+                    return Err(SearchError::Stopped);
+                }
+                thread::sleep(Duration::from_micros(300));
+            }
+        }
+        let m = setup
+            .position
+            .legal_moves()
+            .into_iter()
+            .find(|m| !m.is_castle())
+            .expect("a test position with a move");
+        let best = SMove {
+            from: Sq::from_shakmaty(m.from().unwrap()),
+            to: Sq::from_shakmaty(m.to()),
+            flags: if m.is_promotion() { flag::PROMOTE } else { 0 },
+        };
+        Ok(SearchOutcome {
+            best: Some(best),
+            root_score: Score(0x88),
+            from_book,
+            stats: Default::default(),
+        })
+    }
+}
+
+fn fake_factory(base_ms: u64) -> EngineFactory {
+    Box::new(move |_kind| {
+        Ok((
+            Box::new(Fake {
+                base: Duration::from_millis(base_ms),
+            }) as Box<dyn Engine + Send>,
+            None,
+        ))
+    })
+}
+
+fn session(base_ms: u64) -> (Uci<Sink>, Sink) {
+    let sink = Sink::default();
+    let uci = Uci::new(fake_factory(base_ms), sink.clone(), Settings::default());
+    (uci, sink)
+}
+
+/// The move of the `bestmove` line, checked legal in `pos`.
+fn bestmove(sink: &Sink, pos: &Chess) -> Move {
+    let lines = sink.lines();
+    let line = lines
+        .iter()
+        .find(|l| l.starts_with("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in:\n{}", sink.text()));
+    let uci: UciMove = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    uci.to_move(pos)
+        .unwrap_or_else(|_| panic!("{line} is not legal in {}", position::fen_of(pos)))
+}
+
+const MIDDLEGAME: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+
+#[test]
+fn handshake() {
+    let (mut uci, out) = session(1);
+    assert!(uci.handle_line("uci"));
+    assert!(uci.handle_line("isready"));
+    let lines = out.lines();
+    assert!(lines[0].starts_with("id name Sargon 1978 ("), "{lines:?}");
+    assert_eq!(
+        lines[1],
+        "id author Dan and Kathe Spracklen (engine); sargon project (Rust)"
+    );
+    for option in [
+        "option name Engine type combo default port var port var emulator",
+        "option name FixedDepth type spin default 0 min 0 max 20",
+        "option name Book type check default true",
+    ] {
+        assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
+    }
+    let ok = lines.iter().position(|l| l == "uciok").unwrap();
+    assert!(lines[..ok].iter().all(|l| !l.contains("readyok")));
+    assert_eq!(lines.last().unwrap(), "readyok");
+    assert!(!uci.handle_line("quit"));
+}
+
+#[test]
+fn position_and_go_depth() {
+    let (mut uci, out) = session(1);
+    uci.handle_line(&format!("position fen {MIDDLEGAME} moves e1g1 f8c5"));
+    let pos = uci.position().clone();
+    assert_eq!(pos.fullmoves().get(), 5);
+    uci.handle_line("go depth 3");
+    out.wait_for("bestmove", Duration::from_secs(10));
+    let lines = out.lines();
+    for d in 1..=3 {
+        let info = lines
+            .iter()
+            .find(|l| l.starts_with(&format!("info depth {d} ")))
+            .unwrap_or_else(|| panic!("no depth {d}: {lines:?}"));
+        for key in [" score cp ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(info.contains(key), "{info}");
+        }
+    }
+    assert!(!lines.iter().any(|l| l.starts_with("info depth 4")));
+    bestmove(&out, &pos);
+}
+
+#[test]
+fn book_move_comes_at_once() {
+    let (mut uci, out) = session(1000);
+    uci.handle_line("position startpos");
+    let t0 = Instant::now();
+    uci.handle_line("go wtime 60000 btime 60000");
+    out.wait_for("bestmove", Duration::from_secs(2));
+    assert!(t0.elapsed() < Duration::from_millis(500));
+    assert!(out.text().contains("info string book move"));
+    bestmove(&out, &Chess::default());
+    // With the book off, the position is searched.
+    out.clear();
+    uci.handle_line("setoption name Book value false");
+    uci.handle_line("setoption name FixedDepth value 1");
+    uci.handle_line("go");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    assert!(out.text().contains("info depth 1 "), "{}", out.text());
+}
+
+#[test]
+fn stop_during_infinite() {
+    let (mut uci, out) = session(20);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go infinite");
+    thread::sleep(Duration::from_millis(300));
+    assert!(uci.is_searching());
+    assert!(!out.text().contains("bestmove"), "{}", out.text());
+    // isready is answered during the search.
+    uci.handle_line("isready");
+    assert!(out.lines().iter().any(|l| l == "readyok"));
+    let t0 = Instant::now();
+    uci.handle_line("stop");
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(!uci.is_searching());
+    let pos = uci.position().clone();
+    bestmove(&out, &pos);
+    assert!(out.text().contains("info depth 2 "), "{}", out.text());
+    // The engine is ready for the next search.
+    out.clear();
+    uci.handle_line("go depth 2");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    bestmove(&out, &pos);
+}
+
+#[test]
+fn infinite_waits_for_stop_even_when_done() {
+    let (mut uci, out) = session(0);
+    uci.handle_line("position fen 8/8/8/8/8/5k2/8/4K3 w - - 0 60");
+    uci.handle_line("go infinite");
+    thread::sleep(Duration::from_millis(400));
+    assert!(!out.text().contains("bestmove"));
+    assert!(out.text().contains("info depth 8 "), "{}", out.text());
+    uci.handle_line("stop");
+    bestmove(&out, &uci.position().clone());
+}
+
+#[test]
+fn illegal_moves_and_garbage_are_explained() {
+    let (mut uci, out) = session(0);
+    uci.handle_line("position startpos moves e2e4 e7e5 e4e5 d7d5");
+    let lines = out.lines();
+    assert!(
+        lines[0].starts_with("info string position: move 3 `e4e5` is illegal"),
+        "{lines:?}"
+    );
+    // The position before the illegal move is kept.
+    assert_eq!(
+        position::fen_of(uci.position()),
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    out.clear();
+    for garbage in [
+        "fly me to the moon",
+        "position",
+        "position fen",
+        "position fen 8/8/8 w",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "go depth banana",
+        "setoption name Colour value blue",
+        "setoption name FixedDepth value deep",
+        "setoption",
+        "\u{1F600}",
+    ] {
+        assert!(uci.handle_line(garbage));
+    }
+    let lines = out.lines();
+    assert!(lines.len() >= 9, "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .filter(|l| !l.starts_with("bestmove") && !l.starts_with("info depth"))
+            .all(|l| l.starts_with("info string ")),
+        "{lines:?}"
+    );
+    // The kept position still searches ("go depth banana" searched it).
+    out.wait_for("bestmove", Duration::from_secs(5));
+    uci.wait();
+    bestmove(&out, &uci.position().clone());
+}
+
+#[test]
+fn no_legal_move_is_0000() {
+    let (mut uci, out) = session(1);
+    // Fool's mate: White is checkmated.
+    uci.handle_line("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    uci.handle_line("go depth 3");
+    out.wait_for("bestmove", Duration::from_secs(2));
+    assert!(out.lines().iter().any(|l| l == "bestmove 0000"));
+}
+
+#[test]
+fn movetime_is_kept() {
+    // Depths take 10, 40, 160, 640 ms...: with 400 ms, depth 3 ends near 210 ms, and depth
+    // 4 (predicted 640 ms) is not started.
+    let (mut uci, out) = session(10);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    let t0 = Instant::now();
+    uci.handle_line("go movetime 400");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    let took = t0.elapsed();
+    assert!(took < Duration::from_millis(400), "{took:?}");
+    let text = out.text();
+    assert!(text.contains("info depth 3 "), "{text}");
+    assert!(!text.contains("info depth 4 "), "{text}");
+    bestmove(&out, &uci.position().clone());
+}
+
+#[test]
+fn the_clock_is_never_exceeded() {
+    // Depth 1 alone takes 300 ms: with 200 ms left, it is stopped at the hard limit and
+    // the first legal move is played in time.
+    let (mut uci, out) = session(300);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    let t0 = Instant::now();
+    uci.handle_line("go wtime 200 btime 200");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    assert!(
+        t0.elapsed() < Duration::from_millis(200),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(out.text().contains("no search depth completed"));
+    bestmove(&out, &uci.position().clone());
+    // With a comfortable clock, several depths, and still within the budget.
+    let (mut uci, out) = session(5);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    let t0 = Instant::now();
+    uci.handle_line("go wtime 10000 btime 10000 winc 100 binc 100");
+    out.wait_for("bestmove", Duration::from_secs(10));
+    assert!(
+        t0.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        t0.elapsed()
+    );
+    assert!(out.text().contains("info depth 3 "), "{}", out.text());
+}
+
+#[test]
+fn fixed_depth_option() {
+    let (mut uci, out) = session(1);
+    uci.handle_line("setoption name FixedDepth value 3");
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go depth 6");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    let infos: Vec<String> = out
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 1, "{infos:?}");
+    assert!(infos[0].starts_with("info depth 3 "));
+}
+
+#[test]
+fn engine_that_cannot_start_still_answers() {
+    let sink = Sink::default();
+    let factory: EngineFactory = Box::new(|_| anyhow::bail!("no engine today"));
+    let mut uci = Uci::new(factory, sink.clone(), Settings::default());
+    uci.handle_line("isready");
+    uci.handle_line("position startpos moves e2e4");
+    uci.handle_line("go depth 2");
+    sink.wait_for("bestmove", Duration::from_secs(2));
+    assert!(sink
+        .text()
+        .contains("info string cannot start the port engine: no engine today"));
+    bestmove(&sink, &uci.position().clone());
+}
+
+#[test]
+fn scripted_stream_to_the_end() {
+    let (mut uci, out) = session(1);
+    let script = "uci\nisready\nucinewgame\nposition startpos moves d2d4 d7d5\ngo depth 2\n";
+    uci.run(Cursor::new(script)).unwrap();
+    let pos = uci.position().clone();
+    bestmove(&out, &pos);
+    assert!(out.text().contains("uciok\nreadyok\n"), "{}", out.text());
+    // quit during an infinite search stops it.
+    let (mut uci, out) = session(50);
+    let script = "position startpos moves d2d4 d7d5\ngo infinite\nquit\ngo depth 1\n";
+    uci.run(Cursor::new(script)).unwrap();
+    assert_eq!(
+        out.lines()
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .count(),
+        1
+    );
+}
+
+// The real engines.
+
+/// The engine the real-engine tests use: `SARGON_UCI_ENGINE`, `port` by default.
+fn real_engine(test: &str) -> Option<EngineKind> {
+    let kind: EngineKind = std::env::var("SARGON_UCI_ENGINE")
+        .unwrap_or_else(|_| "port".into())
+        .parse()
+        .expect("SARGON_UCI_ENGINE: port or emulator");
+    if kind == EngineKind::Emulator {
+        common::rom(test)?;
+    }
+    Some(kind)
+}
+
+fn real_session(kind: EngineKind) -> (Uci<Sink>, Sink) {
+    let sink = Sink::default();
+    let store = sargon::rom::RomStore::open(None);
+    let factory: EngineFactory = Box::new(move |kind| sargon::cli::make_engine(&store, kind, None));
+    let settings = Settings {
+        engine: kind,
+        ..Settings::default()
+    };
+    (Uci::new(factory, sink.clone(), settings), sink)
+}
+
+#[test]
+fn real_engine_depth_and_mate() {
+    let Some(kind) = real_engine("real_engine_depth_and_mate") else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line("uci");
+    uci.handle_line("isready");
+    out.wait_for("readyok", Duration::from_secs(10));
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go depth 2");
+    out.wait_for("bestmove", Duration::from_secs(120));
+    uci.wait();
+    let text = out.text();
+    println!("{text}");
+    assert!(text.contains("info depth 2 score cp "), "{text}");
+    bestmove(&out, &uci.position().clone());
+    // A mate in two (the README's position): Sargon finds it at depth 3.
+    out.clear();
+    uci.handle_line("position fen r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 20");
+    uci.handle_line("go depth 3");
+    out.wait_for("bestmove", Duration::from_secs(120));
+    uci.wait();
+    let text = out.text();
+    println!("{text}");
+    assert!(text.contains("score mate 2 "), "{text}");
+    assert!(text.contains("bestmove d2d8"), "{text}");
+}
+
+#[test]
+fn real_engine_stops_promptly() {
+    let Some(kind) = real_engine("real_engine_stops_promptly") else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go infinite");
+    out.wait_for("info depth 1 ", Duration::from_secs(60));
+    thread::sleep(Duration::from_millis(200));
+    let t0 = Instant::now();
+    uci.handle_line("stop");
+    let took = t0.elapsed();
+    println!("{}stop answered in {took:?}", out.text());
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    bestmove(&out, &uci.position().clone());
+    // And plays on afterwards.
+    out.clear();
+    uci.handle_line("position startpos moves e2e4 c7c5");
+    uci.handle_line("go movetime 300");
+    out.wait_for("bestmove", Duration::from_secs(10));
+    bestmove(&out, &uci.position().clone());
+}

@@ -1,0 +1,37 @@
+//! `sargon uci` end to end with a real UCI client: python-chess plays, analyses and stops
+//! Sargon through the protocol (tests/uci/test_uci.py). The engine is `SARGON_UCI_ENGINE`
+//! (`port` by default, or `emulator`, skipped where no ROM is imported). Skipped with a
+//! clear line where python3 or the `chess` package is missing.
+
+mod common;
+
+use std::process::Command;
+
+#[test]
+fn python_chess_drives_sargon() {
+    let has_chess = Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_chess {
+        eprintln!("skipped: python-chess not installed (pip install chess)");
+        return;
+    }
+    let kind = std::env::var("SARGON_UCI_ENGINE").unwrap_or_else(|_| "port".into());
+    if kind == "emulator" && common::rom("python_chess_drives_sargon").is_none() {
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci/test_uci.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_sargon"))
+        .env("SARGON_UCI_ENGINE", &kind)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(out.status.success(), "test_uci.py failed ({})", out.status);
+    assert!(stdout.contains("all UCI checks passed"));
+}
