@@ -1,9 +1,7 @@
 //! `sargon diff`: run the original and the port on the same searches and compare their
 //! traces event by event; stop at the first divergence.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
@@ -112,26 +110,20 @@ pub fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
     let (mut left, _) = make_engine(store, args.left, args.rom.as_deref())?;
     let (mut right, _) = make_engine(store, args.right, args.rom.as_deref())?;
     let total = setups.len() * depths.len();
-    let show_progress = std::io::stderr().is_terminal();
-    let started = Instant::now();
+    // The same progress display as batch analysis: on a terminal only.
+    let progress = crate::batch::Progress::new(total as u64, "searches");
     let (mut searches, mut events) = (0usize, 0u64);
     for (fen, setup) in fens.iter().zip(&setups) {
         for &depth in &depths {
-            if show_progress {
-                eprint!(
-                    "\r[{searches}/{total}] depth {depth} {fen:.60}  {:.0} s   ",
-                    started.elapsed().as_secs_f64()
-                );
-            }
+            progress.set_message(format!("depth {depth} {fen:.50}"));
             let opts = SearchOptions::depth(depth);
             let cmp = compare_search(left.as_mut(), right.as_mut(), setup, &opts)
                 .with_context(|| format!("searching {fen} at depth {depth}"))?;
             searches += 1;
             events += cmp.events;
+            progress.inc();
             if let Some(d) = cmp.divergence {
-                if show_progress {
-                    eprintln!();
-                }
+                progress.finish();
                 report(&args, fen, depth, &setup.position, &d);
                 println!(
                     "positions: {}, searches: {searches}, events compared: {events}, divergences: 1",
@@ -141,9 +133,7 @@ pub fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
             }
         }
     }
-    if show_progress {
-        eprintln!();
-    }
+    progress.finish();
     println!(
         "positions: {}, searches: {searches}, events compared: {events}, divergences: 0",
         fens.len()
