@@ -122,7 +122,9 @@ impl Engine for Port {
         let start = Instant::now();
         self.prepare(setup, opts.depth, opts.book_random, hooks)?;
         let m = &mut self.machine;
-        m.fndmov(hooks);
+        if !m.fndmov(hooks, opts.stop.as_deref()) {
+            return Err(SearchError::Stopped);
+        }
         let best = (!is_null(m.bestm)).then(|| m.entry_move(m.bestm));
         Ok(SearchOutcome {
             best,

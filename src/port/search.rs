@@ -5,6 +5,8 @@
 //! over an enum of those labels so that each arm can be read beside the original.
 
 use super::state::{is_null, Machine, BMOVES, MLIST, POSK, POSQ, SCORE};
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::hooks::{HookPoint, Hooks};
 use crate::sargon::{KING, QUEEN};
 
@@ -183,11 +185,14 @@ impl Machine {
     /// FNDMOV: the search. Plays from the book when MOVENO is 1; otherwise a depth-first
     /// alpha-beta search to PLYMAX plies (one more after a checking move at PLYMAX),
     /// leaving the best root move in BESTM and its score in SCORE+1.
-    pub fn fndmov(&mut self, hooks: &mut Hooks<'_>) {
+    /// Returns false when `stop` was set before the search finished (a UCI `stop`): the
+    /// flag is looked at each time the search goes one ply deeper, which is often enough to
+    /// answer within milliseconds and costs one relaxed load per interior node.
+    pub fn fndmov(&mut self, hooks: &mut Hooks<'_>, stop: Option<&AtomicBool>) -> bool {
         if self.moveno == 1 {
             // The book discards FNDMOV's return address: FNDMOV ends with it.
             self.book(hooks);
-            return;
+            return true;
         }
         self.nply = 0;
         self.bestm = 0;
@@ -213,6 +218,9 @@ impl Machine {
         loop {
             at = match at {
                 Fm::Fm5 => {
+                    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                        return false;
+                    }
                     self.nply = self.nply.wrapping_add(1);
                     self.matef = 0;
                     self.genmov(hooks);
@@ -274,7 +282,7 @@ impl Machine {
                     if self.matef != 0 {
                         // FM30
                         if self.nply == 1 {
-                            return;
+                            return true;
                         }
                         let nply = self.nply;
                         self.ascend(hooks, nply);
@@ -301,7 +309,7 @@ impl Machine {
                 }
                 Fm::Fm37(a) => match self.fm37(hooks, a) {
                     Some(next) => next,
-                    None => return,
+                    None => return true,
                 },
             };
         }

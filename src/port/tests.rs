@@ -345,7 +345,7 @@ fn eight_queens_overflow_the_move_list_at_depth_4() {
         let mut port = Port::new();
         port.prepare(&s, depth, 0, &mut Hooks::new()).unwrap();
         port.machine.wr16(0xFFFA, 0xFFFF);
-        port.machine.fndmov(&mut Hooks::new());
+        port.machine.fndmov(&mut Hooks::new(), None);
         assert_eq!(port.machine.rd16(0xFFFA) == 0, overflows, "depth {depth}");
     }
 }
