@@ -42,6 +42,15 @@ enum Command {
     Uci(cli::uci::UciArgs),
     /// Draw Sargon's search tree: DOT, SVG (with Graphviz) or an indented text tree
     Tree(cli::tree::TreeArgs),
+    /// Where a search spends its instructions and T-states, routine by routine
+    Profile(cli::profile::ProfileArgs),
+    /// Sargon's speed on the machines of 1978: estimated TRS-80 times against the manual's
+    History {
+        #[command(subcommand)]
+        command: cli::history::HistoryCommand,
+    },
+    /// Disassemble the imported program with its symbols, T-states and hook points
+    Listing(cli::listing::ListingArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +63,9 @@ fn main() -> ExitCode {
         Command::Models(args) => cli::models::run(&store, args),
         Command::Uci(args) => cli::uci::run(&store, args),
         Command::Tree(args) => cli::tree::run(&store, args),
+        Command::Profile(args) => cli::profile::run(&store, args),
+        Command::History { command } => cli::history::run(&store, command),
+        Command::Listing(args) => cli::listing::run(&store, args),
         Command::Bench(args) => cli::bench::run(&store, args),
         Command::Diff(args) => match cli::diff::run(&store, args) {
             // Divergences were reported on stdout: exit non-zero without another message.

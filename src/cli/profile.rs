@@ -1,0 +1,150 @@
+//! `sargon profile`: where a search spends its instructions and T-states, routine by routine.
+
+use std::fmt::Write as _;
+
+use anyhow::{Context, Result};
+
+use super::Format;
+use crate::emu::Emulator;
+use crate::engine::SearchOptions;
+use crate::position;
+use crate::profile::{self, Profile};
+use crate::rom::RomStore;
+
+#[derive(clap::Args, Debug)]
+pub struct ProfileArgs {
+    /// A FEN, or `startpos`
+    pub position: String,
+    /// Search depth in plies (Sargon's PLYMAX)
+    #[arg(long, short, default_value_t = 3)]
+    pub depth: u8,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// ROM to run (default: the only one imported, or `sargon`)
+    #[arg(long)]
+    pub rom: Option<String>,
+    /// Search book positions instead of playing from the opening book
+    #[arg(long)]
+    pub no_book: bool,
+    /// The byte the book reads instead of the Z80's R register (bit 0: 1.e4 or 1.d4)
+    #[arg(long, default_value_t = 0)]
+    pub book_random: u8,
+}
+
+/// What `--format json` prints.
+#[derive(serde::Serialize)]
+struct Report<'a> {
+    fen: String,
+    depth: u8,
+    rom: &'a str,
+    best_move: Option<String>,
+    from_book: bool,
+    rows: &'a [profile::RoutineCost],
+    totals: &'a profile::Totals,
+    /// The search's own counts (equal to the totals' instructions and emulator T-states).
+    search_z80_instructions: Option<u64>,
+    search_t_states: Option<u64>,
+    trs80_seconds: f64,
+    z80a_4mhz_seconds: f64,
+}
+
+pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
+    let pos = position::parse_position(&args.position)?;
+    let setup = position::setup(&pos, !args.no_book)?;
+    let rom = store.load(args.rom.as_deref())?;
+    let rom_name = rom.meta.name.clone();
+    let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
+    let opts = SearchOptions {
+        depth: args.depth,
+        book_random: args.book_random,
+        ..Default::default()
+    };
+    let (p, outcome) = profile::profile_search(&mut emu, &setup, &opts)?;
+    let fen = position::fen_of(&setup.position);
+    let best = outcome.best.map(|m| m.uci());
+    match args.format {
+        Format::Json => {
+            let r = Report {
+                fen,
+                depth: args.depth,
+                rom: &rom_name,
+                best_move: best,
+                from_book: outcome.from_book,
+                rows: &p.rows,
+                totals: &p.totals,
+                search_z80_instructions: outcome.stats.z80_instructions,
+                search_t_states: outcome.stats.t_states,
+                trs80_seconds: profile::trs80_seconds(p.totals.t_states),
+                z80a_4mhz_seconds: profile::z80a_seconds(p.totals.t_states),
+            };
+            println!("{}", serde_json::to_string_pretty(&r)?);
+        }
+        Format::Text => {
+            let book = if outcome.from_book {
+                " (from the opening book)"
+            } else {
+                ""
+            };
+            println!("Position   {fen}");
+            println!(
+                "Search     FNDMOV, depth {} (ROM {rom_name}): best move {}{book}",
+                args.depth,
+                best.as_deref().unwrap_or("none")
+            );
+            println!();
+            print!("{}", render_table(&p));
+        }
+    }
+    Ok(())
+}
+
+/// The profile as a text table, with the totals and the 1978 time estimates.
+pub fn render_table(p: &Profile) -> String {
+    let mut out = String::new();
+    let total = p.totals.t_states.max(1) as f64;
+    let _ = writeln!(
+        out,
+        "{:<18} {:>9} {:>13} {:>14} {:>6} {:>15} {:>14}",
+        "routine", "calls", "instructions", "T-states", "share", "inclusive T", "T (emulator)"
+    );
+    for r in &p.rows {
+        let _ = writeln!(
+            out,
+            "{:<18} {:>9} {:>13} {:>14} {:>5.1}% {:>15} {:>14}",
+            r.routine,
+            r.calls,
+            r.instructions,
+            r.t_states,
+            100.0 * r.t_states as f64 / total,
+            r.inclusive_t_states,
+            r.emulator_t_states
+        );
+    }
+    let _ = writeln!(
+        out,
+        "{:<18} {:>9} {:>13} {:>14} {:>5.1}% {:>15} {:>14}",
+        "total",
+        "",
+        p.totals.instructions,
+        p.totals.t_states,
+        100.0,
+        "",
+        p.totals.emulator_t_states
+    );
+    let _ = writeln!(out);
+    let _ = writeln!(
+        out,
+        "T-states: documented Z80 timings (Zilog's manual) of each executed instruction; \
+         exclusive (PC inside the routine)\nexcept `inclusive T` (from call to return, \
+         callees included). `T (emulator)`: iz80's count, which adds nothing\nfor DD/FD \
+         prefixes (IX/IY instructions), counts JP cc as 7/12 instead of 10 and JR cc not \
+         taken as 8."
+    );
+    let _ = writeln!(
+        out,
+        "Time on a TRS-80 Model I (1.774 MHz): {}; on a 4 MHz Z80: {}",
+        super::human_duration(profile::trs80_seconds(p.totals.t_states)),
+        super::human_duration(profile::z80a_seconds(p.totals.t_states))
+    );
+    out
+}

@@ -1,0 +1,558 @@
+//! Sargon on the machines of 1978: how long its searches would have taken.
+//!
+//! A search's documented T-state count (see [`crate::profile`]) divided by a clock rate
+//! is the time the Z80 would have spent on it: 1.774 MHz for the TRS-80 Model I that
+//! Sargon was sold for, 4 MHz for a Z80A. [`run_levels`] runs Sargon's levels (look-ahead
+//! = search depth) over a set of positions and sets the estimated TRS-80 time per move
+//! beside the times the original TRS-80 manual gives; [`svg_plot`] draws the comparison.
+//! `docs/history.md` discusses what the comparison can and cannot say.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use crate::emu::Emulator;
+use crate::engine::{SearchError, SearchOptions};
+use crate::position::{self, PositionError};
+use crate::profile::{self, trs80_seconds, z80a_seconds};
+
+/// The average time per move at each level (1 to 6) that the TRS-80 manual of Sargon
+/// gives, in seconds: 20 s, 1 min, 2 min, 6 min, 40 min, 4 h.
+pub const MANUAL_SECONDS: [f64; 6] = [20.0, 60.0, 120.0, 360.0, 2400.0, 14400.0];
+
+/// The manual's time per move at `level` (1..=6).
+pub fn manual_seconds(level: u8) -> Option<f64> {
+    MANUAL_SECONDS
+        .get(usize::from(level).checked_sub(1)?)
+        .copied()
+}
+
+/// The built-in position set: middlegames and endgames from Sargon's own test positions
+/// and classic tactics, plus the initial position (searched: the book is off).
+pub const DEFAULT_POSITIONS: [&str; 12] = [
+    "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
+    "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1",
+    "5k2/3KR3/4B3/8/3P4/8/8/6q1 w - - 0 1",
+    "3r2k1/1pq2ppp/pb1pp1b1/8/3B4/2N5/PPP1QPPP/4R1K1 w - - 0 1",
+    "r4r2/6kp/2pqppp1/p1R5/b2P4/4QN2/1P3PPP/2R3K1 w - - 0 1",
+    "8/8/q2pk3/2p5/8/3N4/8/4K2R w K - 0 1",
+    "3k4/8/8/7P/8/8/1p6/1K6 w - - 0 1",
+    "2k5/8/8/8/7P/8/1p6/1K6 w - - 0 1",
+    "6B1/2N5/7p/pR4p1/1b2P3/2N1kP2/PPPR2PP/2K5 w - - 0 34",
+    "2rq1r1k/3npp1p/3p1n1Q/pp1P2N1/8/2P4P/1P4P1/R4R1K w - - 0 1",
+    "startpos",
+    "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1",
+];
+
+/// Positions from a file: one FEN (or `startpos`) per line; blank lines and lines starting
+/// with `#` are skipped.
+pub fn parse_positions(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+/// One search of the level run.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Measurement {
+    pub level: u8,
+    /// Index in the position list (from 1).
+    pub position: usize,
+    pub fen: String,
+    pub best_move: Option<String>,
+    pub z80_instructions: u64,
+    /// Documented T-states.
+    pub t_states: u64,
+    /// The emulator's own count (see [`crate::profile`]).
+    pub emulator_t_states: u64,
+    pub trs80_seconds: f64,
+    pub z80a_seconds: f64,
+    /// Time the emulator took here.
+    pub wall_seconds: f64,
+}
+
+/// The figures of one level over all positions.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LevelSummary {
+    pub level: u8,
+    pub positions: usize,
+    /// Mean documented T-states per move.
+    pub mean_t_states: f64,
+    /// Mean, least and greatest estimated TRS-80 time per move, in seconds.
+    pub trs80_mean_seconds: f64,
+    pub trs80_min_seconds: f64,
+    pub trs80_max_seconds: f64,
+    /// Mean estimated time per move on a 4 MHz Z80.
+    pub z80a_mean_seconds: f64,
+    /// The manual's average time per move at this level.
+    pub manual_seconds: Option<f64>,
+    /// Estimated mean / manual.
+    pub ratio_to_manual: Option<f64>,
+    /// Emulator wall time for the level's searches.
+    pub wall_seconds: f64,
+}
+
+/// The result of [`run_levels`].
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LevelsReport {
+    pub rom: String,
+    /// The machine the emulator ran on (CPU model and count), for the record.
+    #[serde(default)]
+    pub host: String,
+    pub positions: Vec<String>,
+    pub levels: Vec<LevelSummary>,
+    pub runs: Vec<Measurement>,
+}
+
+/// Why a level run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    #[error("position {index} ({text}): {source}")]
+    Position {
+        index: usize,
+        text: String,
+        source: PositionError,
+    },
+    #[error("level {level}, position {index}: {source}")]
+    Search {
+        level: u8,
+        index: usize,
+        source: SearchError,
+    },
+    #[error("levels run from 1 to 6 (Sargon's deepest search); {0} asked")]
+    Level(u8),
+    #[error("no positions to run")]
+    NoPositions,
+}
+
+/// Where a level run is, for progress reports.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub level: u8,
+    pub max_level: u8,
+    /// From 1.
+    pub position: usize,
+    pub positions: usize,
+    /// The search just finished (`None` when it is about to start).
+    pub done: Option<Measurement>,
+    /// Seconds since the run started.
+    pub elapsed: f64,
+}
+
+/// Run levels 1..=`max_level` (search depth = level, book off) over `positions`.
+pub fn run_levels(
+    emu: &mut Emulator,
+    positions: &[String],
+    max_level: u8,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<LevelsReport, HistoryError> {
+    if !(1..=6).contains(&max_level) {
+        return Err(HistoryError::Level(max_level));
+    }
+    if positions.is_empty() {
+        return Err(HistoryError::NoPositions);
+    }
+    let setups = positions
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            position::parse_position(text)
+                .and_then(|p| position::setup(&p, false))
+                .map_err(|source| HistoryError::Position {
+                    index: i + 1,
+                    text: text.clone(),
+                    source,
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let started = Instant::now();
+    let mut runs = Vec::new();
+    let mut levels = Vec::new();
+    for level in 1..=max_level {
+        let opts = SearchOptions::depth(level);
+        let mut this_level = Vec::new();
+        for (i, setup) in setups.iter().enumerate() {
+            let mut report = Progress {
+                level,
+                max_level,
+                position: i + 1,
+                positions: setups.len(),
+                done: None,
+                elapsed: started.elapsed().as_secs_f64(),
+            };
+            progress(&report);
+            let t0 = Instant::now();
+            let (timing, outcome) = profile::timed_search(emu, setup, &opts).map_err(|source| {
+                HistoryError::Search {
+                    level,
+                    index: i + 1,
+                    source,
+                }
+            })?;
+            let m = Measurement {
+                level,
+                position: i + 1,
+                fen: position::fen_of(&setup.position),
+                best_move: outcome.best.map(|m| m.uci()),
+                z80_instructions: timing.instructions,
+                t_states: timing.t_states,
+                emulator_t_states: timing.emulator_t_states,
+                trs80_seconds: trs80_seconds(timing.t_states),
+                z80a_seconds: z80a_seconds(timing.t_states),
+                wall_seconds: t0.elapsed().as_secs_f64(),
+            };
+            report.done = Some(m.clone());
+            report.elapsed = started.elapsed().as_secs_f64();
+            progress(&report);
+            this_level.push(m);
+        }
+        levels.push(summarise(level, &this_level));
+        runs.extend(this_level);
+    }
+    Ok(LevelsReport {
+        rom: emu.rom().meta.name.clone(),
+        host: host_description(),
+        positions: positions.to_vec(),
+        levels,
+        runs,
+    })
+}
+
+/// "N x CPU model" from `/proc/cpuinfo` and the available parallelism (Linux), else what
+/// is known.
+pub fn host_description() -> String {
+    let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string());
+    format!("{n} x {model}")
+}
+
+fn summarise(level: u8, runs: &[Measurement]) -> LevelSummary {
+    let n = runs.len() as f64;
+    let mean_t = runs.iter().map(|m| m.t_states as f64).sum::<f64>() / n;
+    let trs: Vec<f64> = runs.iter().map(|m| m.trs80_seconds).collect();
+    let mean = trs.iter().sum::<f64>() / n;
+    let manual = manual_seconds(level);
+    LevelSummary {
+        level,
+        positions: runs.len(),
+        mean_t_states: mean_t,
+        trs80_mean_seconds: mean,
+        trs80_min_seconds: trs.iter().copied().fold(f64::INFINITY, f64::min),
+        trs80_max_seconds: trs.iter().copied().fold(0.0, f64::max),
+        z80a_mean_seconds: runs.iter().map(|m| m.z80a_seconds).sum::<f64>() / n,
+        manual_seconds: manual,
+        ratio_to_manual: manual.map(|s| mean / s),
+        wall_seconds: runs.iter().map(|m| m.wall_seconds).sum(),
+    }
+}
+
+/// Seconds as "8.2 s", "2m17s", "3h41m", or "2 min", "4 h" for whole minutes and hours
+/// (a compact form for tables and plots).
+pub fn duration(secs: f64) -> String {
+    if secs < 10.0 {
+        format!("{secs:.1} s")
+    } else if secs < 60.0 {
+        format!("{secs:.0} s")
+    } else if secs < 3600.0 {
+        let s = secs.round() as u64;
+        if s.is_multiple_of(60) {
+            format!("{} min", s / 60)
+        } else {
+            format!("{}m{:02}s", s / 60, s % 60)
+        }
+    } else {
+        let m = (secs / 60.0).round() as u64;
+        if m.is_multiple_of(60) {
+            format!("{} h", m / 60)
+        } else {
+            format!("{}h{:02}m", m / 60, m % 60)
+        }
+    }
+}
+
+/// The level table as Markdown-compatible text.
+pub fn render_table(r: &LevelsReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "| level | positions | mean T-states | TRS-80 mean | TRS-80 min-max | 4 MHz Z80 mean | manual | estimate / manual |"
+    );
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for l in &r.levels {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:.0} | {} | {} - {} | {} | {} | {} |",
+            l.level,
+            l.positions,
+            l.mean_t_states,
+            duration(l.trs80_mean_seconds),
+            duration(l.trs80_min_seconds),
+            duration(l.trs80_max_seconds),
+            duration(l.z80a_mean_seconds),
+            l.manual_seconds.map(duration).unwrap_or_default(),
+            l.ratio_to_manual
+                .map(|x| format!("{x:.2}"))
+                .unwrap_or_default(),
+        );
+    }
+    out
+}
+
+/// The comparison as an SVG plot: time per move (log scale) against level, the manual's
+/// averages and the estimate (mean over the positions, with a bar from the least to the
+/// greatest).
+pub fn svg_plot(r: &LevelsReport) -> String {
+    const W: f64 = 760.0;
+    const H: f64 = 500.0;
+    let (left, right, top, bottom) = (92.0, 30.0, 92.0, 62.0);
+    let (pw, ph) = (W - left - right, H - top - bottom);
+    let max_level = 6u8;
+    let mut lo = f64::INFINITY;
+    let mut hi: f64 = 0.0;
+    for l in &r.levels {
+        lo = lo.min(l.trs80_min_seconds);
+        hi = hi.max(l.trs80_max_seconds);
+    }
+    for s in MANUAL_SECONDS {
+        lo = lo.min(s);
+        hi = hi.max(s);
+    }
+    let lo_exp = lo.max(1e-3).log10().floor();
+    let hi_exp = hi.log10().ceil();
+    let x = |level: f64| left + (level - 0.5) / f64::from(max_level) * pw;
+    let y = |secs: f64| {
+        let v = secs.max(1e-3).log10();
+        top + ph - (v - lo_exp) / (hi_exp - lo_exp) * ph
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">"##
+    );
+    let _ = writeln!(s, r##"<rect width="{W}" height="{H}" fill="white"/>"##);
+    let _ = writeln!(
+        s,
+        r##"<style>.v {{ paint-order: stroke; stroke: white; stroke-width: 4px; stroke-linejoin: round; font-weight: bold; }}</style>"##
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">Sargon (1978): time per move by level, TRS-80 Model I</text>"##,
+        W / 2.0
+    );
+    let n = r.positions.len();
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="48" fill="#444" text-anchor="middle">estimate: T-states of Sargon's Z80 search / 1.774 MHz, {n} positions, book off</text>"##,
+        W / 2.0
+    );
+    // Grid and y ticks: readable durations.
+    let ticks: [(f64, &str); 9] = [
+        (0.01, "0.01 s"),
+        (0.1, "0.1 s"),
+        (1.0, "1 s"),
+        (10.0, "10 s"),
+        (60.0, "1 min"),
+        (600.0, "10 min"),
+        (3600.0, "1 h"),
+        (36000.0, "10 h"),
+        (360000.0, "100 h"),
+    ];
+    let (ylo, yhi) = (10f64.powf(lo_exp), 10f64.powf(hi_exp));
+    for (v, label) in ticks {
+        if v < ylo * 0.999 || v > yhi * 1.001 {
+            continue;
+        }
+        let yy = y(v);
+        let _ = writeln!(
+            s,
+            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#ddd"/>"##,
+            left + pw
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{label}</text>"##,
+            left - 8.0,
+            yy + 4.5
+        );
+    }
+    // Minor grid: each decade's 2..9.
+    let mut e = lo_exp;
+    while e < hi_exp {
+        for k in 2..10 {
+            let v = f64::from(k) * 10f64.powf(e);
+            let yy = y(v);
+            let _ = writeln!(
+                s,
+                r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#f2f2f2"/>"##,
+                left + pw
+            );
+        }
+        e += 1.0;
+    }
+    // Axes.
+    let _ = writeln!(
+        s,
+        r##"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##
+    );
+    for level in 1..=max_level {
+        let xx = x(f64::from(level));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#333"/>"##,
+            top + ph,
+            top + ph + 5.0
+        );
+        let _ = writeln!(
+            s,
+            r##"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{level}</text>"##,
+            top + ph + 21.0
+        );
+    }
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="14">level (look-ahead = search depth in plies)</text>"##,
+        left + pw / 2.0,
+        H - 16.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text transform="translate(22,{:.1}) rotate(-90)" text-anchor="middle" font-size="14">time per move (log scale)</text>"##,
+        top + ph / 2.0
+    );
+    // Value labels are drawn last, over the lines, on a white halo.
+    let mut labels = String::new();
+    // The manual's series.
+    let manual: Vec<(f64, f64)> = (1..=6u8)
+        .map(|l| (x(f64::from(l)), y(MANUAL_SECONDS[usize::from(l) - 1])))
+        .collect();
+    let red = "#c0392b";
+    let blue = "#1f5fa8";
+    let _ = writeln!(
+        s,
+        r##"<polyline points="{}" fill="none" stroke="{red}" stroke-width="2.5" stroke-dasharray="7,5"/>"##,
+        points(&manual)
+    );
+    for (i, &(px, py)) in manual.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r##"<rect x="{:.1}" y="{:.1}" width="10" height="10" fill="{red}"/>"##,
+            px - 5.0,
+            py - 5.0
+        );
+        let _ = writeln!(
+            labels,
+            r##"<text class="v" x="{:.1}" y="{:.1}" fill="{red}" text-anchor="end">{}</text>"##,
+            px - 10.0,
+            py - 8.0,
+            duration(MANUAL_SECONDS[i])
+        );
+    }
+    // The estimate: range bars, then the mean.
+    for l in &r.levels {
+        let xx = x(f64::from(l.level));
+        let (y1, y2) = (y(l.trs80_min_seconds), y(l.trs80_max_seconds));
+        let _ = writeln!(
+            s,
+            r##"<line x1="{xx:.1}" y1="{y1:.1}" x2="{xx:.1}" y2="{y2:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##
+        );
+        for yy in [y1, y2] {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{:.1}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##,
+                xx - 6.0,
+                xx + 6.0
+            );
+        }
+    }
+    let est: Vec<(f64, f64)> = r
+        .levels
+        .iter()
+        .map(|l| (x(f64::from(l.level)), y(l.trs80_mean_seconds)))
+        .collect();
+    let _ = writeln!(
+        s,
+        r##"<polyline points="{}" fill="none" stroke="{blue}" stroke-width="2.5"/>"##,
+        points(&est)
+    );
+    for (l, &(px, py)) in r.levels.iter().zip(&est) {
+        let _ = writeln!(
+            s,
+            r##"<circle cx="{px:.1}" cy="{py:.1}" r="5.5" fill="{blue}"/>"##
+        );
+        let _ = writeln!(
+            labels,
+            r##"<text class="v" x="{:.1}" y="{:.1}" fill="{blue}">{}</text>"##,
+            px + 10.0,
+            py + 17.0,
+            duration(l.trs80_mean_seconds)
+        );
+    }
+    s.push_str(&labels);
+    // Legend.
+    let (lx, ly) = (left + 14.0, top + 18.0);
+    let _ = writeln!(
+        s,
+        r##"<rect x="{:.1}" y="{:.1}" width="392" height="62" fill="white" fill-opacity="0.9" stroke="#bbb"/>"##,
+        lx - 8.0,
+        ly - 14.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{red}" stroke-width="2.5" stroke-dasharray="7,5"/><rect x="{:.1}" y="{:.1}" width="10" height="10" fill="{red}"/>"##,
+        lx + 34.0,
+        lx + 12.0,
+        ly - 5.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}">TRS-80 manual: average time per move</text>"##,
+        lx + 44.0,
+        ly + 4.5
+    );
+    let ly2 = ly + 22.0;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{lx:.1}" y1="{ly2:.1}" x2="{:.1}" y2="{ly2:.1}" stroke="{blue}" stroke-width="2.5"/><circle cx="{:.1}" cy="{ly2:.1}" r="5.5" fill="{blue}"/>"##,
+        lx + 34.0,
+        lx + 17.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}">estimate: mean over the positions</text>"##,
+        lx + 44.0,
+        ly2 + 4.5
+    );
+    let ly3 = ly2 + 20.0;
+    let _ = writeln!(
+        s,
+        r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##,
+        lx + 17.0,
+        ly3 - 7.0,
+        lx + 17.0,
+        ly3 + 7.0
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{:.1}">estimate: fastest to slowest position</text>"##,
+        lx + 44.0,
+        ly3 + 4.5
+    );
+    s.push_str("</svg>\n");
+    s
+}
+
+fn points(p: &[(f64, f64)]) -> String {
+    p.iter()
+        .map(|(x, y)| format!("{x:.1},{y:.1}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,114 @@
+//! `sargon history levels`: estimated 1978 times per level against the manual's.
+
+mod common;
+
+use sargon::engine::{Engine, SearchOptions};
+use sargon::history::{self, Progress};
+use sargon::hooks::Hooks;
+use sargon::position;
+use sargon::profile;
+
+#[test]
+fn manual_times_and_formatting() {
+    assert_eq!(history::manual_seconds(1), Some(20.0));
+    assert_eq!(history::manual_seconds(5), Some(2400.0));
+    assert_eq!(history::manual_seconds(6), Some(4.0 * 3600.0));
+    assert_eq!(history::manual_seconds(0), None);
+    assert_eq!(history::manual_seconds(7), None);
+    assert_eq!(history::duration(8.24), "8.2 s");
+    assert_eq!(history::duration(120.0), "2 min");
+    assert_eq!(history::duration(137.0), "2m17s");
+    assert_eq!(history::duration(14400.0), "4 h");
+    assert_eq!(history::duration(3.0 * 3600.0 + 41.0 * 60.0), "3h41m");
+    assert_eq!(profile::trs80_seconds(1_774_000), 1.0);
+    assert_eq!(profile::z80a_seconds(4_000_000), 1.0);
+    let p = history::parse_positions("# a comment\n\nstartpos\n  8/8/8/8/8/8/8/K6k w - - 0 1 \n");
+    assert_eq!(p, vec!["startpos", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
+    // The built-in set is legal, and searchable with the book off.
+    assert!(history::DEFAULT_POSITIONS.len() >= 12);
+    for fen in history::DEFAULT_POSITIONS {
+        let pos = position::parse_position(fen).unwrap();
+        assert!(!position::setup(&pos, false).unwrap().uses_book(), "{fen}");
+    }
+}
+
+#[test]
+fn two_positions_at_levels_1_and_2() {
+    let Some(mut emu) = common::emulator("two_positions_at_levels_1_and_2") else {
+        return;
+    };
+    let positions = vec![
+        history::DEFAULT_POSITIONS[0].to_string(),
+        "startpos".to_string(),
+    ];
+    let mut events = Vec::new();
+    let report = history::run_levels(&mut emu, &positions, 2, &mut |p: &Progress| {
+        events.push((p.level, p.position, p.done.is_some()))
+    })
+    .unwrap();
+    // Progress: a start and an end for every search.
+    assert_eq!(events.len(), 2 * 2 * 2);
+    assert_eq!(events[0], (1, 1, false));
+    assert_eq!(events[7], (2, 2, true));
+    assert_eq!(report.levels.len(), 2);
+    assert_eq!(report.runs.len(), 4);
+    for l in &report.levels {
+        assert_eq!(l.positions, 2);
+        let runs: Vec<_> = report.runs.iter().filter(|m| m.level == l.level).collect();
+        let mean = runs.iter().map(|m| m.trs80_seconds).sum::<f64>() / 2.0;
+        assert!((l.trs80_mean_seconds - mean).abs() < 1e-9);
+        assert!(l.trs80_min_seconds <= l.trs80_mean_seconds);
+        assert!(l.trs80_mean_seconds <= l.trs80_max_seconds);
+        assert!((l.z80a_mean_seconds * 4.0e6 - l.trs80_mean_seconds * 1.774e6).abs() < 1e-3);
+        let manual = history::manual_seconds(l.level).unwrap();
+        assert_eq!(l.manual_seconds, Some(manual));
+        assert!((l.ratio_to_manual.unwrap() - l.trs80_mean_seconds / manual).abs() < 1e-12);
+    }
+    // A deeper search costs more.
+    assert!(report.levels[1].mean_t_states > report.levels[0].mean_t_states);
+    // Each run's figures are those of the same search made without observation, book off.
+    let m = &report.runs[3];
+    assert_eq!((m.level, m.position), (2, 2));
+    let setup = position::setup(&position::parse_position("startpos").unwrap(), false).unwrap();
+    let plain = emu
+        .search(&setup, &SearchOptions::depth(2), &mut Hooks::new())
+        .unwrap();
+    assert!(!plain.from_book);
+    assert_eq!(plain.stats.z80_instructions, Some(m.z80_instructions));
+    assert_eq!(plain.stats.t_states, Some(m.emulator_t_states));
+    assert_eq!(plain.best.map(|b| b.uci()), m.best_move);
+    assert_eq!(m.trs80_seconds, profile::trs80_seconds(m.t_states));
+
+    let table = history::render_table(&report);
+    assert_eq!(table.lines().count(), 2 + 2);
+    assert!(table.contains("| 1 | 2 |") && table.contains("| 20 s |"));
+
+    let svg = history::svg_plot(&report);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<polyline").count(), 2, "two series");
+    for text in [
+        "TRS-80 manual",
+        "estimate",
+        "level (look-ahead",
+        "time per move (log scale)",
+        ">1 min<",
+        ">4 h<",
+    ] {
+        assert!(svg.contains(text), "{text}");
+    }
+    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+}
+
+#[test]
+fn bad_levels_and_positions_are_refused() {
+    let Some(mut emu) = common::emulator("bad_levels_and_positions_are_refused") else {
+        return;
+    };
+    let mut quiet = |_: &Progress| {};
+    let one = vec!["startpos".to_string()];
+    assert!(history::run_levels(&mut emu, &one, 7, &mut quiet).is_err());
+    assert!(history::run_levels(&mut emu, &[], 1, &mut quiet).is_err());
+    let bad = vec!["not a fen".to_string()];
+    let err = history::run_levels(&mut emu, &bad, 1, &mut quiet).unwrap_err();
+    assert!(err.to_string().contains("position 1"), "{err}");
+}
