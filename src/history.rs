@@ -26,8 +26,8 @@ pub fn manual_seconds(level: u8) -> Option<f64> {
         .copied()
 }
 
-/// The built-in position set: middlegames and endgames from Sargon's own test positions
-/// and classic tactics, plus the initial position (searched: the book is off).
+/// The built-in position set: ten middlegame and endgame positions, mostly tactical, the
+/// initial position (searched: the book is off) and one more middlegame.
 pub const DEFAULT_POSITIONS: [&str; 12] = [
     "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
     "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1",
@@ -312,8 +312,8 @@ pub fn render_table(r: &LevelsReport) -> String {
 /// greatest).
 pub fn svg_plot(r: &LevelsReport) -> String {
     const W: f64 = 760.0;
-    const H: f64 = 500.0;
-    let (left, right, top, bottom) = (92.0, 30.0, 92.0, 62.0);
+    const H: f64 = 540.0;
+    let (left, right, top, bottom) = (92.0, 30.0, 92.0, 102.0);
     let (pw, ph) = (W - left - right, H - top - bottom);
     let max_level = 6u8;
     let mut lo = f64::INFINITY;
@@ -339,10 +339,7 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">"##
     );
     let _ = writeln!(s, r##"<rect width="{W}" height="{H}" fill="white"/>"##);
-    let _ = writeln!(
-        s,
-        r##"<style>.v {{ paint-order: stroke; stroke: white; stroke-width: 4px; stroke-linejoin: round; font-weight: bold; }}</style>"##
-    );
+    let _ = writeln!(s, r##"<style>.v {{ font-weight: bold; }}</style>"##);
     let _ = writeln!(
         s,
         r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">Sargon (1978): time per move by level, TRS-80 Model I</text>"##,
@@ -428,8 +425,16 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         r##"<text transform="translate(22,{:.1}) rotate(-90)" text-anchor="middle" font-size="14">time per move (log scale)</text>"##,
         top + ph / 2.0
     );
-    // Value labels are drawn last, over the lines, on a white halo.
+    // The values, in two rows under the level numbers.
     let mut labels = String::new();
+    for (row, name, colour) in [(42.0, "manual", "#c0392b"), (60.0, "estimate", "#1f5fa8")] {
+        let _ = writeln!(
+            labels,
+            r##"<text class="v" x="{:.1}" y="{:.1}" fill="{colour}" text-anchor="end">{name}</text>"##,
+            left - 8.0,
+            top + ph + row
+        );
+    }
     // The manual's series.
     let manual: Vec<(f64, f64)> = (1..=6u8)
         .map(|l| (x(f64::from(l)), y(MANUAL_SECONDS[usize::from(l) - 1])))
@@ -450,9 +455,8 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         );
         let _ = writeln!(
             labels,
-            r##"<text class="v" x="{:.1}" y="{:.1}" fill="{red}" text-anchor="end">{}</text>"##,
-            px - 10.0,
-            py - 8.0,
+            r##"<text class="v" x="{px:.1}" y="{:.1}" fill="{red}" text-anchor="middle">{}</text>"##,
+            top + ph + 42.0,
             duration(MANUAL_SECONDS[i])
         );
     }
@@ -490,9 +494,8 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         );
         let _ = writeln!(
             labels,
-            r##"<text class="v" x="{:.1}" y="{:.1}" fill="{blue}">{}</text>"##,
-            px + 10.0,
-            py + 17.0,
+            r##"<text class="v" x="{px:.1}" y="{:.1}" fill="{blue}" text-anchor="middle">{}</text>"##,
+            top + ph + 60.0,
             duration(l.trs80_mean_seconds)
         );
     }

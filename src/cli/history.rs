@@ -22,7 +22,7 @@ pub struct LevelsArgs {
     /// of 12)
     #[arg(long)]
     pub positions: Option<PathBuf>,
-    /// The highest level to run (1-6; level 6 takes minutes per position)
+    /// The highest level to run (1-6; at levels 5 and 6 a position can take many minutes)
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=6))]
     pub max_level: u8,
     #[arg(long, value_enum, default_value_t = Format::Text)]
