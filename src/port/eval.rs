@@ -3,7 +3,7 @@
 //! All arithmetic is on bytes and wraps like the Z80's; comparisons are the unsigned ones
 //! the original's compare instruction makes, and "negative" means bit 7 set.
 
-use super::state::{Machine, ATKLST, BACT, DIRECT, PLIST, PLISTD, POSK, PVALUE, WACT};
+use super::state::{Machine, ATKLST, BACT, DIRECT, PLIST, PLISTA, PLISTD, POSK, PVALUE, WACT};
 use crate::hooks::{HookPoint, Hooks};
 use crate::sargon::{BISHOP, CASTLED, KING, KNIGHT, MOVED, QUEEN, ROOK};
 
@@ -227,6 +227,36 @@ impl Machine {
     /// POINTS: score the position for the side that has just moved (COLOR), store it in
     /// VALM and in the value byte of the move at MLPTRJ.
     pub fn points(&mut self, hooks: &mut Hooks<'_>) {
+        self.points_squares();
+        self.points_total(hooks);
+    }
+
+    /// POINTS up to PT25: material, board control and the exchanges of every square; with
+    /// the memo of ATTACK and XCHNG (see [`super::memo`]) unless shortcuts are off.
+    pub(crate) fn points_squares(&mut self) {
+        if self.shortcuts && !self.spilled {
+            let pins: [u8; 20] = self.bytes(PLISTA, 20).try_into().expect("20 bytes");
+            let mut memo = self.memo.take().unwrap_or_default();
+            let changes = memo.changes(self);
+            let usable = !memo.off;
+            if usable {
+                memo.points(self, &changes);
+            }
+            self.memo = Some(memo);
+            if usable && !self.spilled {
+                return;
+            }
+            // The frame is broken, or an attack list overflowed into the pin list during
+            // this POINTS, which the memo cannot follow (it may have skipped the ATKSAV
+            // calls that overflow, and PNCK reads the pin list): from the state POINTS
+            // started with, the original's steps.
+            self.set_bytes(PLISTA, &pins);
+        }
+        self.points_scan();
+    }
+
+    /// PT5..PT25 over all squares, as the original runs them.
+    fn points_scan(&mut self) {
         self.mtrl = 0;
         self.brdc = 0;
         self.ptsl = 0;
@@ -291,6 +321,11 @@ impl Machine {
                 break;
             }
         }
+    }
+
+    /// POINTS from PT25A on: the exchange adjustment, the limits and the score in VALM and
+    /// in the move at MLPTRJ (with the `points.end` hook).
+    pub(crate) fn points_total(&mut self, hooks: &mut Hooks<'_>) {
         if self.ptsck != 0 {
             // The piece just moved is lost: the best gain does not count.
             self.ptsw1 = self.ptsw2;
@@ -333,7 +368,7 @@ impl Machine {
     /// The development term for the piece byte `p` (PT6AA..PT6C): minor pieces at home,
     /// early rook/queen moves (MOVENO < 7) and king moves cost 2; a castled king earns 6.
     /// Positive favours White. None: no change.
-    fn development(&self, p: u8) -> Option<u8> {
+    pub(crate) fn development(&self, p: u8) -> Option<u8> {
         let white = p & 0x80 == 0;
         let penalty = if white { 0xFE } else { 2 };
         let t = p & 7;

@@ -31,8 +31,10 @@
 //! original's table sizes (including the 2040-byte move-list limit); beyond, up to
 //! [`MAX_DEPTH`], larger tables ([`state::Layout::DEEP`]).
 
+pub mod cache;
 pub mod eval;
 pub mod hook;
+pub mod memo;
 pub mod movegen;
 pub mod search;
 pub mod state;

@@ -14,12 +14,90 @@ use crate::sargon::{BISHOP, KING, KNIGHT, MOVED, PAWN, QUEEN, ROOK};
 const BPAWN: u8 = 0x81;
 
 /// ATTACK's working copy of M3, P1 and the values PATH leaves in M2, P2 and T2.
-struct Scan {
-    m3: u8,
-    p1: u8,
-    m2: u8,
-    p2: u8,
-    t2: u8,
+pub(crate) struct Scan {
+    pub m3: u8,
+    pub p1: u8,
+    pub m2: u8,
+    pub p2: u8,
+    pub t2: u8,
+}
+
+impl Scan {
+    pub(crate) fn new(m: &Machine) -> Scan {
+        Scan {
+            m3: m.m3,
+            p1: m.p1,
+            m2: m.m2,
+            p2: m.p2,
+            t2: m.t2,
+        }
+    }
+}
+
+/// One ATKSAV call of an ATTACK with T1 = 7: the direction C, the flags D, and the
+/// attacker's square M2 and board byte P2 (T2 is its type), packed in one word.
+#[derive(Copy, Clone, Default, PartialEq, Eq)]
+pub struct Save(u32);
+
+impl Save {
+    #[inline(always)]
+    pub fn new(c: u8, d: u8, m2: u8, p2: u8) -> Save {
+        Save(u32::from_le_bytes([c, d, m2, p2]))
+    }
+    /// (C, D, M2, P2)
+    #[inline(always)]
+    pub fn get(self) -> (u8, u8, u8, u8) {
+        let [c, d, m2, p2] = self.0.to_le_bytes();
+        (c, d, m2, p2)
+    }
+}
+
+/// What one line of an ATTACK with T1 = 7 found (or the eight knight jumps together):
+/// how many squares the line read, the last one included, and its ATKSAV calls in order.
+#[derive(Copy, Clone, Default)]
+pub struct Part {
+    pub reach: u8,
+    pub n: u8,
+    pub saves: [Save; 8],
+}
+
+/// Where ATTACK's scan sends the attackers it finds (AT31, T1 = 7) and what it tells of
+/// the squares it read.
+pub(crate) trait Attackers {
+    /// An attacker for ATKSAV.
+    fn save(&mut self, m: &mut Machine, save: Save);
+    /// The line just scanned read this many squares.
+    fn reach(&mut self, _squares: u8) {}
+}
+
+/// ATKSAV at once, as the original does.
+struct AtOnce;
+
+impl Attackers for AtOnce {
+    #[inline(always)]
+    fn save(&mut self, m: &mut Machine, save: Save) {
+        m.atksav_save(save);
+    }
+}
+
+/// Recorded for ATKSAV later (POINTS's memo).
+impl Attackers for Part {
+    #[inline(always)]
+    fn save(&mut self, _: &mut Machine, save: Save) {
+        self.saves[usize::from(self.n)] = save;
+        self.n += 1;
+    }
+    #[inline(always)]
+    fn reach(&mut self, squares: u8) {
+        self.reach = squares;
+    }
+}
+
+impl Part {
+    /// The ATKSAV calls.
+    pub fn saves(&self) -> &[Save] {
+        &self.saves[..usize::from(self.n)]
+    }
 }
 
 /// A pawn reaching this square promotes (rank 8 for White, rank 1 for Black).
@@ -328,44 +406,41 @@ impl Machine {
     /// end as PATH leaves them), and the original's direction loop is unrolled: B = 16..9
     /// are lines scanned square by square, B = 8..1 knight jumps of one square. Each call
     /// below is one turn of the original loop (AT5 to AT12) with its B and direction.
+    /// (POINTS's memo runs the same scans, but keeps the attackers for ATKSAV later: see
+    /// [`Attackers`] and `memo`.)
     pub fn attack(&mut self) -> u8 {
-        let mut s = Scan {
-            m3: self.m3,
-            p1: self.p1,
-            m2: self.m2,
-            p2: self.p2,
-            t2: self.t2,
-        };
-        let found = self.attack_line(&mut s, 16, 0)
-            || self.attack_line(&mut s, 15, 1)
-            || self.attack_line(&mut s, 14, 2)
-            || self.attack_line(&mut s, 13, 3)
-            || self.attack_line(&mut s, 12, 4)
-            || self.attack_line(&mut s, 11, 5)
-            || self.attack_line(&mut s, 10, 6)
-            || self.attack_line(&mut s, 9, 7)
-            || self.attack_jump(&mut s, 8)
-            || self.attack_jump(&mut s, 9)
-            || self.attack_jump(&mut s, 10)
-            || self.attack_jump(&mut s, 11)
-            || self.attack_jump(&mut s, 12)
-            || self.attack_jump(&mut s, 13)
-            || self.attack_jump(&mut s, 14)
-            || self.attack_jump(&mut s, 15);
+        let mut s = Scan::new(self);
+        let a = &mut AtOnce;
+        let found = self.attack_line(&mut s, 16, 0, a)
+            || self.attack_line(&mut s, 15, 1, a)
+            || self.attack_line(&mut s, 14, 2, a)
+            || self.attack_line(&mut s, 13, 3, a)
+            || self.attack_line(&mut s, 12, 4, a)
+            || self.attack_line(&mut s, 11, 5, a)
+            || self.attack_line(&mut s, 10, 6, a)
+            || self.attack_line(&mut s, 9, 7, a)
+            || self.attack_jumps(&mut s, a);
         (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
         u8::from(found)
     }
 
     /// One line direction of ATTACK (B >= 9; `iy` indexes DIRECT). True: an attacker of the
-    /// other colour was found and ATTACK returns 1 (only when T1 is not 7).
+    /// other colour was found and ATTACK returns 1 (only when T1 is not 7). The attackers
+    /// for ATKSAV go to `a`.
     #[inline(always)]
-    fn attack_line(&mut self, s: &mut Scan, b: u8, iy: usize) -> bool {
+    pub(crate) fn attack_line<A: Attackers>(
+        &mut self,
+        s: &mut Scan,
+        b: u8,
+        iy: usize,
+        a: &mut A,
+    ) -> bool {
         let c = DIRECTIONS[iy];
         // D: bits 0-3 scan count, bit 5 other colour met, bit 6 same colour met, bit 7 a
         // queen met on this line.
         let mut d = 0u8;
         s.m2 = s.m3;
-        loop {
+        let found = loop {
             // AT10
             d = d.wrapping_add(1);
             s.m2 = s.m2.wrapping_add(c);
@@ -375,20 +450,20 @@ impl Machine {
                 continue; // empty: keep scanning
             }
             if v == 0xFF {
-                return false; // border
+                break false; // border
             }
             s.p2 = v;
             s.t2 = v & 7;
             if (v ^ s.p1) & 0x80 != 0 {
                 // AT14A: other colour, unless the same colour was met first
                 if d & 0x40 != 0 {
-                    return false;
+                    break false;
                 }
                 d |= 0x20;
             } else {
                 // AT14B
                 if d & 0x20 != 0 {
-                    return false;
+                    break false;
                 }
                 d |= 0x40;
             }
@@ -415,26 +490,41 @@ impl Machine {
                 b >= 15
             };
             if !attacks {
-                return false;
+                break false;
             }
             // AT30
             if self.t1 == 7 {
-                // AT31
-                (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
-                self.atksav(c, d);
+                // AT31: ATKSAV, with M2/P2/T2 as the scan has them
+                a.save(self, Save::new(c, d, s.m2, s.p2));
             } else if d & 0x20 != 0 {
-                return true;
+                break true;
             }
             // AT32: behind a king or knight the scan stops; behind other attackers it goes on.
             if s.t2 == KING || s.t2 == KNIGHT {
-                return false;
+                break false;
             }
-        }
+        };
+        // The count in D's low nibble is how many squares this line read.
+        a.reach(d & 0x0F);
+        found
+    }
+
+    /// The eight knight jumps of ATTACK (B = 8..1), in order.
+    #[inline(always)]
+    pub(crate) fn attack_jumps<A: Attackers>(&mut self, s: &mut Scan, a: &mut A) -> bool {
+        self.attack_jump(s, 8, a)
+            || self.attack_jump(s, 9, a)
+            || self.attack_jump(s, 10, a)
+            || self.attack_jump(s, 11, a)
+            || self.attack_jump(s, 12, a)
+            || self.attack_jump(s, 13, a)
+            || self.attack_jump(s, 14, a)
+            || self.attack_jump(s, 15, a)
     }
 
     /// One knight jump of ATTACK (B <= 8): a single square.
     #[inline(always)]
-    fn attack_jump(&mut self, s: &mut Scan, iy: usize) -> bool {
+    fn attack_jump<A: Attackers>(&mut self, s: &mut Scan, iy: usize, a: &mut A) -> bool {
         let c = DIRECTIONS[iy];
         s.m2 = s.m3.wrapping_add(c);
         let v = self.board(s.m2);
@@ -454,12 +544,20 @@ impl Machine {
         }
         // AT30
         if self.t1 == 7 {
-            (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
-            self.atksav(c, d);
+            a.save(self, Save::new(c, d, s.m2, s.p2));
             false
         } else {
             d & 0x20 != 0
         }
+    }
+
+    /// AT31: ATKSAV for an attacker the scan found, with M2, P2 and T2 as the scan has
+    /// them (the attacker's square, board byte and type).
+    #[inline]
+    pub(crate) fn atksav_save(&mut self, save: Save) {
+        let (c, d, m2, p2) = save.get();
+        (self.m2, self.p2, self.t2) = (m2, p2, p2 & 7);
+        self.atksav(c, d);
     }
 
     /// ATKSAV: count the attacker P2 (type T2) for its colour and put its value into its
@@ -496,7 +594,12 @@ impl Machine {
                 return;
             }
             // Slot full: use the next slot (overwriting its first value if it had two).
+            // From the king's slot that is the next byte after the colour's list: Black's
+            // spills into the pin list (see `Machine::spilled`).
             hl = hl.wrapping_add(1);
+            if e == KING {
+                self.spilled = true;
+            }
         }
         // AS20: the value enters the low nibble; the old low nibble moves up, the old high
         // nibble is lost.

@@ -175,8 +175,7 @@ impl Machine {
             self.valm = 0;
         } else {
             // EV5
-            self.pinfnd();
-            self.points(hooks);
+            self.pinfnd_points(hooks);
         }
         // EV10
         self.unmove();
@@ -209,8 +208,7 @@ impl Machine {
         self.bc0 = 0;
         self.mv0 = 0;
         // The root is scored first: its material and board control are the baseline.
-        self.pinfnd();
-        self.points(hooks);
+        self.pinfnd_points(hooks);
         self.bc0 = self.brdc;
         self.mv0 = self.mtrl;
 
@@ -298,8 +296,7 @@ impl Machine {
                     }
                 }
                 Fm::Fm35 => {
-                    self.pinfnd();
-                    self.points(hooks);
+                    self.pinfnd_points(hooks);
                     self.unmove();
                     Fm::Fm36(self.valm)
                 }

@@ -14,6 +14,8 @@
 //! 8-bit offsets. The addresses themselves are ours; nothing sits at an address whose high
 //! byte is 0, so the high-byte null test never mistakes a real pointer for null.
 
+use super::cache::EvalCache;
+use super::memo::PointsMemo;
 use crate::sargon::BOARD_SIZE;
 
 /// Base of the byte-indexed tables (page aligned, as in the original).
@@ -164,6 +166,24 @@ pub struct Machine {
     pub mvemsg: [u8; 2],
     /// What BOOK reads where the original reads the refresh register.
     pub book_random: u8,
+
+    /// Not the original's: POINTS's memo of ATTACK scans (see [`super::memo`]).
+    /// (Taken out while POINTS runs.)
+    pub(crate) memo: Option<Box<PointsMemo>>,
+    /// Not the original's: PINFND's and POINTS's results by position (see
+    /// [`super::cache`]).
+    pub(crate) cache: EvalCache,
+    /// Use the memo and the cache (true). False runs exactly the original's steps, which
+    /// tests compare with.
+    pub shortcuts: bool,
+    /// An attack list has overflowed into the pin list since the last reset (ATKSAV's
+    /// seventh slot, only with six or more attackers of one colour on one square). The
+    /// memo and the cache cannot follow that write, so from then on the search runs the
+    /// original's steps.
+    pub spilled: bool,
+    /// Check every shortcut against the original's steps (for tests: see
+    /// [`Machine::pinfnd_points`]); a difference panics.
+    pub verify_shortcuts: bool,
 }
 
 impl Machine {
@@ -212,6 +232,11 @@ impl Machine {
             ptsck: 0,
             mvemsg: [0; 2],
             book_random: 0,
+            memo: Some(Box::default()),
+            cache: EvalCache::default(),
+            shortcuts: true,
+            spilled: false,
+            verify_shortcuts: false,
         };
         m.reset(Layout::CLASSIC);
         m
@@ -249,6 +274,11 @@ impl Machine {
         (self.ptsl, self.ptsw1, self.ptsw2, self.mtrl) = (0, 0, 0, 0);
         (self.bc0, self.mv0, self.ptsck) = (0, 0, 0);
         self.mvemsg = [0; 2];
+        if let Some(memo) = &mut self.memo {
+            memo.clear();
+        }
+        self.cache.clear();
+        self.spilled = false;
     }
 
     /// Read a byte.
@@ -267,6 +297,20 @@ impl Machine {
     pub fn fill(&mut self, addr: u16, len: usize, v: u8) {
         let a = addr as usize;
         self.mem[a..a + len].fill(v);
+    }
+
+    /// `len` bytes from `addr` (not wrapping).
+    #[inline]
+    pub fn bytes(&self, addr: u16, len: usize) -> &[u8] {
+        let a = addr as usize;
+        &self.mem[a..a + len]
+    }
+
+    /// Copy `bytes` to `addr` (not wrapping).
+    #[inline]
+    pub fn set_bytes(&mut self, addr: u16, bytes: &[u8]) {
+        let a = addr as usize;
+        self.mem[a..a + bytes.len()].copy_from_slice(bytes);
     }
 
     /// Read a little-endian word (a link or a PLYIX pointer).
@@ -324,6 +368,69 @@ impl Machine {
             out.push(self.entry_move(p));
             p = self.rd16(p);
         }
+        out
+    }
+}
+
+impl Machine {
+    /// Where this machine's state differs from `other`'s: every byte of memory and every
+    /// variable of the original (not the port's own memo and cache). Empty: the same.
+    pub fn differences(&self, other: &Machine) -> Vec<String> {
+        let mut out = Vec::new();
+        for (addr, (a, b)) in self.mem.iter().zip(other.mem.iter()).enumerate() {
+            if a != b {
+                out.push(format!("mem[{addr:#06x}]: {a:#04x} vs {b:#04x}"));
+            }
+        }
+        macro_rules! fields {
+            ($($f:ident),*) => {
+                $(if self.$f != other.$f {
+                    out.push(format!(
+                        "{}: {:?} vs {:?}", stringify!($f), self.$f, other.$f
+                    ));
+                })*
+            };
+        }
+        fields!(
+            layout,
+            m1,
+            m2,
+            m3,
+            m4,
+            t1,
+            t2,
+            t3,
+            npins,
+            mlptri,
+            mlptrj,
+            scrix,
+            bestm,
+            mllst,
+            mlnxt,
+            kolor,
+            color,
+            p1,
+            p2,
+            p3,
+            pmate,
+            moveno,
+            plymax,
+            nply,
+            ckflg,
+            matef,
+            valm,
+            brdc,
+            ptsl,
+            ptsw1,
+            ptsw2,
+            mtrl,
+            bc0,
+            mv0,
+            ptsck,
+            mvemsg,
+            book_random,
+            spilled
+        );
         out
     }
 }

@@ -349,3 +349,70 @@ fn eight_queens_overflow_the_move_list_at_depth_4() {
         assert_eq!(port.machine.rd16(0xFFFA) == 0, overflows, "depth {depth}");
     }
 }
+
+/// A search of `fen` with every PINFND + POINTS checked against the original's steps (the
+/// machine panics at the first difference), returning its trace and the final machine.
+fn verified_search(fen: &str, depth: u8, shortcuts: bool) -> (Vec<crate::trace::Event>, Port) {
+    use crate::trace::{Detail, Recorder};
+    let pos = parse_position(fen).expect("position");
+    let s = setup(&pos, false).expect("setup");
+    let mut port = Port::new();
+    port.machine.shortcuts = shortcuts;
+    port.machine.verify_shortcuts = shortcuts;
+    let mut events = Vec::new();
+    {
+        let mut rec = Recorder::into_vec(Detail::Full, &mut events);
+        let mut hooks = Hooks::new();
+        hooks.add(&mut rec);
+        let opts = SearchOptions {
+            depth,
+            ..SearchOptions::default()
+        };
+        port.search(&s, &opts, &mut hooks).expect("search");
+    }
+    (events, port)
+}
+
+/// The memo and the cache leave the machine exactly as the original's steps would, after
+/// every PINFND + POINTS, on 40 varied positions at depth 3 and the benchmark's heaviest
+/// position at depth 4; the searches' traces and final states are those of the original's
+/// steps.
+#[test]
+fn shortcuts_change_nothing() {
+    let epd = include_str!("../../tests/positions/varied-200.epd");
+    let mut fens: Vec<(String, u8)> = epd
+        .lines()
+        .step_by(5)
+        .map(|l| (l.split(" bm ").next().unwrap_or(l).to_string(), 3))
+        .collect();
+    fens.push((
+        "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1".into(),
+        4,
+    ));
+    let mut hits = 0;
+    for (fen, depth) in &fens {
+        let (fast, fast_port) = verified_search(fen, *depth, true);
+        let (slow, slow_port) = verified_search(fen, *depth, false);
+        assert!(fast == slow, "{fen}: traces differ");
+        let diff = fast_port.machine.differences(&slow_port.machine);
+        assert!(diff.is_empty(), "{fen}: final states differ: {diff:?}");
+        assert_eq!(slow_port.machine.cache.hits, 0);
+        hits += fast_port.machine.cache.hits;
+    }
+    assert!(hits > 0, "the cache was never used");
+}
+
+/// Black's queen slot overflows into the king's slot and the king's value into the pin
+/// list (ATKSAV's seventh slot) while POINTS scores e4 at the root: from then on the
+/// search runs the original's steps, and agrees with them.
+#[test]
+fn an_attack_list_spilling_into_the_pin_list_turns_the_shortcuts_off() {
+    // On e4: Qd5 (queen slot), Qe5 then Re6, Re7 behind it (queen slot, overflowing into
+    // the king's slot), then the king on d4 (a full king's slot: the spill).
+    let fen = "8/4r3/4r3/3qq3/3k4/8/8/K5N1 w - - 0 60";
+    let (fast, fast_port) = verified_search(fen, 2, true);
+    assert!(fast_port.machine.spilled, "the position must spill");
+    let (slow, slow_port) = verified_search(fen, 2, false);
+    assert!(fast == slow);
+    assert!(fast_port.machine.differences(&slow_port.machine).is_empty());
+}

@@ -1,0 +1,510 @@
+//! POINTS's memo of ATTACK: not part of the original, a cache that makes the port faster.
+//!
+//! POINTS runs ATTACK (with T1 = 7: list every attacker and defender) on all 64 squares for
+//! every position it scores, and that is most of the port's time. Consecutive evaluations
+//! are nearly always of sibling positions (SORTM scoring every move of a ply, FNDMOV
+//! scoring the leaves one after the other), which differ in two to four squares; most of
+//! the 9 scans of a square (8 lines, the knight jumps) read none of them.
+//!
+//! ATTACK with T1 = 7 is a scan that finds the attackers ([`Part`]: per line, the squares
+//! read and the ATKSAV calls due), then the ATKSAV calls in order (see
+//! [`Machine::attack`]). What it leaves behind (the attack list, which it finds cleared,
+//! and M2, P2, T2) depends on nothing but
+//!
+//! * for each line, the square itself (P1, whose colour the scan compares with) and the
+//!   squares the line read, up to the one it stopped on;
+//! * for the knight jumps, the square itself and the 8 knight squares (M2/P2/T2 on exit
+//!   are the last jump's square and the last knight square on the board: there are always
+//!   at least two, so their values on entry do not matter);
+//! * for the ATKSAV calls, the attackers' board bytes (on squares their line read), the
+//!   pin list that PNCK reads (NPINS and the first NPINS entries), and constant tables
+//!   (DIRECTIONS, PVALUE: nothing writes to them).
+//!
+//! So each square's memo keeps its 9 parts, M2/P2/T2 after the knight jumps, and the
+//! attack list ATTACK left. Before each POINTS the board is compared with the board of the
+//! previous POINTS. For each square, a part that read a changed square is scanned again;
+//! if its ATKSAV calls differ, or the pin list differs and the square has attackers, the
+//! ATKSAV calls are made again into a cleared list; otherwise the kept list is the one.
+//!
+//! XCHNG, which POINTS runs on the list of an occupied square, reads nothing but that list
+//! and P1 (T3 is P1's type, PVALUE is constant): the memo keeps its result and the list
+//! as XCHNG leaves it, for as long as the square's list and P1 stay the same.
+//!
+//! Between two squares nothing looks at the attack list or M2/P2/T2 (POINTS clears the
+//! list before each ATTACK and ATTACK overwrites M2/P2/T2; there is no hook point inside
+//! POINTS), so a list from the memo is written to memory only when XCHNG must read it, and
+//! after the last square ([`PointsMemo::finish`]). POINTS ends with exactly the memory
+//! and variables of the original.
+//!
+//! A square none of whose parts read a changed square, whose piece is the same and whose
+//! attackers PNCK cannot judge otherwise adds to POINTS's sums exactly what it added last
+//! time, so [`PointsMemo::points`] works out only the other squares (on a depth-6 search
+//! about 40 of the 64) and adds the kept terms of the rest.
+//!
+//! The memo is used only while the board's frame of 0xff border bytes is intact. (A hook
+//! could make a move onto the frame; then scans could run off the board into the attack
+//! list, and POINTS runs exactly the original's steps.)
+
+use super::movegen::{Part, Save, Scan};
+use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
+use crate::sargon::BOARD_SIZE;
+
+/// The memo of one square (what most squares need first, so that it shares a cache line).
+#[derive(Copy, Clone, Default)]
+#[repr(C)]
+struct SquareMemo {
+    valid: bool,
+    /// The parts with ATKSAV calls, one bit each.
+    with_saves: u16,
+    /// M2, P2, T2 after the knight jumps, as ATTACK leaves them.
+    end: [u8; 3],
+    /// The attack list as ATTACK left it.
+    list: [u8; 14],
+    /// XCHNG on that list, if it was made.
+    xchng: Option<XchngMemo>,
+    /// The 8 lines, then the knight jumps.
+    parts: [Part; 9],
+}
+
+/// What XCHNG made of a square's attack list.
+#[derive(Copy, Clone)]
+struct XchngMemo {
+    /// The piece on the square.
+    p1: u8,
+    /// XCHNG's result.
+    result: (u8, u8),
+    /// The attack list as XCHNG left it.
+    list: [u8; 14],
+}
+
+impl SquareMemo {
+    /// After part `i` was scanned again: are its ATKSAV calls other than the `old` ones
+    /// (count and calls)?
+    #[inline(always)]
+    fn part_changed(&mut self, i: usize, old: (u8, [Save; 8])) -> bool {
+        let part = &self.parts[i];
+        if part.n != 0 {
+            self.with_saves |= 1 << i;
+        } else {
+            self.with_saves &= !(1 << i);
+        }
+        part.n != old.0 || (0..usize::from(old.0)).any(|j| part.saves[j] != old.1[j])
+    }
+}
+
+/// Scan line `line` (with its B) of the square again. True if its ATKSAV calls changed.
+#[inline(always)]
+fn rescan_line(
+    memo: &mut SquareMemo,
+    reach: &mut [u8; 8],
+    m: &mut Machine,
+    s: &mut Scan,
+    line: usize,
+    b: u8,
+) -> bool {
+    let part = &mut memo.parts[line];
+    let old = (part.n, part.saves);
+    part.n = 0;
+    m.attack_line(s, b, line, part);
+    reach[line] = part.reach;
+    memo.part_changed(line, old)
+}
+
+/// The pin list as PNCK can read it: NPINS, then the first NPINS squares and directions
+/// (unused entries zero). NPINS above 10 never matches: see [`pin_key`].
+type PinKey = [u8; 21];
+
+/// The memo: the board and pin list of the last POINTS, and each square's scans (indexed
+/// by [`index`]).
+#[derive(Clone)]
+pub struct PointsMemo {
+    board: [u8; BOARD_SIZE],
+    pins: PinKey,
+    squares: [SquareMemo; 64],
+    /// How far each square's lines read (`parts[line].reach`, kept together for
+    /// [`PointsMemo::mark_readers`]).
+    reach: [[u8; 8]; 64],
+    /// The square POINTS looked at last.
+    last: usize,
+    /// Not used in this POINTS: the board's frame is broken.
+    pub(crate) off: bool,
+    /// What each square added to POINTS's sums the last time it was looked at (see
+    /// [`PointsMemo::points`]): the development term, attackers minus defenders (both to
+    /// BRDC), the material (to MTRL), and the points its owner can lose (E, 0: none).
+    development: [u8; 64],
+    control: [u8; 64],
+    material: [u8; 64],
+    loss: [u8; 64],
+    /// MOVENO < 7 when the development terms were worked out (rooks and queens depend on
+    /// it).
+    early: bool,
+}
+
+impl Default for PointsMemo {
+    fn default() -> Self {
+        PointsMemo {
+            board: [0; BOARD_SIZE],
+            pins: [0; 21],
+            squares: [SquareMemo::default(); 64],
+            reach: [[0; 8]; 64],
+            last: 0,
+            off: false,
+            development: [0; 64],
+            control: [0; 64],
+            material: [0; 64],
+            loss: [0; 64],
+            early: false,
+        }
+    }
+}
+
+/// What changed since the previous POINTS, from [`PointsMemo::changes`].
+pub struct Changes {
+    /// Scan every square afresh.
+    all: bool,
+    /// The pin list differs.
+    pins: bool,
+    /// Per square (see [`index`]): the parts that read a changed square.
+    dirty: [u16; 64],
+}
+
+/// More changed squares than this and every square is scanned afresh.
+const MAX_CHANGES: usize = 16;
+
+/// All 9 parts of a square.
+const ALL_PARTS: u16 = 0x1FF;
+/// The knight jumps' part.
+const KNIGHTS: u16 = 0x100;
+
+/// INDEX[i]: the memo's place for board index `i` (a1 = 0 .. h8 = 63), or 0xFF off the
+/// board.
+static INDEX: [u8; BOARD_SIZE] = index_table();
+
+const fn index_table() -> [u8; BOARD_SIZE] {
+    let mut t = [0xFFu8; BOARD_SIZE];
+    let mut i = 0;
+    while i < BOARD_SIZE {
+        if on_board(i) {
+            t[i] = ((i / 10 - 2) * 8 + i % 10 - 1) as u8;
+        }
+        i += 1;
+    }
+    t
+}
+
+/// The memo's place for the board square `s`, if it is one.
+#[inline]
+fn index(s: u8) -> Option<usize> {
+    let i = *INDEX.get(usize::from(s))?;
+    (i != 0xFF).then_some(usize::from(i))
+}
+
+/// SQUARES[k]: the board index of the memo's place `k` (the inverse of [`index`]), in
+/// POINTS's order.
+static SQUARES: [u8; 64] = squares_table();
+
+const fn squares_table() -> [u8; 64] {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[k] = (21 + (k / 8) * 10 + k % 8) as u8;
+        k += 1;
+    }
+    t
+}
+
+/// Is board index `i` one of a1..h8?
+const fn on_board(i: usize) -> bool {
+    i >= 21 && i < 99 && i % 10 >= 1 && i % 10 <= 8
+}
+
+/// Is every square outside a1..h8 a border byte?
+fn frame_intact(board: &[u8; BOARD_SIZE]) -> bool {
+    (0..BOARD_SIZE).all(|i| on_board(i) || board[i] == 0xFF)
+}
+
+fn pin_key(m: &Machine) -> PinKey {
+    let mut key = [0u8; 21];
+    let n = usize::from(m.npins);
+    if n > 10 {
+        // The pin list overflowed into the royalty table: a key no list matches.
+        key[0] = 0xFF;
+        return key;
+    }
+    key[0] = m.npins;
+    key[1..1 + n].copy_from_slice(m.bytes(PLISTA, n));
+    key[11..11 + n].copy_from_slice(m.bytes(PLISTA + 10, n));
+    key
+}
+
+impl PointsMemo {
+    /// Forget everything.
+    pub fn clear(&mut self) {
+        self.board = [0; BOARD_SIZE];
+        for sq in self.squares.iter_mut() {
+            sq.valid = false;
+        }
+    }
+
+    /// Compare the board and the pin list with those of the previous POINTS, remember the
+    /// new ones, and find the scans that read a changed square.
+    pub(crate) fn changes(&mut self, m: &Machine) -> Changes {
+        let mut ch = Changes {
+            all: false,
+            pins: false,
+            dirty: [0; 64],
+        };
+        let pins = pin_key(m);
+        ch.pins = pins != self.pins || pins[0] == 0xFF;
+        self.pins = pins;
+        let board = m.board_array();
+        let mut changed = [0u8; MAX_CHANGES];
+        let mut n = 0;
+        for (i, (new, old)) in board
+            .chunks_exact(8)
+            .zip(self.board.chunks_exact(8))
+            .enumerate()
+        {
+            if new == old {
+                continue;
+            }
+            for j in (0..8).filter(|&j| new[j] != old[j]) {
+                let q = 8 * i + j;
+                if n == MAX_CHANGES || !on_board(q) {
+                    ch.all = true;
+                } else {
+                    changed[n] = q as u8;
+                    n += 1;
+                }
+            }
+        }
+        self.board = board;
+        self.off = ch.all && !frame_intact(&board);
+        if self.off {
+            // Scans may run off the board: forget everything.
+            self.clear();
+        }
+        if ch.all {
+            return ch;
+        }
+        for &q in &changed[..n] {
+            self.mark_readers(q, &mut ch.dirty);
+        }
+        ch
+    }
+
+    /// Mark in `dirty` the parts whose scan read the square `q`: every part of q itself,
+    /// the knight jumps of the squares a knight's jump away, and each line that reached q.
+    fn mark_readers(&self, q: u8, dirty: &mut [u16; 64]) {
+        if let Some(k) = index(q) {
+            dirty[k] = ALL_PARTS;
+        }
+        for &c in &DIRECTIONS[8..16] {
+            if let Some(k) = index(q.wrapping_sub(c)) {
+                dirty[k] |= KNIGHTS;
+            }
+        }
+        for (line, &c) in DIRECTIONS[..8].iter().enumerate() {
+            // Walk back from q: the square at distance `dist` reads q on this line if its
+            // scan went that far.
+            let mut s = q;
+            for dist in 1..8 {
+                s = s.wrapping_sub(c);
+                let Some(k) = index(s) else { break };
+                if self.reach[k][line] >= dist {
+                    dirty[k] |= 1 << line;
+                }
+            }
+        }
+    }
+
+    /// PT6X's `clear the attack list, ATTACK` for the square M3 (T1 = 7), redoing only
+    /// what the memo cannot tell. Returns the attackers counted for White and for Black
+    /// (WACT, BACT); the list is in memory only if the ATKSAV calls were made again.
+    fn attack_square(&mut self, m: &mut Machine, ch: &Changes) -> (u8, u8) {
+        let k = index(m.m3).expect("POINTS scans squares on the board");
+        self.last = k;
+        let memo = &mut self.squares[k];
+        // The parts to scan again.
+        let dirty = if ch.all || !memo.valid {
+            ALL_PARTS
+        } else {
+            ch.dirty[k]
+        };
+        // The ATKSAV calls must be made again if some part finds other attackers, or if
+        // there are attackers and PNCK may now judge them otherwise.
+        let mut save_again = !memo.valid || (ch.pins && memo.with_saves != 0);
+        if dirty != 0 {
+            // Scan again what changed: the lines in ATTACK's order (one call each, so that
+            // each has its own constant B and direction), then the knight jumps.
+            let mut s = Scan::new(m);
+            let reach = &mut self.reach[k];
+            if dirty & 0x01 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 0, 16);
+            }
+            if dirty & 0x02 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 1, 15);
+            }
+            if dirty & 0x04 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 2, 14);
+            }
+            if dirty & 0x08 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 3, 13);
+            }
+            if dirty & 0x10 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 4, 12);
+            }
+            if dirty & 0x20 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 5, 11);
+            }
+            if dirty & 0x40 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 6, 10);
+            }
+            if dirty & 0x80 != 0 {
+                save_again |= rescan_line(memo, reach, m, &mut s, 7, 9);
+            }
+            if dirty & KNIGHTS != 0 {
+                let part = &mut memo.parts[8];
+                let old = (part.n, part.saves);
+                part.n = 0;
+                m.attack_jumps(&mut s, part);
+                save_again |= memo.part_changed(8, old);
+                memo.end = [s.m2, s.p2, s.t2];
+            }
+        }
+        if save_again {
+            // ATKSAV the attackers in order into a cleared list.
+            m.clear_attack_list();
+            let mut parts = memo.with_saves;
+            while parts != 0 {
+                let part = &memo.parts[parts.trailing_zeros() as usize];
+                parts &= parts - 1;
+                for &save in part.saves() {
+                    m.atksav_save(save);
+                }
+            }
+            memo.valid = true;
+            memo.list.copy_from_slice(m.bytes(ATKLST, 14));
+            memo.xchng = None;
+        }
+        // The counts: list bytes 0 (WACT) and 7 (BACT).
+        (memo.list[0], memo.list[7])
+    }
+
+    /// XCHNG for the square M3 holding P1, after [`PointsMemo::attack_square`]: from the
+    /// memo if the square's list and P1 are those of the last time.
+    fn xchng_square(&mut self, m: &mut Machine) -> (u8, u8) {
+        let memo = &mut self.squares[self.last];
+        if let Some(x) = memo.xchng {
+            if x.p1 == m.p1 {
+                return x.result;
+            }
+        }
+        m.set_bytes(ATKLST, &memo.list);
+        let result = m.xchng();
+        let mut list = [0u8; 14];
+        list.copy_from_slice(m.bytes(ATKLST, 14));
+        memo.xchng = Some(XchngMemo {
+            p1: m.p1,
+            result,
+            list,
+        });
+        result
+    }
+
+    /// POINTS's PT5..PT25 over all squares when only some squares can have changed: the
+    /// squares whose scans read a changed square (or whose attackers PNCK may now judge
+    /// otherwise) are worked out again (ATTACK, XCHNG, the development term, as the
+    /// original does for every square), the others add what they added last time. The
+    /// sums are the same in any order (byte additions wrap), and PTSL, PTSW1, PTSW2 and
+    /// PTSCK are found by going over the squares' losses in the original's order. Leaves
+    /// M3, P1, T3, T1, the attack list and M2/P2/T2 as the original's last square (h8)
+    /// does.
+    pub(crate) fn points(&mut self, m: &mut Machine, ch: &Changes) {
+        debug_assert!(!self.off);
+        m.t1 = 7;
+        let early = m.moveno < 7;
+        let redo_development = early != self.early;
+        self.early = early;
+        for (k, &sq) in SQUARES.iter().enumerate() {
+            let memo = &self.squares[k];
+            let again =
+                ch.all || !memo.valid || ch.dirty[k] != 0 || (ch.pins && memo.with_saves != 0);
+            if !again {
+                if redo_development {
+                    self.development[k] = m.development(m.board(sq)).unwrap_or(0);
+                }
+                continue;
+            }
+            // PT5: the square, its piece and type
+            m.m3 = sq;
+            m.p1 = m.board(sq);
+            m.t3 = m.p1 & 7;
+            // PT6A..PT6D
+            self.development[k] = m.development(m.p1).unwrap_or(0);
+            // PT6X
+            let (wact, bact) = self.attack_square(m, ch);
+            self.control[k] = wact.wrapping_sub(bact);
+            if m.p1 == 0 {
+                (self.material[k], self.loss[k]) = (0, 0);
+                continue;
+            }
+            // XCHNG; a piece that can be lost is worth half a pawn less (PT23: material)
+            let (mut d, e) = self.xchng_square(m);
+            if e != 0 {
+                d = d.wrapping_sub(1);
+            }
+            self.loss[k] = e;
+            self.material[k] = if m.p1 & 0x80 != 0 {
+                d.wrapping_neg()
+            } else {
+                d
+            };
+        }
+        let sum = |v: &[u8; 64]| v.iter().fold(0u8, |a, &b| a.wrapping_add(b));
+        m.mtrl = sum(&self.material);
+        m.brdc = sum(&self.development).wrapping_add(sum(&self.control));
+        // The losses in the original's order (PT20 and the lines before it).
+        (m.ptsl, m.ptsw1, m.ptsw2, m.ptsck) = (0, 0, 0, 0);
+        let to = m.rd(m.mlptrj.wrapping_add(3));
+        for k in (0..64).filter(|&k| self.loss[k] != 0) {
+            let e = self.loss[k];
+            let sq = SQUARES[k];
+            if (m.board(sq) ^ m.color) & 0x80 == 0 {
+                // The side that just moved can lose it.
+                if e >= m.ptsl {
+                    m.ptsl = e;
+                    if sq == to {
+                        m.ptsck = sq;
+                    }
+                }
+            } else {
+                let mut a = e;
+                if e >= m.ptsw1 {
+                    a = m.ptsw1;
+                    m.ptsw1 = e;
+                }
+                if a >= m.ptsw2 {
+                    m.ptsw2 = a;
+                }
+            }
+        }
+        // The last square, h8, as PT25 leaves it.
+        m.m3 = SQUARES[63];
+        m.p1 = m.board(m.m3);
+        m.t3 = m.p1 & 7;
+        self.last = 63;
+        self.finish(m);
+    }
+
+    /// After the last square: the attack list as ATTACK and XCHNG left it there, and
+    /// M2/P2/T2 as ATTACK left them.
+    fn finish(&self, m: &mut Machine) {
+        let memo = &self.squares[self.last];
+        match memo.xchng {
+            Some(x) if m.p1 != 0 => m.set_bytes(ATKLST, &x.list),
+            _ => m.set_bytes(ATKLST, &memo.list),
+        }
+        [m.m2, m.p2, m.t2] = memo.end;
+    }
+}
