@@ -25,8 +25,11 @@ fn manual_times_and_formatting() {
     let p = history::parse_positions("# a comment\n\nstartpos\n  8/8/8/8/8/8/8/K6k w - - 0 1 \n");
     assert_eq!(p, vec!["startpos", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
     // The built-in set is legal, and searchable with the book off.
-    assert!(history::DEFAULT_POSITIONS.len() >= 12);
-    for fen in history::DEFAULT_POSITIONS {
+    let set = history::default_positions();
+    assert_eq!(set.len(), 12);
+    assert_eq!(set[0], history::BENCHMARK_POSITIONS[0]);
+    assert_eq!(set[10], "startpos");
+    for fen in set {
         let pos = position::parse_position(fen).unwrap();
         assert!(!position::setup(&pos, false).unwrap().uses_book(), "{fen}");
     }
@@ -38,7 +41,7 @@ fn two_positions_at_levels_1_and_2() {
         return;
     };
     let positions = vec![
-        history::DEFAULT_POSITIONS[0].to_string(),
+        history::default_positions()[0].to_string(),
         "startpos".to_string(),
     ];
     let mut events = Vec::new();

@@ -14,29 +14,13 @@ use anyhow::Result;
 
 use super::make_engine;
 use crate::engine::{Engine, EngineKind, SearchOptions};
+use crate::history::BENCHMARK_POSITIONS;
 use crate::hooks::{FnHook, HookPoint, Hooks};
 use crate::position::{parse_position, setup, Setup};
 use crate::rom::RomStore;
 
-/// The 12-position set of the classic benchmark (two positions appear twice, as in the
-/// set's original form).
-pub const BENCH_POSITIONS: [&str; 12] = [
-    "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
-    "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
-    "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1",
-    "5k2/3KR3/4B3/8/3P4/8/8/6q1 w - - 0 1",
-    "3r2k1/1pq2ppp/pb1pp1b1/8/3B4/2N5/PPP1QPPP/4R1K1 w - - 0 1",
-    "r4r2/6kp/2pqppp1/p1R5/b2P4/4QN2/1P3PPP/2R3K1 w - - 0 1",
-    "8/8/q2pk3/2p5/8/3N4/8/4K2R w K - 0 1",
-    "3k4/8/8/7P/8/8/1p6/1K6 w - - 0 1",
-    "2k5/8/8/8/7P/8/1p6/1K6 w - - 0 1",
-    "6B1/2N5/7p/pR4p1/1b2P3/2N1kP2/PPPR2PP/2K5 w - - 0 34",
-    "6B1/2N5/7p/pR4p1/1b2P3/2N1kP2/PPPR2PP/2K5 w - - 0 34",
-    "2rq1r1k/3npp1p/3p1n1Q/pp1P2N1/8/2P4P/1P4P1/R4R1K w - - 0 1",
-];
-
 /// Seconds the TRS-80 version took per move at level 6, by its manual.
-pub const TRS80_LEVEL6_SECONDS: f64 = 4.0 * 3600.0;
+const TRS80_LEVEL6_SECONDS: f64 = crate::history::MANUAL_SECONDS[5];
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -58,7 +42,7 @@ pub struct BenchArgs {
 }
 
 fn setups() -> Vec<Setup> {
-    BENCH_POSITIONS
+    BENCHMARK_POSITIONS
         .iter()
         .map(|f| setup(&parse_position(f).expect("bench FEN"), false).expect("bench FEN"))
         .collect()
@@ -168,7 +152,7 @@ pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
         for (i, s) in setups.iter().enumerate() {
             let (secs, _) = timed(port.as_mut(), s, 6, false)?;
             total += secs;
-            println!("{:>3} {:>9.3} s  {}", i + 1, secs, BENCH_POSITIONS[i]);
+            println!("{:>3} {:>9.3} s  {}", i + 1, secs, BENCHMARK_POSITIONS[i]);
         }
         let avg = total / setups.len() as f64;
         println!(

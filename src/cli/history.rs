@@ -55,9 +55,9 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
         Some(p) => history::parse_positions(
             &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
         ),
-        None => history::DEFAULT_POSITIONS
-            .iter()
-            .map(|s| s.to_string())
+        None => history::default_positions()
+            .into_iter()
+            .map(String::from)
             .collect(),
     };
     let report = match &args.load {
