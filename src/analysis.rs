@@ -139,7 +139,7 @@ pub fn analyse(
         no_legal_move,
         z80_instructions: stats.z80_instructions,
         t_states: stats.t_states,
-        trs80_seconds: stats.t_states.map(crate::emu::trs80_seconds),
+        trs80_seconds: stats.t_states.map(crate::profile::trs80_seconds),
         wall_ms,
         z80_mips: stats
             .z80_instructions

@@ -35,7 +35,7 @@ use crate::disasm::{Program, TimingCache};
 use crate::emu::Observer;
 
 /// The TRS-80 Model I's clock in Hz.
-pub const TRS80_HZ: f64 = crate::emu::TRS80_HZ;
+pub const TRS80_HZ: f64 = 1_774_000.0;
 /// A 4 MHz Z80 (the Z80A of 1978 machines such as the Model II), in Hz.
 pub const Z80A_HZ: f64 = 4_000_000.0;
 

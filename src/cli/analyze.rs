@@ -193,10 +193,13 @@ pub fn render_text(a: &Analysis) -> String {
         ));
     }
     if let (Some(n), Some(t)) = (a.z80_instructions, a.t_states) {
+        // The emulator's T-state count, a few percent under the Z80 manual's (`sargon
+        // profile` has both; docs/history.md says why).
         let trs = a.trs80_seconds.unwrap_or(0.0);
         line(format!(
-            "Z80        {n} instructions, {t} T-states = {} on a TRS-80 Model I (1.774 MHz)",
-            super::human_duration(trs)
+            "Z80        {n} instructions, {t} T-states (iz80) = {} on a TRS-80 Model I, {} on a 4 MHz Z80",
+            super::human_duration(trs),
+            super::human_duration(crate::profile::z80a_seconds(t))
         ));
     }
     match a.z80_mips {

@@ -41,8 +41,6 @@ const SENTINEL_MARK: u8 = 0xff;
 const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// Sargon's depth limit: its score table and ply table hold six plies.
 pub const MAX_DEPTH: u8 = 6;
-/// The TRS-80 Model I's clock, for "how long would this have taken" figures.
-pub const TRS80_HZ: f64 = 1_774_000.0;
 
 /// Addresses the harness uses, resolved from the ROM's symbol table.
 #[derive(Clone, Debug)]
@@ -666,9 +664,4 @@ impl SearchState for EmuState<'_> {
             .try_into()
             .expect("board slice")
     }
-}
-
-/// Seconds a search of `t_states` would have taken on a TRS-80 Model I.
-pub fn trs80_seconds(t_states: u64) -> f64 {
-    t_states as f64 / TRS80_HZ
 }
