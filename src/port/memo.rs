@@ -24,7 +24,9 @@
 //! attack list ATTACK left. Before each POINTS the board is compared with the board of the
 //! previous POINTS. For each square, a part that read a changed square is scanned again;
 //! if its ATKSAV calls differ, or the pin list differs and the square has attackers, the
-//! ATKSAV calls are made again into a cleared list; otherwise the kept list is the one.
+//! ATKSAV calls are made again into a cleared list (a copy, not memory); otherwise the kept
+//! list is the one. A part is scanned again in place, each ATKSAV call compared with the
+//! kept one, and XCHNG's result stays as long as the list comes out the same.
 //!
 //! XCHNG, which POINTS runs on the list of an occupied square, reads nothing but that list
 //! and P1 (T3 is P1's type, PVALUE is constant): the memo keeps its result and the list
@@ -45,7 +47,7 @@
 //! could make a move onto the frame; then scans could run off the board into the attack
 //! list, and POINTS runs exactly the original's steps.)
 
-use super::movegen::{Part, Save, Scan};
+use super::movegen::{AttackList, Attackers, Part, Save, Scan};
 use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
 use crate::sargon::BOARD_SIZE;
 
@@ -77,18 +79,59 @@ struct XchngMemo {
     list: [u8; 14],
 }
 
-impl SquareMemo {
-    /// After part `i` was scanned again: are its ATKSAV calls other than the `old` ones
-    /// (count and calls)?
+/// A part of a square scanned again into its memo in place: each ATKSAV call found is
+/// compared with the one kept at its place (and replaces it if it differs).
+struct Rescan<'a> {
+    part: &'a mut Part,
+    /// ATKSAV calls found so far.
+    n: u8,
+    /// Some call differs from the kept one.
+    changed: bool,
+}
+
+impl Attackers for Rescan<'_> {
     #[inline(always)]
-    fn part_changed(&mut self, i: usize, old: (u8, [Save; 8])) -> bool {
-        let part = &self.parts[i];
-        if part.n != 0 {
+    fn save(&mut self, _: &mut Machine, save: Save) {
+        let i = usize::from(self.n);
+        if self.n >= self.part.n || self.part.saves[i] != save {
+            self.part.saves[i] = save;
+            self.changed = true;
+        }
+        self.n += 1;
+    }
+    #[inline(always)]
+    fn reach(&mut self, squares: u8) {
+        self.part.reach = squares;
+    }
+}
+
+impl<'a> Rescan<'a> {
+    fn new(part: &'a mut Part) -> Self {
+        Rescan {
+            part,
+            n: 0,
+            changed: false,
+        }
+    }
+
+    /// After the scan: keep the count. True if the ATKSAV calls differ from the kept ones.
+    #[inline(always)]
+    fn finish(self) -> bool {
+        let changed = self.changed || self.n != self.part.n;
+        self.part.n = self.n;
+        changed
+    }
+}
+
+impl SquareMemo {
+    /// Note whether part `i` has ATKSAV calls.
+    #[inline(always)]
+    fn note_saves(&mut self, i: usize) {
+        if self.parts[i].n != 0 {
             self.with_saves |= 1 << i;
         } else {
             self.with_saves &= !(1 << i);
         }
-        part.n != old.0 || (0..usize::from(old.0)).any(|j| part.saves[j] != old.1[j])
     }
 }
 
@@ -102,12 +145,12 @@ fn rescan_line(
     line: usize,
     b: u8,
 ) -> bool {
-    let part = &mut memo.parts[line];
-    let old = (part.n, part.saves);
-    part.n = 0;
-    m.attack_line(s, b, line, part);
-    reach[line] = part.reach;
-    memo.part_changed(line, old)
+    let mut rescan = Rescan::new(&mut memo.parts[line]);
+    m.attack_line(s, b, line, &mut rescan);
+    let changed = rescan.finish();
+    reach[line] = memo.parts[line].reach;
+    memo.note_saves(line);
+    changed
 }
 
 /// The pin list as PNCK can read it: NPINS, then the first NPINS squares and directions
@@ -320,7 +363,7 @@ impl PointsMemo {
 
     /// PT6X's `clear the attack list, ATTACK` for the square M3 (T1 = 7), redoing only
     /// what the memo cannot tell. Returns the attackers counted for White and for Black
-    /// (WACT, BACT); the list is in memory only if the ATKSAV calls were made again.
+    /// (WACT, BACT); the list is in the square's memo, not in memory.
     fn attack_square(&mut self, m: &mut Machine, ch: &Changes) -> (u8, u8) {
         let k = index(m.m3).expect("POINTS scans squares on the board");
         self.last = k;
@@ -364,28 +407,38 @@ impl PointsMemo {
                 save_again |= rescan_line(memo, reach, m, &mut s, 7, 9);
             }
             if dirty & KNIGHTS != 0 {
-                let part = &mut memo.parts[8];
-                let old = (part.n, part.saves);
-                part.n = 0;
-                m.attack_jumps(&mut s, part);
-                save_again |= memo.part_changed(8, old);
+                let mut rescan = Rescan::new(&mut memo.parts[8]);
+                m.attack_jumps(&mut s, &mut rescan);
+                save_again |= rescan.finish();
+                memo.note_saves(8);
                 memo.end = [s.m2, s.p2, s.t2];
             }
         }
         if save_again {
-            // ATKSAV the attackers in order into a cleared list.
-            m.clear_attack_list();
+            // ATKSAV the attackers in order into a cleared list (a copy: the list is
+            // written to memory only when XCHNG reads it, see `xchng_square`).
+            let mut list: AttackList = [0; 15];
+            list[14] = m.rd(PLISTA);
+            let mut spilled = false;
             let mut parts = memo.with_saves;
             while parts != 0 {
                 let part = &memo.parts[parts.trailing_zeros() as usize];
                 parts &= parts - 1;
                 for &save in part.saves() {
-                    m.atksav_save(save);
+                    let (c, d, m2, p2) = save.get();
+                    spilled |= m.atksav_in(&mut list, c, d, m2, p2, p2 & 7);
                 }
             }
+            if spilled {
+                // POINTS starts again by the original's steps (see `points_squares`).
+                m.spilled = true;
+            }
             memo.valid = true;
-            memo.list.copy_from_slice(m.bytes(ATKLST, 14));
-            memo.xchng = None;
+            // XCHNG's result stands as long as the list is the same.
+            if list[..14] != memo.list {
+                memo.list.copy_from_slice(&list[..14]);
+                memo.xchng = None;
+            }
         }
         // The counts: list bytes 0 (WACT) and 7 (BACT).
         (memo.list[0], memo.list[7])

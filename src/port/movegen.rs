@@ -52,6 +52,10 @@ impl Save {
     }
 }
 
+/// The attack list as ATKSAV sees it: WACT and its 6 slots, BACT and its 6 slots, and
+/// the byte after them (the first of the pin list, where a full black king slot spills).
+pub(crate) type AttackList = [u8; 15];
+
 /// What one line of an ATTACK with T1 = 7 found (or the eight knight jumps together):
 /// how many squares the line read, the last one included, and its ATKSAV calls in order.
 #[derive(Copy, Clone, Default)]
@@ -560,57 +564,79 @@ impl Machine {
         self.atksav(c, d);
     }
 
-    /// ATKSAV: count the attacker P2 (type T2) for its colour and put its value into its
-    /// slot of the attack list: slot by piece type, or the queen's slot if a queen was met
-    /// earlier on the line (D bit 7). A slot holds two values (low nibble first); a third
-    /// goes into the next slot. If pins exist, PNCK may reject the attacker.
+    /// ATKSAV: count the attacker P2 (type T2) on M2 in the attack list in memory (see
+    /// [`Machine::atksav_in`]).
     pub fn atksav(&mut self, c: u8, d: u8) {
+        let mut list: AttackList = self.bytes(ATKLST, 15).try_into().expect("15 bytes");
+        if self.atksav_in(&mut list, c, d, self.m2, self.p2, self.t2) {
+            self.spilled = true;
+        }
+        self.set_bytes(ATKLST, &list);
+    }
+
+    /// ATKSAV's steps on a copy of the attack list (POINTS's memo makes them without
+    /// touching memory): count the attacker `p2` (type `t2`) on `m2` for its colour and put
+    /// its value into its slot of the list: slot by piece type, or the queen's slot if a
+    /// queen was met earlier on the line (D bit 7). A slot holds two values (low nibble
+    /// first); a third goes into the next slot. If pins exist, PNCK may reject the
+    /// attacker. True: a full king slot sent the value into the next byte (see
+    /// `Machine::spilled`).
+    #[inline]
+    pub(crate) fn atksav_in(
+        &self,
+        list: &mut AttackList,
+        c: u8,
+        d: u8,
+        m2: u8,
+        p2: u8,
+        t2: u8,
+    ) -> bool {
         let mut d = d;
         if self.npins != 0 {
-            if self.pnck(c) {
-                return; // PNCK's abnormal exit straight back to ATTACK
+            if self.pnck_at(m2, c) {
+                return false; // PNCK's abnormal exit straight back to ATTACK
             }
             // PNCK left the attack direction in D: the queen-slot test below then looks
             // at the direction's sign bit instead of the queen flag.
             d = c;
         }
-        let list = if self.p2 & 0x80 == 0 {
-            ATKLST
-        } else {
-            ATKLST + 7
-        };
-        let mut e = self.p2 & 7;
+        // WACT or BACT
+        let base = if p2 & 0x80 == 0 { 0 } else { 7 };
+        let mut e = p2 & 7;
         if d & 0x80 != 0 {
             e = QUEEN;
         }
-        self.wr(list, self.rd(list).wrapping_add(1));
-        let mut hl = list.wrapping_add(u16::from(e));
-        let value = self.rd(PVALUE.wrapping_add(u16::from(self.t2)));
-        let x = self.rd(hl);
+        list[base] = list[base].wrapping_add(1);
+        let mut hl = base + usize::from(e);
+        let value = self.rd(PVALUE.wrapping_add(u16::from(t2)));
+        let x = list[hl];
+        let mut spilled = false;
         if x & 0x0F != 0 {
             if x & 0xF0 == 0 {
                 // AS19: second value into the high nibble
-                self.wr(hl, (value << 4) | (x & 0x0F));
-                return;
+                list[hl] = (value << 4) | (x & 0x0F);
+                return false;
             }
             // Slot full: use the next slot (overwriting its first value if it had two).
             // From the king's slot that is the next byte after the colour's list: Black's
-            // spills into the pin list (see `Machine::spilled`).
-            hl = hl.wrapping_add(1);
-            if e == KING {
-                self.spilled = true;
-            }
+            // spills into the pin list.
+            hl += 1;
+            spilled = e == KING;
         }
         // AS20: the value enters the low nibble; the old low nibble moves up, the old high
         // nibble is lost.
-        let x = self.rd(hl);
-        self.wr(hl, (x << 4) | (value & 0x0F));
+        list[hl] = (list[hl] << 4) | (value & 0x0F);
+        spilled
     }
 
     /// PNCK: is the attacker on M2 pinned in a way that stops it attacking along `dir`?
     /// True when it must be left out: pinned along another line, or listed twice.
     pub fn pnck(&mut self, dir: u8) -> bool {
-        let pos = self.m2;
+        self.pnck_at(self.m2, dir)
+    }
+
+    /// PNCK for the attacker on `pos` (M2): it reads nothing else but the pin list.
+    pub(crate) fn pnck_at(&self, pos: u8, dir: u8) -> bool {
         let mut hl = PLISTA;
         let mut bc = u16::from(self.npins);
         let mut found_once = false;
