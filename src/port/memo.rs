@@ -23,8 +23,8 @@
 //! So each square's memo keeps its 9 parts, M2/P2/T2 after the knight jumps, and the
 //! attack list ATTACK left. Before each POINTS the board is compared with the board of the
 //! previous POINTS. For each square, a part that read a changed square is scanned again;
-//! if its ATKSAV calls differ, or the pin list differs and the square has attackers, the
-//! ATKSAV calls are made again into a cleared list (a copy, not memory); otherwise the kept
+//! if its ATKSAV calls differ, or the pin list differs in a way PNCK can see for one of
+//! the square's attackers (see [`PointsMemo::changes`]), the ATKSAV calls are made again into a cleared list (a copy, not memory); otherwise the kept
 //! list is the one. A part is scanned again in place, each ATKSAV call compared with the
 //! kept one, and XCHNG's result stays as long as the list comes out the same.
 //!
@@ -55,7 +55,6 @@ use crate::sargon::BOARD_SIZE;
 #[derive(Copy, Clone, Default)]
 #[repr(C)]
 struct SquareMemo {
-    valid: bool,
     /// The parts with ATKSAV calls, one bit each.
     with_saves: u16,
     /// M2, P2, T2 after the knight jumps, as ATTACK leaves them.
@@ -124,6 +123,31 @@ impl<'a> Rescan<'a> {
 }
 
 impl SquareMemo {
+    /// May PNCK now judge some of the square's attackers otherwise (see
+    /// [`PointsMemo::changes`])?
+    fn pins_matter(&self, ch: &Changes) -> bool {
+        if self.with_saves == 0 {
+            return false;
+        }
+        if ch.pins_all {
+            return true;
+        }
+        let mut parts = self.with_saves;
+        while parts != 0 {
+            let part = &self.parts[parts.trailing_zeros() as usize];
+            parts &= parts - 1;
+            // Attackers are on the board (scans stop at the frame): below 128.
+            if part
+                .saves()
+                .iter()
+                .any(|s| ch.pinned >> (s.get().2 & 0x7F) & 1 != 0)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Note whether part `i` has ATKSAV calls.
     #[inline(always)]
     fn note_saves(&mut self, i: usize) {
@@ -164,6 +188,8 @@ pub struct PointsMemo {
     board: [u8; BOARD_SIZE],
     pins: PinKey,
     squares: [SquareMemo; 64],
+    /// The squares whose memo holds a scan, one bit each.
+    valid: u64,
     /// How far each square's lines read (`parts[line].reach`, kept together for
     /// [`PointsMemo::mark_readers`]).
     reach: [[u8; 8]; 64],
@@ -189,6 +215,7 @@ impl Default for PointsMemo {
             board: [0; BOARD_SIZE],
             pins: [0; 21],
             squares: [SquareMemo::default(); 64],
+            valid: 0,
             reach: [[0; 8]; 64],
             last: 0,
             off: false,
@@ -205,10 +232,15 @@ impl Default for PointsMemo {
 pub struct Changes {
     /// Scan every square afresh.
     all: bool,
-    /// The pin list differs.
-    pins: bool,
+    /// The pin list differs in a way that matters to every square with attackers.
+    pins_all: bool,
+    /// The squares that are in the pin list now or were in the previous one (one bit
+    /// per board index): the attackers PNCK may now judge otherwise.
+    pinned: u128,
     /// Per square (see [`index`]): the parts that read a changed square.
     dirty: [u16; 64],
+    /// The squares with dirty parts, one bit each.
+    dirty_squares: u64,
 }
 
 /// More changed squares than this and every square is scanned afresh.
@@ -256,6 +288,59 @@ const fn squares_table() -> [u8; 64] {
     t
 }
 
+/// Not a square (ends the lists of [`Readers`]).
+const NONE: u8 = 0xFF;
+
+/// The squares (memo places) whose scans can read a square: a knight's jump away, and
+/// for each line the squares behind it, nearest first (as many as are on the board;
+/// lists end with [`NONE`]).
+#[derive(Copy, Clone)]
+struct Readers {
+    knights: [u8; 8],
+    lines: [[u8; 7]; 8],
+}
+
+/// READERS[k]: the [`Readers`] of the memo's place `k`.
+static READERS: [Readers; 64] = readers_table();
+
+const fn readers_table() -> [Readers; 64] {
+    let mut t = [Readers {
+        knights: [NONE; 8],
+        lines: [[NONE; 7]; 8],
+    }; 64];
+    let mut k = 0;
+    while k < 64 {
+        let q = SQUARES[k] as usize;
+        let mut n = 0;
+        let mut j = 8;
+        while j < 16 {
+            let s = q.wrapping_sub(DIRECTIONS[j] as i8 as isize as usize);
+            if s < BOARD_SIZE && on_board(s) {
+                t[k].knights[n] = INDEX[s];
+                n += 1;
+            }
+            j += 1;
+        }
+        let mut line = 0;
+        while line < 8 {
+            let c = DIRECTIONS[line] as i8 as isize as usize;
+            let mut s = q;
+            let mut dist = 0;
+            while dist < 7 {
+                s = s.wrapping_sub(c);
+                if !(s < BOARD_SIZE && on_board(s)) {
+                    break;
+                }
+                t[k].lines[line][dist] = INDEX[s];
+                dist += 1;
+            }
+            line += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
 /// Is board index `i` one of a1..h8?
 const fn on_board(i: usize) -> bool {
     i >= 21 && i < 99 && i % 10 >= 1 && i % 10 <= 8
@@ -284,9 +369,7 @@ impl PointsMemo {
     /// Forget everything.
     pub fn clear(&mut self) {
         self.board = [0; BOARD_SIZE];
-        for sq in self.squares.iter_mut() {
-            sq.valid = false;
-        }
+        self.valid = 0;
     }
 
     /// Compare the board and the pin list with those of the previous POINTS, remember the
@@ -294,11 +377,26 @@ impl PointsMemo {
     pub(crate) fn changes(&mut self, m: &Machine) -> Changes {
         let mut ch = Changes {
             all: false,
-            pins: false,
+            pins_all: false,
+            pinned: 0,
             dirty: [0; 64],
+            dirty_squares: 0,
         };
         let pins = pin_key(m);
-        ch.pins = pins != self.pins || pins[0] == 0xFF;
+        if pins != self.pins || pins[0] == 0xFF {
+            // ATKSAV reads the pin list only through `NPINS != 0` and PNCK, which looks
+            // for the attacker's square among the first NPINS entries: an attacker on
+            // neither list is treated alike with both.
+            let (old, new) = (usize::from(self.pins[0]), usize::from(pins[0]));
+            ch.pins_all = old > 10 || new > 10 || (old == 0) != (new == 0);
+            for &q in self.pins[1..]
+                .iter()
+                .take(old)
+                .chain(pins[1..].iter().take(new))
+            {
+                ch.pinned |= 1u128.checked_shl(u32::from(q)).unwrap_or(0);
+            }
+        }
         self.pins = pins;
         let board = m.board_array();
         let mut changed = [0u8; MAX_CHANGES];
@@ -333,27 +431,26 @@ impl PointsMemo {
         for &q in &changed[..n] {
             self.mark_readers(q, &mut ch.dirty);
         }
+        for (k, &d) in ch.dirty.iter().enumerate() {
+            ch.dirty_squares |= u64::from(d != 0) << k;
+        }
         ch
     }
 
     /// Mark in `dirty` the parts whose scan read the square `q`: every part of q itself,
     /// the knight jumps of the squares a knight's jump away, and each line that reached q.
     fn mark_readers(&self, q: u8, dirty: &mut [u16; 64]) {
-        if let Some(k) = index(q) {
-            dirty[k] = ALL_PARTS;
+        let Some(q) = index(q) else { return };
+        dirty[q] = ALL_PARTS;
+        let readers = &READERS[q];
+        for &k in readers.knights.iter().take_while(|&&k| k != NONE) {
+            dirty[usize::from(k)] |= KNIGHTS;
         }
-        for &c in &DIRECTIONS[8..16] {
-            if let Some(k) = index(q.wrapping_sub(c)) {
-                dirty[k] |= KNIGHTS;
-            }
-        }
-        for (line, &c) in DIRECTIONS[..8].iter().enumerate() {
+        for (line, behind) in readers.lines.iter().enumerate() {
             // Walk back from q: the square at distance `dist` reads q on this line if its
             // scan went that far.
-            let mut s = q;
-            for dist in 1..8 {
-                s = s.wrapping_sub(c);
-                let Some(k) = index(s) else { break };
+            for (dist, &k) in (1..).zip(behind.iter().take_while(|&&k| k != NONE)) {
+                let k = usize::from(k);
                 if self.reach[k][line] >= dist {
                     dirty[k] |= 1 << line;
                 }
@@ -362,21 +459,15 @@ impl PointsMemo {
     }
 
     /// PT6X's `clear the attack list, ATTACK` for the square M3 (T1 = 7), redoing only
-    /// what the memo cannot tell. Returns the attackers counted for White and for Black
+    /// what the memo cannot tell: the parts in `dirty` are scanned again, and the ATKSAV
+    /// calls made again if some part finds other attackers or `save_again`. Returns the attackers counted for White and for Black
     /// (WACT, BACT); the list is in the square's memo, not in memory.
-    fn attack_square(&mut self, m: &mut Machine, ch: &Changes) -> (u8, u8) {
+    fn attack_square(&mut self, m: &mut Machine, dirty: u16, save_again: bool) -> (u8, u8) {
         let k = index(m.m3).expect("POINTS scans squares on the board");
         self.last = k;
+        self.valid |= 1 << k;
         let memo = &mut self.squares[k];
-        // The parts to scan again.
-        let dirty = if ch.all || !memo.valid {
-            ALL_PARTS
-        } else {
-            ch.dirty[k]
-        };
-        // The ATKSAV calls must be made again if some part finds other attackers, or if
-        // there are attackers and PNCK may now judge them otherwise.
-        let mut save_again = !memo.valid || (ch.pins && memo.with_saves != 0);
+        let mut save_again = save_again;
         if dirty != 0 {
             // Scan again what changed: the lines in ATTACK's order (one call each, so that
             // each has its own constant B and direction), then the knight jumps.
@@ -433,7 +524,6 @@ impl PointsMemo {
                 // POINTS starts again by the original's steps (see `points_squares`).
                 m.spilled = true;
             }
-            memo.valid = true;
             // XCHNG's result stands as long as the list is the same.
             if list[..14] != memo.list {
                 memo.list.copy_from_slice(&list[..14]);
@@ -479,16 +569,36 @@ impl PointsMemo {
         let early = m.moveno < 7;
         let redo_development = early != self.early;
         self.early = early;
-        for (k, &sq) in SQUARES.iter().enumerate() {
-            let memo = &self.squares[k];
-            let again =
-                ch.all || !memo.valid || ch.dirty[k] != 0 || (ch.pins && memo.with_saves != 0);
-            if !again {
-                if redo_development {
-                    self.development[k] = m.development(m.board(sq)).unwrap_or(0);
-                }
-                continue;
+        if redo_development {
+            for (k, &sq) in SQUARES.iter().enumerate() {
+                self.development[k] = m.development(m.board(sq)).unwrap_or(0);
             }
+        }
+        // The squares whose attackers PNCK may now judge otherwise: their ATKSAV calls are
+        // made again.
+        let mut pins_again = 0u64;
+        if ch.pins_all || ch.pinned != 0 {
+            for (k, memo) in self.squares.iter().enumerate() {
+                if memo.pins_matter(ch) {
+                    pins_again |= 1 << k;
+                }
+            }
+        }
+        // Squares without a scan in the memo are scanned whole.
+        let fresh = if ch.all { !0 } else { !self.valid };
+        let mut again = fresh | ch.dirty_squares | pins_again;
+        while again != 0 {
+            let k = again.trailing_zeros() as usize;
+            again &= again - 1;
+            let sq = SQUARES[k];
+            let (dirty, save_again) = if fresh >> k & 1 != 0 {
+                (
+                    ALL_PARTS,
+                    self.valid >> k & 1 == 0 || pins_again >> k & 1 != 0,
+                )
+            } else {
+                (ch.dirty[k], pins_again >> k & 1 != 0)
+            };
             // PT5: the square, its piece and type
             m.m3 = sq;
             m.p1 = m.board(sq);
@@ -496,7 +606,7 @@ impl PointsMemo {
             // PT6A..PT6D
             self.development[k] = m.development(m.p1).unwrap_or(0);
             // PT6X
-            let (wact, bact) = self.attack_square(m, ch);
+            let (wact, bact) = self.attack_square(m, dirty, save_again);
             self.control[k] = wact.wrapping_sub(bact);
             if m.p1 == 0 {
                 (self.material[k], self.loss[k]) = (0, 0);
