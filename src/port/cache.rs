@@ -30,7 +30,9 @@
 //!
 //! The table is direct-mapped (a position's slot is its hash; a newer entry replaces an
 //! older one) and emptied at the start of each search, so that a search takes as long as
-//! it takes from a cold start whatever was searched before.
+//! it takes from a cold start whatever was searched before. Beside the entries it keeps
+//! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
+//! differs tells so without reading the large entry (a cache miss of the processor's).
 
 use super::state::{Machine, ATKLST, PLISTA, POSK};
 use crate::hooks::Hooks;
@@ -74,8 +76,6 @@ struct Output {
 
 #[derive(Copy, Clone)]
 struct Entry {
-    /// The search that wrote the entry (0: never written).
-    generation: u32,
     key: Key,
     out: Output,
 }
@@ -83,8 +83,10 @@ struct Entry {
 /// The table, allocated on first use.
 #[derive(Default)]
 pub struct EvalCache {
+    /// Per slot: the tag of the entry's key ([`EvalCache::hash`] with bit 0 set), or 0 if
+    /// the slot holds no entry of this search.
+    tags: Vec<u64>,
     entries: Vec<Entry>,
-    generation: u32,
     /// Lookups answered from the table, and lookups that ran the routines (for tests and
     /// `sargon bench`).
     pub hits: u64,
@@ -101,17 +103,13 @@ impl Clone for EvalCache {
 impl EvalCache {
     /// Forget every entry (a new search starts).
     pub fn clear(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // After 2^32 searches: really empty the table.
-            self.entries.clear();
-            self.generation = 1;
-        }
+        self.tags.fill(0);
         self.hits = 0;
         self.misses = 0;
     }
 
-    fn slot(key: &Key) -> usize {
+    /// The key's hash: the slot is its top BITS bits.
+    fn hash(key: &Key) -> u64 {
         // FxHash-style: multiply-rotate over the board's 15 words, then the rest.
         const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut h = 0u64;
@@ -123,8 +121,7 @@ impl EvalCache {
             | u64::from(key.color) << 32
             | u64::from(key.to) << 40
             | u64::from(key.early) << 48;
-        h = (h.rotate_left(5) ^ rest).wrapping_mul(K);
-        (h >> (64 - BITS)) as usize
+        (h.rotate_left(5) ^ rest).wrapping_mul(K)
     }
 }
 
@@ -158,13 +155,12 @@ impl Machine {
                 self.points_squares();
             }
             Some(key) => {
-                let slot = EvalCache::slot(&key);
-                let generation = self.cache.generation;
-                let hit = self
-                    .cache
-                    .entries
-                    .get(slot)
-                    .filter(|e| e.generation == generation && e.key == key)
+                let hash = EvalCache::hash(&key);
+                let slot = (hash >> (64 - BITS)) as usize;
+                let tag = hash | 1;
+                let hit = (self.cache.tags.get(slot) == Some(&tag))
+                    .then(|| &self.cache.entries[slot])
+                    .filter(|e| e.key == key)
                     .map(|e| e.out);
                 if let Some(out) = hit {
                     self.cache.hits += 1;
@@ -178,13 +174,11 @@ impl Machine {
                         let out = self.output();
                         let cache = &mut self.cache;
                         if cache.entries.is_empty() {
+                            cache.tags = vec![0; 1 << BITS];
                             cache.entries = vec![EMPTY; 1 << BITS];
                         }
-                        cache.entries[slot] = Entry {
-                            generation,
-                            key,
-                            out,
-                        };
+                        cache.tags[slot] = tag;
+                        cache.entries[slot] = Entry { key, out };
                     }
                 }
             }
@@ -246,7 +240,6 @@ impl Machine {
 }
 
 const EMPTY: Entry = Entry {
-    generation: 0,
     key: Key {
         board: [0; BOARD_SIZE],
         royal: [0; 4],
