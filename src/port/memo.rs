@@ -47,9 +47,9 @@
 //! could make a move onto the frame; then scans could run off the board into the attack
 //! list, and POINTS runs exactly the original's steps.)
 
-use super::movegen::{AttackList, Attackers, Part, Save, Scan};
+use super::movegen::{line_attacker, AttackList, Attackers, Part, Save, Scan};
 use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
-use crate::sargon::BOARD_SIZE;
+use crate::sargon::{BOARD_SIZE, KING, KNIGHT};
 
 /// The memo of one square (what most squares need first, so that it shares a cache line).
 #[derive(Copy, Clone, Default)]
@@ -91,12 +91,7 @@ struct Rescan<'a> {
 impl Attackers for Rescan<'_> {
     #[inline(always)]
     fn save(&mut self, _: &mut Machine, save: Save) {
-        let i = usize::from(self.n);
-        if self.n >= self.part.n || self.part.saves[i] != save {
-            self.part.saves[i] = save;
-            self.changed = true;
-        }
-        self.n += 1;
+        self.record(save);
     }
     #[inline(always)]
     fn reach(&mut self, squares: u8) {
@@ -105,6 +100,17 @@ impl Attackers for Rescan<'_> {
 }
 
 impl<'a> Rescan<'a> {
+    /// An ATKSAV call found.
+    #[inline(always)]
+    fn record(&mut self, save: Save) {
+        let i = usize::from(self.n);
+        if self.n >= self.part.n || self.part.saves[i] != save {
+            self.part.saves[i] = save;
+            self.changed = true;
+        }
+        self.n += 1;
+    }
+
     fn new(part: &'a mut Part) -> Self {
         Rescan {
             part,
@@ -159,20 +165,66 @@ impl SquareMemo {
     }
 }
 
-/// Scan line `line` (with its B) of the square again. True if its ATKSAV calls changed.
+/// Scan line `line` (with its B) of the square `k` holding P1 again, as ATTACK's AT10
+/// loop does (see [`Machine::attack_line`]), but finding the next occupied square on the
+/// line from the occupancy bits `occ` instead of reading the empty squares one by one
+/// (the loop only counts those in D). The scan leaves M2/P2/T2 as it found them: the
+/// knight jumps, which come after the lines, set them. True if its ATKSAV calls changed.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn rescan_line(
     memo: &mut SquareMemo,
     reach: &mut [u8; 8],
-    m: &mut Machine,
-    s: &mut Scan,
+    m: &Machine,
+    occ: u64,
+    k: usize,
     line: usize,
     b: u8,
 ) -> bool {
+    let c = DIRECTIONS[line];
+    // Towards higher squares (the nearest is the lowest bit) or lower ones.
+    let up = c < 0x80;
+    let ray = RAYS[k][line];
     let mut rescan = Rescan::new(&mut memo.parts[line]);
-    m.attack_line(s, b, line, &mut rescan);
+    // D's flags (bits 4-7) and count (bits 0-3) as in `attack_line`.
+    let mut d = 0u8;
+    let mut rest = ray;
+    loop {
+        let pieces = rest & occ;
+        if pieces == 0 {
+            // Empty squares up to the frame, whose byte is read too.
+            d = (d & 0xF0) | (ray.count_ones() as u8 + 1);
+            break;
+        }
+        let t = if up {
+            pieces.trailing_zeros()
+        } else {
+            63 - pieces.leading_zeros()
+        };
+        // The ray's squares up to t (all read) and beyond.
+        let upto = if up {
+            ray & (u64::MAX >> (63 - t))
+        } else {
+            ray & (u64::MAX << t)
+        };
+        rest = ray & !upto;
+        d = (d & 0xF0) | upto.count_ones() as u8;
+        let sq = SQUARES[t as usize];
+        let v = m.board(sq);
+        if v == 0xFF || !line_attacker(b, m.p1, &mut d, v) {
+            // A border byte (a hook may put one on the board), or AT14's end of the line.
+            break;
+        }
+        // AT31
+        rescan.record(Save::new(c, d, sq, v));
+        // AT32: behind a king or knight the scan stops.
+        if v & 7 == KING || v & 7 == KNIGHT {
+            break;
+        }
+    }
+    rescan.part.reach = d & 0x0F;
     let changed = rescan.finish();
-    reach[line] = memo.parts[line].reach;
+    reach[line] = d & 0x0F;
     memo.note_saves(line);
     changed
 }
@@ -190,6 +242,8 @@ pub struct PointsMemo {
     squares: [SquareMemo; 64],
     /// The squares whose memo holds a scan, one bit each.
     valid: u64,
+    /// The occupied squares of `board` (byte not 0), one bit each.
+    occ: u64,
     /// How far each square's lines read (`parts[line].reach`, kept together for
     /// [`PointsMemo::mark_readers`]).
     reach: [[u8; 8]; 64],
@@ -216,6 +270,7 @@ impl Default for PointsMemo {
             pins: [0; 21],
             squares: [SquareMemo::default(); 64],
             valid: 0,
+            occ: 0,
             reach: [[0; 8]; 64],
             last: 0,
             off: false,
@@ -283,6 +338,29 @@ const fn squares_table() -> [u8; 64] {
     let mut k = 0;
     while k < 64 {
         t[k] = (21 + (k / 8) * 10 + k % 8) as u8;
+        k += 1;
+    }
+    t
+}
+
+/// RAYS[k][line]: the squares (memo places, one bit each) that line `line` (DIRECTIONS
+/// index) passes over from the memo's place `k` before the frame.
+static RAYS: [[u64; 8]; 64] = rays_table();
+
+const fn rays_table() -> [[u64; 8]; 64] {
+    let mut t = [[0u64; 8]; 64];
+    let mut k = 0;
+    while k < 64 {
+        let mut line = 0;
+        while line < 8 {
+            let c = DIRECTIONS[line] as i8 as isize as usize;
+            let mut s = (SQUARES[k] as usize).wrapping_add(c);
+            while s < BOARD_SIZE && on_board(s) {
+                t[k][line] |= 1 << INDEX[s];
+                s = s.wrapping_add(c);
+            }
+            line += 1;
+        }
         k += 1;
     }
     t
@@ -426,9 +504,15 @@ impl PointsMemo {
             self.clear();
         }
         if ch.all {
+            self.occ = 0;
+            for (k, &sq) in SQUARES.iter().enumerate() {
+                self.occ |= u64::from(board[usize::from(sq)] != 0) << k;
+            }
             return ch;
         }
         for &q in &changed[..n] {
+            let k = index(q).expect("changes on the board");
+            self.occ = self.occ & !(1 << k) | u64::from(board[usize::from(q)] != 0) << k;
             self.mark_readers(q, &mut ch.dirty);
         }
         for (k, &d) in ch.dirty.iter().enumerate() {
@@ -473,29 +557,30 @@ impl PointsMemo {
             // each has its own constant B and direction), then the knight jumps.
             let mut s = Scan::new(m);
             let reach = &mut self.reach[k];
+            let occ = self.occ;
             if dirty & 0x01 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 0, 16);
+                save_again |= rescan_line(memo, reach, m, occ, k, 0, 16);
             }
             if dirty & 0x02 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 1, 15);
+                save_again |= rescan_line(memo, reach, m, occ, k, 1, 15);
             }
             if dirty & 0x04 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 2, 14);
+                save_again |= rescan_line(memo, reach, m, occ, k, 2, 14);
             }
             if dirty & 0x08 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 3, 13);
+                save_again |= rescan_line(memo, reach, m, occ, k, 3, 13);
             }
             if dirty & 0x10 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 4, 12);
+                save_again |= rescan_line(memo, reach, m, occ, k, 4, 12);
             }
             if dirty & 0x20 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 5, 11);
+                save_again |= rescan_line(memo, reach, m, occ, k, 5, 11);
             }
             if dirty & 0x40 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 6, 10);
+                save_again |= rescan_line(memo, reach, m, occ, k, 6, 10);
             }
             if dirty & 0x80 != 0 {
-                save_again |= rescan_line(memo, reach, m, &mut s, 7, 9);
+                save_again |= rescan_line(memo, reach, m, occ, k, 7, 9);
             }
             if dirty & KNIGHTS != 0 {
                 let mut rescan = Rescan::new(&mut memo.parts[8]);

@@ -104,6 +104,48 @@ impl Part {
     }
 }
 
+/// AT14A..AT25 for the piece `v` (neither empty nor the border) that the scan of line B
+/// for P1 met, with D counting its square: set D's colour (and queen) flags and tell
+/// whether it attacks the square along the line. False: the line's scan ends.
+#[inline(always)]
+pub(crate) fn line_attacker(b: u8, p1: u8, d: &mut u8, v: u8) -> bool {
+    if (v ^ p1) & 0x80 != 0 {
+        // AT14A: other colour, unless the same colour was met first
+        if *d & 0x40 != 0 {
+            return false;
+        }
+        *d |= 0x20;
+    } else {
+        // AT14B
+        if *d & 0x20 != 0 {
+            return false;
+        }
+        *d |= 0x40;
+    }
+    // AT14: does the piece met attack the square along this line?
+    let e = v & 7;
+    if e == QUEEN {
+        *d |= 0x80;
+        true
+    } else if *d & 0x0F == 1 && e == KING {
+        // AT15: king, adjacent
+        true
+    } else if b < 13 {
+        // AT21: ranks and files
+        e == ROOK
+    } else if e == BISHOP {
+        // AT16: diagonals
+        true
+    } else if *d & 0x0F != 1 || e != PAWN {
+        false
+    } else if v & 0x80 == 0 {
+        // AT20: a white pawn attacks from below
+        b < 15
+    } else {
+        b >= 15
+    }
+}
+
 /// A pawn reaching this square promotes (rank 8 for White, rank 1 for Black).
 fn promotes(to: u8) -> bool {
     !(29..91).contains(&to)
@@ -458,42 +500,7 @@ impl Machine {
             }
             s.p2 = v;
             s.t2 = v & 7;
-            if (v ^ s.p1) & 0x80 != 0 {
-                // AT14A: other colour, unless the same colour was met first
-                if d & 0x40 != 0 {
-                    break false;
-                }
-                d |= 0x20;
-            } else {
-                // AT14B
-                if d & 0x20 != 0 {
-                    break false;
-                }
-                d |= 0x40;
-            }
-            // AT14: does the piece met attack the square along this line?
-            let e = s.t2;
-            let attacks = if e == QUEEN {
-                d |= 0x80;
-                true
-            } else if d & 0x0F == 1 && e == KING {
-                // AT15: king, adjacent
-                true
-            } else if b < 13 {
-                // AT21: ranks and files
-                e == ROOK
-            } else if e == BISHOP {
-                // AT16: diagonals
-                true
-            } else if d & 0x0F != 1 || e != PAWN {
-                false
-            } else if s.p2 & 0x80 == 0 {
-                // AT20: a white pawn attacks from below
-                b < 15
-            } else {
-                b >= 15
-            };
-            if !attacks {
+            if !line_attacker(b, s.p1, &mut d, v) {
                 break false;
             }
             // AT30
@@ -532,20 +539,19 @@ impl Machine {
         let c = DIRECTIONS[iy];
         s.m2 = s.m3.wrapping_add(c);
         let v = self.board(s.m2);
-        if v == 0xFF {
-            return false;
+        // PATH leaves P2/T2 alone on the border; the rest is only about knights (the
+        // border byte's type is 7, an empty square's 0). Written so that the compiler
+        // needs no branch but the rare one for a knight.
+        if v != 0xFF {
+            s.p2 = v;
+            s.t2 = v & 7;
         }
-        s.p2 = v;
-        s.t2 = v & 7;
-        if s.t2 == 0 {
+        // AT25
+        if v & 7 != KNIGHT {
             return false;
         }
         // AT14A/AT14B on the first square: only the colour flag can be set (count 1).
         let d = if (v ^ s.p1) & 0x80 != 0 { 0x21 } else { 0x41 };
-        // AT25
-        if s.t2 != KNIGHT {
-            return false;
-        }
         // AT30
         if self.t1 == 7 {
             a.save(self, Save::new(c, d, s.m2, s.p2));
