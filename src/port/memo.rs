@@ -43,11 +43,13 @@
 //! time, so [`PointsMemo::points`] works out only the other squares (on a depth-6 search
 //! about 40 of the 64) and adds the kept terms of the rest.
 //!
-//! The memo is used only while the board's frame of 0xff border bytes is intact. (A hook
-//! could make a move onto the frame; then scans could run off the board into the attack
-//! list, and POINTS runs exactly the original's steps.)
+//! The memo is used only while the board's frame of 0xff border bytes is intact and no
+//! square of the board holds a border byte. (A hook could make a move onto the frame;
+//! then scans could run off the board into the attack list, and POINTS runs exactly the
+//! original's steps.) So the memo's own scans know that every square they find on the
+//! board is empty or a piece, and the frame is where the board ends.
 
-use super::movegen::{line_attacker, AttackList, Attackers, Part, Save, Scan};
+use super::movegen::{line_attacker, AttackList, Part, Save};
 use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
 use crate::sargon::{BOARD_SIZE, KING, KNIGHT};
 
@@ -86,17 +88,6 @@ struct Rescan<'a> {
     n: u8,
     /// Some call differs from the kept one.
     changed: bool,
-}
-
-impl Attackers for Rescan<'_> {
-    #[inline(always)]
-    fn save(&mut self, _: &mut Machine, save: Save) {
-        self.record(save);
-    }
-    #[inline(always)]
-    fn reach(&mut self, squares: u8) {
-        self.part.reach = squares;
-    }
 }
 
 impl<'a> Rescan<'a> {
@@ -211,8 +202,9 @@ fn rescan_line(
         d = (d & 0xF0) | upto.count_ones() as u8;
         let sq = SQUARES[t as usize];
         let v = m.board(sq);
-        if v == 0xFF || !line_attacker(b, m.p1, &mut d, v) {
-            // A border byte (a hook may put one on the board), or AT14's end of the line.
+        // (Not a border byte: see the module's notes.)
+        if !line_attacker(b, m.p1, &mut d, v) {
+            // AT14's end of the line.
             break;
         }
         // AT31
@@ -226,6 +218,34 @@ fn rescan_line(
     let changed = rescan.finish();
     reach[line] = d & 0x0F;
     memo.note_saves(line);
+    changed
+}
+
+/// Scan the knight jumps (ATTACK's B = 8..1, see [`Machine::attack_jumps`]) of the
+/// square `k` holding P1 again, going only to the jumps that land on the board (on the
+/// frame PATH finds the border and nothing changes). Sets the square's M2/P2/T2 as the
+/// jumps leave them: M2 the last jump's square, P2/T2 what the last one on the board
+/// found. True if the ATKSAV calls changed.
+#[inline(always)]
+fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bool {
+    let from = SQUARES[k];
+    let mut rescan = Rescan::new(&mut memo.parts[8]);
+    let mut last = 0;
+    for &iy in JUMPS[k].iter().take_while(|&&iy| iy != NONE) {
+        let c = DIRECTIONS[usize::from(iy)];
+        let sq = from.wrapping_add(c);
+        let v = m.board(sq);
+        // AT25
+        if v & 7 == KNIGHT {
+            // AT14A/AT14B on the first square: only the colour flag (count 1).
+            let d = if (v ^ m.p1) & 0x80 != 0 { 0x21 } else { 0x41 };
+            rescan.record(Save::new(c, d, sq, v));
+        }
+        last = v;
+    }
+    let changed = rescan.finish();
+    memo.end = [from.wrapping_add(DIRECTIONS[15]), last, last & 7];
+    memo.note_saves(8);
     changed
 }
 
@@ -366,6 +386,29 @@ const fn rays_table() -> [[u64; 8]; 64] {
     t
 }
 
+/// JUMPS[k]: the knight jumps (DIRECTIONS indexes 8..15, in ATTACK's order) from the
+/// memo's place `k` that land on the board (there are at least two), ended by [`NONE`].
+static JUMPS: [[u8; 8]; 64] = jumps_table();
+
+const fn jumps_table() -> [[u8; 8]; 64] {
+    let mut t = [[NONE; 8]; 64];
+    let mut k = 0;
+    while k < 64 {
+        let mut n = 0;
+        let mut iy = 8;
+        while iy < 16 {
+            let s = (SQUARES[k] as usize).wrapping_add(DIRECTIONS[iy] as i8 as isize as usize);
+            if s < BOARD_SIZE && on_board(s) {
+                t[k][n] = iy as u8;
+                n += 1;
+            }
+            iy += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
 /// Not a square (ends the lists of [`Readers`]).
 const NONE: u8 = 0xFF;
 
@@ -424,9 +467,9 @@ const fn on_board(i: usize) -> bool {
     i >= 21 && i < 99 && i % 10 >= 1 && i % 10 <= 8
 }
 
-/// Is every square outside a1..h8 a border byte?
+/// Is every square outside a1..h8 a border byte, and none inside?
 fn frame_intact(board: &[u8; BOARD_SIZE]) -> bool {
-    (0..BOARD_SIZE).all(|i| on_board(i) || board[i] == 0xFF)
+    (0..BOARD_SIZE).all(|i| on_board(i) != (board[i] == 0xFF))
 }
 
 fn pin_key(m: &Machine) -> PinKey {
@@ -489,7 +532,7 @@ impl PointsMemo {
             }
             for j in (0..8).filter(|&j| new[j] != old[j]) {
                 let q = 8 * i + j;
-                if n == MAX_CHANGES || !on_board(q) {
+                if n == MAX_CHANGES || !on_board(q) || new[j] == 0xFF {
                     ch.all = true;
                 } else {
                     changed[n] = q as u8;
@@ -553,41 +596,18 @@ impl PointsMemo {
         let memo = &mut self.squares[k];
         let mut save_again = save_again;
         if dirty != 0 {
-            // Scan again what changed: the lines in ATTACK's order (one call each, so that
-            // each has its own constant B and direction), then the knight jumps.
-            let mut s = Scan::new(m);
+            // Scan again what changed: the lines in ATTACK's order (each with its B),
+            // then the knight jumps.
             let reach = &mut self.reach[k];
             let occ = self.occ;
-            if dirty & 0x01 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 0, 16);
-            }
-            if dirty & 0x02 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 1, 15);
-            }
-            if dirty & 0x04 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 2, 14);
-            }
-            if dirty & 0x08 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 3, 13);
-            }
-            if dirty & 0x10 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 4, 12);
-            }
-            if dirty & 0x20 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 5, 11);
-            }
-            if dirty & 0x40 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 6, 10);
-            }
-            if dirty & 0x80 != 0 {
-                save_again |= rescan_line(memo, reach, m, occ, k, 7, 9);
+            let mut lines = dirty & 0xFF;
+            while lines != 0 {
+                let line = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                save_again |= rescan_line(memo, reach, m, occ, k, line, 16 - line as u8);
             }
             if dirty & KNIGHTS != 0 {
-                let mut rescan = Rescan::new(&mut memo.parts[8]);
-                m.attack_jumps(&mut s, &mut rescan);
-                save_again |= rescan.finish();
-                memo.note_saves(8);
-                memo.end = [s.m2, s.p2, s.t2];
+                save_again |= rescan_knights(memo, m, k);
             }
         }
         if save_again {
