@@ -20,9 +20,11 @@
 //!   pin list that PNCK reads (NPINS and the first NPINS entries), and constant tables
 //!   (DIRECTIONS, PVALUE: nothing writes to them).
 //!
-//! So each square's memo keeps its 9 parts, M2/P2/T2 after the knight jumps, and the
-//! attack list ATTACK left. Before each POINTS the board is compared with the board of the
-//! previous POINTS. For each square, a part that read a changed square is scanned again;
+//! So each square's memo keeps its 9 parts and the attack list ATTACK left (M2/P2/T2 are
+//! needed only after the last square, and are read from the board then). Before each
+//! POINTS the board is compared with the board of the previous POINTS. For each square, a
+//! line that read a changed square is scanned again, and the knight jumps if a knight left
+//! or came to a square a knight's jump away (only knights make their ATKSAV calls);
 //! if its ATKSAV calls differ, or the pin list differs in a way PNCK can see for one of
 //! the square's attackers (see [`PointsMemo::changes`]), the ATKSAV calls are made again into a cleared list (a copy, not memory); otherwise the kept
 //! list is the one. A part is scanned again in place, each ATKSAV call compared with the
@@ -59,8 +61,6 @@ use crate::sargon::{BOARD_SIZE, KING, KNIGHT};
 struct SquareMemo {
     /// The parts with ATKSAV calls, one bit each.
     with_saves: u16,
-    /// M2, P2, T2 after the knight jumps, as ATTACK leaves them.
-    end: [u8; 3],
     /// The attack list as ATTACK left it.
     list: [u8; 14],
     /// XCHNG on that list, if it was made.
@@ -223,14 +223,13 @@ fn rescan_line(
 
 /// Scan the knight jumps (ATTACK's B = 8..1, see [`Machine::attack_jumps`]) of the
 /// square `k` holding P1 again, going only to the jumps that land on the board (on the
-/// frame PATH finds the border and nothing changes). Sets the square's M2/P2/T2 as the
-/// jumps leave them: M2 the last jump's square, P2/T2 what the last one on the board
-/// found. True if the ATKSAV calls changed.
+/// frame PATH finds the border and nothing changes). True if the ATKSAV calls changed.
+/// (M2/P2/T2 as the jumps leave them are worked out from the board when they are needed:
+/// see [`PointsMemo::finish`].)
 #[inline(always)]
 fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bool {
     let from = SQUARES[k];
     let mut rescan = Rescan::new(&mut memo.parts[8]);
-    let mut last = 0;
     for &iy in JUMPS[k].iter().take_while(|&&iy| iy != NONE) {
         let c = DIRECTIONS[usize::from(iy)];
         let sq = from.wrapping_add(c);
@@ -241,10 +240,8 @@ fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bool {
             let d = if (v ^ m.p1) & 0x80 != 0 { 0x21 } else { 0x41 };
             rescan.record(Save::new(c, d, sq, v));
         }
-        last = v;
     }
     let changed = rescan.finish();
-    memo.end = [from.wrapping_add(DIRECTIONS[15]), last, last & 7];
     memo.note_saves(8);
     changed
 }
@@ -521,6 +518,8 @@ impl PointsMemo {
         self.pins = pins;
         let board = m.board_array();
         let mut changed = [0u8; MAX_CHANGES];
+        // Did a knight leave or come to the changed square?
+        let mut knight = [false; MAX_CHANGES];
         let mut n = 0;
         for (i, (new, old)) in board
             .chunks_exact(8)
@@ -536,6 +535,7 @@ impl PointsMemo {
                     ch.all = true;
                 } else {
                     changed[n] = q as u8;
+                    knight[n] = new[j] & 7 == KNIGHT || old[j] & 7 == KNIGHT;
                     n += 1;
                 }
             }
@@ -553,10 +553,10 @@ impl PointsMemo {
             }
             return ch;
         }
-        for &q in &changed[..n] {
+        for (&q, &knight) in changed[..n].iter().zip(&knight[..n]) {
             let k = index(q).expect("changes on the board");
             self.occ = self.occ & !(1 << k) | u64::from(board[usize::from(q)] != 0) << k;
-            self.mark_readers(q, &mut ch.dirty);
+            self.mark_readers(q, knight, &mut ch.dirty);
         }
         for (k, &d) in ch.dirty.iter().enumerate() {
             ch.dirty_squares |= u64::from(d != 0) << k;
@@ -564,14 +564,19 @@ impl PointsMemo {
         ch
     }
 
-    /// Mark in `dirty` the parts whose scan read the square `q`: every part of q itself,
-    /// the knight jumps of the squares a knight's jump away, and each line that reached q.
-    fn mark_readers(&self, q: u8, dirty: &mut [u16; 64]) {
+    /// Mark in `dirty` the parts whose result can depend on the square `q`: every part of q
+    /// itself, each line that reached q, and if a knight left or came to q (`knight`), the
+    /// knight jumps of the squares a knight's jump away. (Otherwise their ATKSAV calls are
+    /// the same; the only other thing they leave is P2/T2, which [`PointsMemo::finish`]
+    /// reads from the board.)
+    fn mark_readers(&self, q: u8, knight: bool, dirty: &mut [u16; 64]) {
         let Some(q) = index(q) else { return };
         dirty[q] = ALL_PARTS;
         let readers = &READERS[q];
-        for &k in readers.knights.iter().take_while(|&&k| k != NONE) {
-            dirty[usize::from(k)] |= KNIGHTS;
+        if knight {
+            for &k in readers.knights.iter().take_while(|&&k| k != NONE) {
+                dirty[usize::from(k)] |= KNIGHTS;
+            }
         }
         for (line, behind) in readers.lines.iter().enumerate() {
             // Walk back from q: the square at distance `dist` reads q on this line if its
@@ -766,13 +771,22 @@ impl PointsMemo {
     }
 
     /// After the last square: the attack list as ATTACK and XCHNG left it there, and
-    /// M2/P2/T2 as ATTACK left them.
+    /// M2/P2/T2 as ATTACK's knight jumps left them: M2 the last jump's square, P2/T2 what
+    /// the last one on the board found (there is always one).
     fn finish(&self, m: &mut Machine) {
-        let memo = &self.squares[self.last];
+        let k = self.last;
+        let memo = &self.squares[k];
         match memo.xchng {
             Some(x) if m.p1 != 0 => m.set_bytes(ATKLST, &x.list),
             _ => m.set_bytes(ATKLST, &memo.list),
         }
-        [m.m2, m.p2, m.t2] = memo.end;
+        let from = SQUARES[k];
+        let last = JUMPS[k]
+            .iter()
+            .take_while(|&&iy| iy != NONE)
+            .last()
+            .expect("at least two jumps on the board");
+        let v = m.board(from.wrapping_add(DIRECTIONS[usize::from(*last)]));
+        [m.m2, m.p2, m.t2] = [from.wrapping_add(DIRECTIONS[15]), v, v & 7];
     }
 }
