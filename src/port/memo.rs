@@ -184,7 +184,7 @@ fn rescan_line(
         let pieces = rest & occ;
         if pieces == 0 {
             // Empty squares up to the frame, whose byte is read too.
-            d = (d & 0xF0) | (ray.count_ones() as u8 + 1);
+            d = (d & 0xF0) | (RAY_LEN[k][line] + 1);
             break;
         }
         let t = if up {
@@ -199,7 +199,9 @@ fn rescan_line(
             ray & (u64::MAX << t)
         };
         rest = ray & !upto;
-        d = (d & 0xF0) | upto.count_ones() as u8;
+        // As many squares as t is away (its distance on the line; no popcount, which the
+        // default target has only as a long bit-twiddling sequence).
+        d = (d & 0xF0) | distance(k, t as usize);
         let sq = SQUARES[t as usize];
         let v = m.board(sq);
         // (Not a border byte: see the module's notes.)
@@ -381,6 +383,32 @@ const fn rays_table() -> [[u64; 8]; 64] {
         k += 1;
     }
     t
+}
+
+/// RAY_LEN[k][line]: how many squares RAYS[k][line] has.
+static RAY_LEN: [[u8; 8]; 64] = ray_len_table();
+
+const fn ray_len_table() -> [[u8; 8]; 64] {
+    let mut t = [[0u8; 8]; 64];
+    let mut k = 0;
+    while k < 64 {
+        let mut line = 0;
+        while line < 8 {
+            t[k][line] = RAYS[k][line].count_ones() as u8;
+            line += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// How many steps apart the memo's places `k` and `t` are on the line (rank, file or
+/// diagonal) through both: the larger of the rank and file differences.
+#[inline(always)]
+fn distance(k: usize, t: usize) -> u8 {
+    let ranks = (k / 8).abs_diff(t / 8);
+    let files = (k % 8).abs_diff(t % 8);
+    ranks.max(files) as u8
 }
 
 /// JUMPS[k]: the knight jumps (DIRECTIONS indexes 8..15, in ATTACK's order) from the
