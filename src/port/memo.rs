@@ -277,6 +277,12 @@ pub struct PointsMemo {
     control: [u8; 64],
     material: [u8; 64],
     loss: [u8; 64],
+    /// The byte sums of `material` and of `development` and `control` (MTRL and BRDC),
+    /// kept up to date as the terms change.
+    mtrl: u8,
+    brdc: u8,
+    /// The squares whose `loss` is not 0, one bit each.
+    losses: u64,
     /// MOVENO < 7 when the development terms were worked out (rooks and queens depend on
     /// it).
     early: bool,
@@ -297,6 +303,9 @@ impl Default for PointsMemo {
             control: [0; 64],
             material: [0; 64],
             loss: [0; 64],
+            mtrl: 0,
+            brdc: 0,
+            losses: 0,
             early: false,
         }
     }
@@ -709,7 +718,7 @@ impl PointsMemo {
         self.early = early;
         if redo_development {
             for (k, &sq) in SQUARES.iter().enumerate() {
-                self.development[k] = m.development(m.board(sq)).unwrap_or(0);
+                self.set_development(k, m.development(m.board(sq)).unwrap_or(0));
             }
         }
         // The squares whose attackers PNCK may now judge otherwise: their ATKSAV calls are
@@ -742,12 +751,16 @@ impl PointsMemo {
             m.p1 = m.board(sq);
             m.t3 = m.p1 & 7;
             // PT6A..PT6D
-            self.development[k] = m.development(m.p1).unwrap_or(0);
+            self.set_development(k, m.development(m.p1).unwrap_or(0));
             // PT6X
             let (wact, bact) = self.attack_square(m, dirty, save_again);
-            self.control[k] = wact.wrapping_sub(bact);
+            let control = wact.wrapping_sub(bact);
+            self.brdc = self
+                .brdc
+                .wrapping_add(control.wrapping_sub(self.control[k]));
+            self.control[k] = control;
             if m.p1 == 0 {
-                (self.material[k], self.loss[k]) = (0, 0);
+                self.set_material(k, 0, 0);
                 continue;
             }
             // XCHNG; a piece that can be lost is worth half a pawn less (PT23: material)
@@ -755,20 +768,22 @@ impl PointsMemo {
             if e != 0 {
                 d = d.wrapping_sub(1);
             }
-            self.loss[k] = e;
-            self.material[k] = if m.p1 & 0x80 != 0 {
+            let material = if m.p1 & 0x80 != 0 {
                 d.wrapping_neg()
             } else {
                 d
             };
+            self.set_material(k, material, e);
         }
-        let sum = |v: &[u8; 64]| v.iter().fold(0u8, |a, &b| a.wrapping_add(b));
-        m.mtrl = sum(&self.material);
-        m.brdc = sum(&self.development).wrapping_add(sum(&self.control));
+        m.mtrl = self.mtrl;
+        m.brdc = self.brdc;
         // The losses in the original's order (PT20 and the lines before it).
         (m.ptsl, m.ptsw1, m.ptsw2, m.ptsck) = (0, 0, 0, 0);
         let to = m.rd(m.mlptrj.wrapping_add(3));
-        for k in (0..64).filter(|&k| self.loss[k] != 0) {
+        let mut losses = self.losses;
+        while losses != 0 {
+            let k = losses.trailing_zeros() as usize;
+            losses &= losses - 1;
             let e = self.loss[k];
             let sq = SQUARES[k];
             if (m.board(sq) ^ m.color) & 0x80 == 0 {
@@ -796,6 +811,22 @@ impl PointsMemo {
         m.t3 = m.p1 & 7;
         self.last = 63;
         self.finish(m);
+    }
+
+    /// Square `k`'s development term is now `v`.
+    #[inline(always)]
+    fn set_development(&mut self, k: usize, v: u8) {
+        self.brdc = self.brdc.wrapping_add(v.wrapping_sub(self.development[k]));
+        self.development[k] = v;
+    }
+
+    /// Square `k`'s material is now `v`, and the points its owner can lose `e`.
+    #[inline(always)]
+    fn set_material(&mut self, k: usize, v: u8, e: u8) {
+        self.mtrl = self.mtrl.wrapping_add(v.wrapping_sub(self.material[k]));
+        self.material[k] = v;
+        self.loss[k] = e;
+        self.losses = self.losses & !(1 << k) | u64::from(e != 0) << k;
     }
 
     /// After the last square: the attack list as ATTACK and XCHNG left it there, and
