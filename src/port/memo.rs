@@ -620,9 +620,8 @@ impl PointsMemo {
             // scan went that far.
             for (dist, &k) in (1..).zip(behind.iter().take_while(|&&k| k != NONE)) {
                 let k = usize::from(k);
-                if self.reach[k][line] >= dist {
-                    dirty[k] |= 1 << line;
-                }
+                // (Without a branch: whether the scans went that far is hard to predict.)
+                dirty[k] |= u16::from(self.reach[k][line] >= dist) << line;
             }
         }
     }
