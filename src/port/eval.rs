@@ -286,25 +286,8 @@ impl Machine {
                     if e != 0 {
                         // A piece that can be lost is worth half a pawn less.
                         d = d.wrapping_sub(1);
-                        if (self.p1 ^ self.color) & 0x80 == 0 {
-                            // The side that just moved can lose it.
-                            if e >= self.ptsl {
-                                self.ptsl = e;
-                                if self.m3 == self.rd(self.mlptrj.wrapping_add(3)) {
-                                    self.ptsck = self.m3;
-                                }
-                            }
-                        } else {
-                            // PT20: the side to move can lose it: keep the two best gains
-                            let mut a = e;
-                            if e >= self.ptsw1 {
-                                a = self.ptsw1;
-                                self.ptsw1 = e;
-                            }
-                            if a >= self.ptsw2 {
-                                self.ptsw2 = a;
-                            }
-                        }
+                        let to = self.rd(self.mlptrj.wrapping_add(3));
+                        self.count_loss(self.m3, self.p1, e, to);
                     }
                     // PT23: material
                     let v = if self.p1 & 0x80 != 0 {
@@ -319,6 +302,32 @@ impl Machine {
             sq = self.m3.wrapping_add(1);
             if sq == 99 {
                 break;
+            }
+        }
+    }
+
+    /// The lines before PT20 and PT20: the piece `p1` on `sq` can be lost for `e` points
+    /// (XCHNG's E, not 0). If it belongs to the side that just moved, the largest such
+    /// loss goes to PTSL (and PTSCK notes the moved piece, on `to`, if it is the one);
+    /// otherwise the two largest gains for the side to move go to PTSW1 and PTSW2.
+    #[inline]
+    pub(crate) fn count_loss(&mut self, sq: u8, p1: u8, e: u8, to: u8) {
+        if (p1 ^ self.color) & 0x80 == 0 {
+            if e >= self.ptsl {
+                self.ptsl = e;
+                if sq == to {
+                    self.ptsck = sq;
+                }
+            }
+        } else {
+            // PT20
+            let mut a = e;
+            if e >= self.ptsw1 {
+                a = self.ptsw1;
+                self.ptsw1 = e;
+            }
+            if a >= self.ptsw2 {
+                self.ptsw2 = a;
             }
         }
     }

@@ -783,26 +783,8 @@ impl PointsMemo {
         while losses != 0 {
             let k = losses.trailing_zeros() as usize;
             losses &= losses - 1;
-            let e = self.loss[k];
             let sq = SQUARES[k];
-            if (m.board(sq) ^ m.color) & 0x80 == 0 {
-                // The side that just moved can lose it.
-                if e >= m.ptsl {
-                    m.ptsl = e;
-                    if sq == to {
-                        m.ptsck = sq;
-                    }
-                }
-            } else {
-                let mut a = e;
-                if e >= m.ptsw1 {
-                    a = m.ptsw1;
-                    m.ptsw1 = e;
-                }
-                if a >= m.ptsw2 {
-                    m.ptsw2 = a;
-                }
-            }
+            m.count_loss(sq, m.board(sq), self.loss[k], to);
         }
         // The last square, h8, as PT25 leaves it.
         m.m3 = SQUARES[63];
