@@ -91,26 +91,51 @@ fn golden(engine: &mut dyn Engine, case: &Case, depth: u8) -> (String, String) {
 
 #[test]
 fn emulator_matches_the_golden_files() {
-    let Some(mut emu) = common::emulator("emulator_matches_the_golden_files") else {
+    let Some(emu) = common::emulator("emulator_matches_the_golden_files") else {
         return;
     };
+    // The searches are independent: spread them over the cores (one emulator each), then
+    // compare (or record) the files in corpus order.
+    let cases = corpus();
+    let jobs: Vec<(&Case, u8)> = cases
+        .iter()
+        .flat_map(|c| c.depths.iter().map(move |&d| (c, d)))
+        .collect();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; jobs.len()]);
+    let mut first = Some(emu);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let mut emu = first.take().unwrap_or_else(|| {
+                common::emulator("emulator_matches_the_golden_files").expect("ROM")
+            });
+            let (jobs, next, results) = (&jobs, &next, &results);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(&(case, depth)) = jobs.get(i) else {
+                    break;
+                };
+                let t = std::time::Instant::now();
+                let (name, content) = golden(&mut emu, case, depth);
+                eprintln!(
+                    "{name}: {:.2} s, {} bytes",
+                    t.elapsed().as_secs_f64(),
+                    content.len()
+                );
+                results.lock().unwrap()[i] = Some((name, content));
+            });
+        }
+    });
     let mut mint = goldenfile::Mint::new(GOLDEN_DIR);
     let mut files = 0;
-    for case in corpus() {
-        for &depth in &case.depths {
-            let t = std::time::Instant::now();
-            let (name, content) = golden(&mut emu, &case, depth);
-            eprintln!(
-                "{name}: {:.2} s, {} bytes",
-                t.elapsed().as_secs_f64(),
-                content.len()
-            );
-            let mut f = mint.new_goldenfile(&name).unwrap();
-            f.write_all(content.as_bytes()).unwrap();
-            files += 1;
-        }
+    for (name, content) in results.into_inner().unwrap().into_iter().flatten() {
+        let mut f = mint.new_goldenfile(&name).unwrap();
+        f.write_all(content.as_bytes()).unwrap();
+        files += 1;
     }
-    eprintln!("emulator: {files} searches compared with {GOLDEN_DIR}");
+    assert_eq!(files, jobs.len());
+    eprintln!("emulator: {files} searches compared with {GOLDEN_DIR} ({workers} threads)");
 }
 
 /// The first line where two golden texts differ, for a readable failure.
