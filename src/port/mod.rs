@@ -20,6 +20,10 @@
 //! * [`eval`]: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
 //! * [`search`]: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
 //! * [`hook`]: what a hook sees at the hook points.
+//! * [`memo`] and [`cache`]: not the original's. POINTS's memo (only the squares a move can
+//!   have changed are worked out again) and the cache of scored positions make the port
+//!   more than twice as fast; both leave the machine byte for byte as the original's steps
+//!   would, which `Machine::verify_shortcuts` checks in the tests (`docs/port.md`).
 //!
 //! Values the original passes in registers become arguments, return values and locals, but
 //! keep their byte arithmetic: wrapping adds, negation, unsigned compares, nibble moves.
