@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sargon::asm::{self, listing};
+use sargon::original::asm::{self, listing};
 
 const SKIPPED: &str =
     "skipped: no Sargon ROM imported (set SARGON_ASM and SARGON_LST, or import the transcription and its listing)";

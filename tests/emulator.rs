@@ -4,13 +4,13 @@
 
 mod common;
 
-use sargon::engine::{Engine, SearchError, SearchOptions};
-use sargon::hooks::Hooks;
-use sargon::position::{parse_position, setup};
-use sargon::sargon::Score;
+use sargon::base::engine::{Engine, SearchError, SearchOptions};
+use sargon::base::hooks::Hooks;
+use sargon::base::position::{parse_position, setup};
+use sargon::base::vocab::Score;
 
 fn best(
-    emu: &mut sargon::emu::Emulator,
+    emu: &mut sargon::original::emu::Emulator,
     fen: &str,
     depth: u8,
     book: bool,
@@ -141,11 +141,12 @@ fn en_passant_is_replayed_inside_sargon() {
     let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30";
     let s = setup(&parse_position(fen).unwrap(), true).unwrap();
     let mut seen = Vec::new();
-    let mut hook = sargon::hooks::FnHook::new(&[sargon::hooks::HookPoint::MovegenDone], |st| {
-        if st.ply() == 1 {
-            seen = st.move_list().iter().map(|m| m.uci()).collect();
-        }
-    });
+    let mut hook =
+        sargon::base::hooks::FnHook::new(&[sargon::base::hooks::HookPoint::MovegenDone], |st| {
+            if st.ply() == 1 {
+                seen = st.move_list().iter().map(|m| m.uci()).collect();
+            }
+        });
     let mut hooks = Hooks::new();
     hooks.add(&mut hook);
     emu.search(&s, &SearchOptions::depth(1), &mut hooks)
@@ -196,7 +197,7 @@ fn a_stop_request_ends_a_long_search_promptly() {
 /// With a chunk of one instruction every instruction is a boundary.
 #[test]
 fn chunk_boundaries_do_not_change_the_trace() {
-    use sargon::trace::{Detail, Recorder};
+    use sargon::base::trace::{Detail, Recorder};
     let Some(mut emu) = common::emulator("chunk_boundaries_do_not_change_the_trace") else {
         return;
     };

@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-use sargon::engine::{Engine, SearchOptions};
-use sargon::hooks::Hooks;
-use sargon::position::{parse_position, setup};
-use sargon::trace::{self, Detail, DigestBuilder, Recorder};
+use sargon::base::engine::{Engine, SearchOptions};
+use sargon::base::hooks::Hooks;
+use sargon::base::position::{parse_position, setup};
+use sargon::base::trace::{self, Detail, DigestBuilder, Recorder};
 
 const GOLDEN_DIR: &str = "tests/golden";
 /// Depths up to this are kept as full event streams (when small enough).

@@ -2,11 +2,11 @@
 
 mod common;
 
-use sargon::engine::{Engine, SearchOptions};
-use sargon::history::{self, Progress};
-use sargon::hooks::Hooks;
-use sargon::position;
-use sargon::profile;
+use sargon::base::engine::{Engine, SearchOptions};
+use sargon::base::hooks::Hooks;
+use sargon::base::position;
+use sargon::original::history::{self, Progress};
+use sargon::original::profile;
 
 #[test]
 fn manual_times_and_formatting() {

@@ -1,4 +1,4 @@
-//! The disassembler (`sargon::disasm`) and `sargon listing`.
+//! The disassembler (`sargon::original::disasm`) and `sargon listing`.
 //!
 //! The disassembler is tested on the project's own Z80 programs: every instruction of
 //! `z80/asm-selftest.asm` must disassemble to text that the project's assembler turns back
@@ -12,8 +12,8 @@ mod common;
 use std::path::Path;
 
 use iz80::{Cpu, Machine, PlainMachine, Reg8};
-use sargon::asm;
-use sargon::disasm::{self, Flow, Program, Timing};
+use sargon::original::asm;
+use sargon::original::disasm::{self, Flow, Program, Timing};
 
 fn selftest() -> (String, asm::Assembly) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("z80/asm-selftest.asm");

@@ -5,7 +5,7 @@
 
 mod common;
 
-use sargon::models::{self, ModelFormat};
+use sargon::tools::models::{self, ModelFormat};
 
 /// "MAX" of the document, as the JSON gives it.
 const MAX: f64 = 16.0;
@@ -154,7 +154,7 @@ fn port_and_emulator_print_the_same_models() {
     }
 }
 
-fn check_json(engine: &mut dyn sargon::engine::Engine) {
+fn check_json(engine: &mut dyn sargon::base::engine::Engine) {
     let out = models::run_models(engine, None, ModelFormat::Json).unwrap();
     let all: serde_json::Value = serde_json::from_str(&out).unwrap();
     let all = all.as_array().expect("an array of examples");
@@ -197,7 +197,7 @@ fn text_shows_the_documents_figures() {
     check_text(&mut emu);
 }
 
-fn check_text(engine: &mut dyn sargon::engine::Engine) {
+fn check_text(engine: &mut dyn sargon::base::engine::Engine) {
     let out = models::run_models(engine, None, ModelFormat::Text).unwrap();
     for doc in &DOCUMENT {
         let n = doc.example;

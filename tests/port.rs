@@ -3,11 +3,11 @@
 
 mod common;
 
-use sargon::engine::{Engine, SearchOptions, SearchOutcome};
-use sargon::hooks::{FnHook, HookPoint, Hooks, SearchState};
+use sargon::base::engine::{Engine, SearchOptions, SearchOutcome};
+use sargon::base::hooks::{FnHook, HookPoint, Hooks, SearchState};
+use sargon::base::position::{parse_position, setup};
+use sargon::base::vocab::{Score, KING};
 use sargon::port::Port;
-use sargon::position::{parse_position, setup};
-use sargon::sargon::{Score, KING};
 
 fn search_with(fen: &str, depth: u8, book_random: u8, hooks: &mut Hooks) -> SearchOutcome {
     let pos = parse_position(fen).expect("position");
@@ -388,9 +388,9 @@ fn traced(
     fen: &str,
     depth: u8,
     book_random: u8,
-    extra: Option<&mut dyn sargon::hooks::Hook>,
-) -> (Vec<sargon::trace::Event>, SearchOutcome) {
-    use sargon::trace::{Detail, Recorder};
+    extra: Option<&mut dyn sargon::base::hooks::Hook>,
+) -> (Vec<sargon::base::trace::Event>, SearchOutcome) {
+    use sargon::base::trace::{Detail, Recorder};
     let pos = parse_position(fen).expect("position");
     let s = setup(&pos, true).expect("setup");
     let opts = SearchOptions {
@@ -418,13 +418,17 @@ fn traced(
 /// address is where one of its 64 K-instruction run chunks ends (it fires, leaves the
 /// inner loop for the stop check, and fires again on re-entry). The steering hooks below
 /// are idempotent, so the double firing changes nothing else.
-fn assert_same_trace(what: &str, emu: &[sargon::trace::Event], port: &[sargon::trace::Event]) {
+fn assert_same_trace(
+    what: &str,
+    emu: &[sargon::base::trace::Event],
+    port: &[sargon::base::trace::Event],
+) {
     let mut emu = emu.to_vec();
     emu.dedup();
     let emu = &emu[..];
     if let Some(i) = (0..emu.len().min(port.len())).find(|&i| emu[i] != port[i]) {
         let from = i.saturating_sub(5);
-        let ctx = |t: &[sargon::trace::Event]| {
+        let ctx = |t: &[sargon::base::trace::Event]| {
             t[from..(i + 3).min(t.len())]
                 .iter()
                 .map(|e| format!("    {e}"))

@@ -6,12 +6,12 @@ mod common;
 
 use std::process::Command;
 
-use sargon::engine::{Engine, SearchOptions};
-use sargon::hooks::Hooks;
-use sargon::models;
-use sargon::position;
-use sargon::trace::{self, Detail, Event, Recorder};
-use sargon::tree::{self, Layout, SearchTree, Status, View};
+use sargon::base::engine::{Engine, SearchOptions};
+use sargon::base::hooks::Hooks;
+use sargon::base::position;
+use sargon::base::trace::{self, Detail, Event, Recorder};
+use sargon::tools::models;
+use sargon::tools::tree::{self, Layout, SearchTree, Status, View};
 
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 

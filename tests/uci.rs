@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
-use sargon::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
-use sargon::hooks::Hooks;
-use sargon::position::{self, Setup};
-use sargon::sargon::{flag, SMove, Score, Sq};
-use sargon::uci::{EngineFactory, Settings, Uci};
+use sargon::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon::base::hooks::Hooks;
+use sargon::base::position::{self, Setup};
+use sargon::base::vocab::{flag, SMove, Score, Sq};
+use sargon::tools::uci::{EngineFactory, Settings, Uci};
 
 /// What the session wrote, shared with the test.
 #[derive(Clone, Default)]
@@ -416,7 +416,7 @@ fn real_engine(test: &str) -> Option<EngineKind> {
 
 fn real_session(kind: EngineKind) -> (Uci<Sink>, Sink) {
     let sink = Sink::default();
-    let store = sargon::rom::RomStore::open(None);
+    let store = sargon::original::rom::RomStore::open(None);
     let factory: EngineFactory = Box::new(move |kind| sargon::cli::make_engine(&store, kind, None));
     let settings = Settings {
         engine: kind,

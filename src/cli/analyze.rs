@@ -1,5 +1,5 @@
 //! `sargon analyze`: Sargon's move, PV and score for one position, or for every position
-//! of an EPD file (`--epd`, one CSV or JSON Lines row per position, see [`crate::batch`]).
+//! of an EPD file (`--epd`, one CSV or JSON Lines row per position, see [`crate::tools::batch`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::analysis::{self, Analysis};
-use crate::batch::{self, BatchRow, Progress};
-use crate::position;
-use crate::rom::RomStore;
+use crate::base::position;
+use crate::original::rom::RomStore;
+use crate::tools::analysis::{self, Analysis};
+use crate::tools::batch::{self, BatchRow, Progress};
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -182,7 +182,7 @@ pub fn render_text(a: &Analysis) -> String {
         let pos = position::parse_position(&a.fen).expect("our own FEN");
         line(format!(
             "PV         {}",
-            crate::pv::numbered_line(&pos, &a.pv_san)
+            crate::tools::pv::numbered_line(&pos, &a.pv_san)
         ));
     }
     if !a.from_book && !a.no_legal_move {
@@ -199,7 +199,7 @@ pub fn render_text(a: &Analysis) -> String {
         line(format!(
             "Z80        {n} instructions, {t} T-states (iz80) = {} on a TRS-80 Model I, {} on a 4 MHz Z80",
             super::human_duration(trs),
-            super::human_duration(crate::profile::z80a_seconds(t))
+            super::human_duration(crate::original::profile::z80a_seconds(t))
         ));
     }
     match a.z80_mips {

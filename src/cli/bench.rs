@@ -13,14 +13,14 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::make_engine;
-use crate::engine::{Engine, EngineKind, SearchOptions};
-use crate::history::BENCHMARK_POSITIONS;
-use crate::hooks::{FnHook, HookPoint, Hooks};
-use crate::position::{parse_position, setup, Setup};
-use crate::rom::RomStore;
+use crate::base::engine::{Engine, EngineKind, SearchOptions};
+use crate::base::hooks::{FnHook, HookPoint, Hooks};
+use crate::base::position::{parse_position, setup, Setup};
+use crate::original::history::BENCHMARK_POSITIONS;
+use crate::original::rom::RomStore;
 
 /// Seconds the TRS-80 version took per move at level 6, by its manual.
-const TRS80_LEVEL6_SECONDS: f64 = crate::history::MANUAL_SECONDS[5];
+const TRS80_LEVEL6_SECONDS: f64 = crate::original::history::MANUAL_SECONDS[5];
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {

@@ -10,10 +10,10 @@ use anyhow::{bail, Result};
 
 use std::collections::BTreeMap;
 
-use crate::disasm::{block_containing, Flow, Instruction, Names, Program};
-use crate::emu;
-use crate::hooks::HookPoint;
-use crate::rom::RomStore;
+use crate::base::hooks::HookPoint;
+use crate::original::disasm::{block_containing, Flow, Instruction, Names, Program};
+use crate::original::emu;
+use crate::original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
 pub struct ListingArgs {
@@ -41,7 +41,7 @@ pub fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
 }
 
 /// The hook points' addresses, when the harness can use this ROM.
-pub fn hook_addresses(rom: &crate::rom::Rom) -> Vec<(u16, HookPoint)> {
+pub fn hook_addresses(rom: &crate::original::rom::Rom) -> Vec<(u16, HookPoint)> {
     match emu::Symbols::resolve(rom) {
         Ok(s) => HookPoint::ALL
             .into_iter()

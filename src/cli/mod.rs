@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use clap::ValueEnum;
 
-use crate::emu;
-use crate::engine::{Engine, EngineKind, SearchOptions};
-use crate::position::{self, Setup};
-use crate::rom::RomStore;
+use crate::base::engine::{Engine, EngineKind, SearchOptions};
+use crate::base::position::{self, Setup};
+use crate::original::emu;
+use crate::original::rom::RomStore;
 
 pub mod analyze;
 pub mod bench;

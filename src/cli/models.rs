@@ -3,10 +3,10 @@
 use anyhow::Result;
 
 use super::make_engine;
-use crate::engine::EngineKind;
-use crate::models::{self, ModelFormat, MODELS};
-use crate::rom::RomStore;
-use crate::tree;
+use crate::base::engine::EngineKind;
+use crate::original::rom::RomStore;
+use crate::tools::models::{self, ModelFormat, MODELS};
+use crate::tools::tree;
 
 /// Output forms of `sargon models`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]

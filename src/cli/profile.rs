@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result};
 
 use super::Format;
-use crate::emu::Emulator;
-use crate::engine::SearchOptions;
-use crate::position;
-use crate::profile::{self, Profile};
-use crate::rom::RomStore;
+use crate::base::engine::SearchOptions;
+use crate::base::position;
+use crate::original::emu::Emulator;
+use crate::original::profile::{self, Profile};
+use crate::original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
 pub struct ProfileArgs {

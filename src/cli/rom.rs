@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use crate::emu;
-use crate::hooks::HookPoint;
-use crate::rom::{self, ImportResult, RomStore};
+use crate::base::hooks::HookPoint;
+use crate::original::emu;
+use crate::original::rom::{self, ImportResult, RomStore};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RomCommand {

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::hooks::Hooks;
-use crate::rom::RomStore;
-use crate::trace::{self, Detail, DigestBuilder, Recorder};
+use crate::base::hooks::Hooks;
+use crate::base::trace::{self, Detail, DigestBuilder, Recorder};
+use crate::original::rom::RomStore;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TraceFormat {

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::hooks::Hooks;
-use crate::position;
-use crate::rom::RomStore;
-use crate::trace::{self, Detail, Recorder};
-use crate::tree::{self, Layout, SearchTree, View};
+use crate::base::hooks::Hooks;
+use crate::base::position;
+use crate::base::trace::{self, Detail, Recorder};
+use crate::original::rom::RomStore;
+use crate::tools::tree::{self, Layout, SearchTree, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TreeFormat {

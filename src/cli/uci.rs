@@ -5,8 +5,8 @@ use std::io;
 use anyhow::{Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::rom::RomStore;
-use crate::uci::{nominal_max_depth, Settings, Uci};
+use crate::original::rom::RomStore;
+use crate::tools::uci::{nominal_max_depth, Settings, Uci};
 
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {

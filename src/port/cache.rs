@@ -35,8 +35,8 @@
 //! differs tells so without reading the large entry (a cache miss of the processor's).
 
 use super::state::{Machine, ATKLST, PLISTA, POSK};
-use crate::hooks::Hooks;
-use crate::sargon::BOARD_SIZE;
+use crate::base::hooks::Hooks;
+use crate::base::vocab::BOARD_SIZE;
 
 /// log2 of the number of entries (2^16 entries of about 200 bytes: 13 MB).
 const BITS: u32 = 16;

@@ -4,8 +4,8 @@
 //! the original's compare instruction makes, and "negative" means bit 7 set.
 
 use super::state::{Machine, ATKLST, BACT, DIRECT, PLIST, PLISTA, PLISTD, POSK, PVALUE, WACT};
-use crate::hooks::{HookPoint, Hooks};
-use crate::sargon::{BISHOP, CASTLED, KING, KNIGHT, MOVED, QUEEN, ROOK};
+use crate::base::hooks::{HookPoint, Hooks};
+use crate::base::vocab::{BISHOP, CASTLED, KING, KNIGHT, MOVED, QUEEN, ROOK};
 
 /// XCHNG's alternate register set: list counts (B', C') and list pointers (HL', DE').
 /// NEXTAD swaps them on every call so that it reads the attackers' and the defenders'

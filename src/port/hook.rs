@@ -4,8 +4,8 @@
 //! so an unhooked search pays one bit test per point.
 
 use super::state::Machine;
-use crate::hooks::{HookPoint, Hooks, SearchState};
-use crate::sargon::{SMove, Score, BOARD_SIZE};
+use crate::base::hooks::{HookPoint, Hooks, SearchState};
+use crate::base::vocab::{SMove, Score, BOARD_SIZE};
 
 /// What a hook sees: the machine (read only) and the registers the routine continues with.
 struct Ctx<'m> {

@@ -53,7 +53,7 @@
 
 use super::movegen::{line_attacker, AttackList, Part, Save};
 use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
-use crate::sargon::{BOARD_SIZE, KING, KNIGHT};
+use crate::base::vocab::{BOARD_SIZE, KING, KNIGHT};
 
 /// The memo of one square (what most squares need first, so that it shares a cache line).
 #[derive(Copy, Clone, Default)]

@@ -48,10 +48,12 @@ mod tests;
 
 use std::time::Instant;
 
-use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
-use crate::hooks::Hooks;
-use crate::position::Setup;
-use crate::sargon::Score;
+use crate::base::engine::{
+    Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,
+};
+use crate::base::hooks::Hooks;
+use crate::base::position::Setup;
+use crate::base::vocab::Score;
 
 use state::{is_null, Layout, Machine, SCORE, SCRATCH};
 

@@ -7,8 +7,8 @@
 //! through them exactly as in the original.
 
 use super::state::{Machine, ATKLST, DCOUNT, DIRECT, DIRECTIONS, DPOINT, PLISTA, POSK, PVALUE};
-use crate::hooks::{HookPoint, Hooks};
-use crate::sargon::{BISHOP, KING, KNIGHT, MOVED, PAWN, QUEEN, ROOK};
+use crate::base::hooks::{HookPoint, Hooks};
+use crate::base::vocab::{BISHOP, KING, KNIGHT, MOVED, PAWN, QUEEN, ROOK};
 
 /// Black pawn as a board byte without flags.
 const BPAWN: u8 = 0x81;

@@ -7,8 +7,8 @@
 use super::state::{is_null, Machine, BMOVES, MLIST, POSK, POSQ, SCORE};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::hooks::{HookPoint, Hooks};
-use crate::sargon::{KING, QUEEN};
+use crate::base::hooks::{HookPoint, Hooks};
+use crate::base::vocab::{KING, QUEEN};
 
 /// FNDMOV's labels (the places it jumps to).
 #[derive(Copy, Clone, Debug)]

@@ -16,7 +16,7 @@
 
 use super::cache::EvalCache;
 use super::memo::PointsMemo;
-use crate::sargon::BOARD_SIZE;
+use crate::base::vocab::BOARD_SIZE;
 
 /// Base of the byte-indexed tables (page aligned, as in the original).
 pub const TBASE: u16 = 0x0200;
@@ -350,8 +350,8 @@ impl Machine {
     }
 
     /// The move entry at `entry` as (from, to, flags).
-    pub fn entry_move(&self, entry: u16) -> crate::sargon::SMove {
-        use crate::sargon::{SMove, Sq};
+    pub fn entry_move(&self, entry: u16) -> crate::base::vocab::SMove {
+        use crate::base::vocab::{SMove, Sq};
         SMove {
             from: Sq(self.rd(entry.wrapping_add(2))),
             to: Sq(self.rd(entry.wrapping_add(3))),
@@ -361,7 +361,7 @@ impl Machine {
 
     /// The moves of the list whose head link is at `head`, in list order, following links
     /// until one has a zero high byte (capped, in case a hook made a cycle).
-    pub fn list_from(&self, head: u16) -> Vec<crate::sargon::SMove> {
+    pub fn list_from(&self, head: u16) -> Vec<crate::base::vocab::SMove> {
         let mut out = Vec::new();
         let mut p = self.rd16(head);
         while p >> 8 != 0 && out.len() < 4096 {

@@ -2,10 +2,10 @@
 
 use super::state::{Machine, ATKLST, BACT, MLIST, POSK, POSQ, WACT};
 use super::Port;
-use crate::engine::{Engine, SearchError, SearchOptions};
-use crate::hooks::Hooks;
-use crate::position::{parse_position, setup};
-use crate::sargon::{flag, SMove, Sq, BLACK, KNIGHT, PAWN, QUEEN};
+use crate::base::engine::{Engine, SearchError, SearchOptions};
+use crate::base::hooks::Hooks;
+use crate::base::position::{parse_position, setup};
+use crate::base::vocab::{flag, SMove, Sq, BLACK, KNIGHT, PAWN, QUEEN};
 
 /// A machine set up for `fen` as before a search (book off), with MLPTRJ as the harness
 /// leaves it (the scratch entry, or the replayed move).
@@ -99,8 +99,8 @@ fn castling_moves_king_and_rook_and_back() {
     }
     m.mlptrj = p;
     m.move_();
-    assert_eq!(m.board(23), crate::sargon::KING | 0x08 | 0x10); // c1: moved, castled
-    assert_eq!(m.board(24), crate::sargon::ROOK | 0x08); // d1
+    assert_eq!(m.board(23), crate::base::vocab::KING | 0x08 | 0x10); // c1: moved, castled
+    assert_eq!(m.board(24), crate::base::vocab::ROOK | 0x08); // d1
     assert_eq!((m.board(21), m.board(25)), (0, 0));
     assert_eq!(m.rd(POSK), 23);
     m.unmove();
@@ -352,8 +352,12 @@ fn eight_queens_overflow_the_move_list_at_depth_4() {
 
 /// A search of `fen` with every PINFND + POINTS checked against the original's steps (the
 /// machine panics at the first difference), returning its trace and the final machine.
-fn verified_search(fen: &str, depth: u8, shortcuts: bool) -> (Vec<crate::trace::Event>, Port) {
-    use crate::trace::{Detail, Recorder};
+fn verified_search(
+    fen: &str,
+    depth: u8,
+    shortcuts: bool,
+) -> (Vec<crate::base::trace::Event>, Port) {
+    use crate::base::trace::{Detail, Recorder};
     let pos = parse_position(fen).expect("position");
     let s = setup(&pos, false).expect("setup");
     let mut port = Port::new();

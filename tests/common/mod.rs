@@ -2,8 +2,8 @@
 //! test that needs the original is skipped.
 #![allow(dead_code)]
 
-use sargon::emu::Emulator;
-use sargon::rom::{Rom, RomStore};
+use sargon::original::emu::Emulator;
+use sargon::original::rom::{Rom, RomStore};
 
 /// The line a test prints when it cannot run for want of the original program.
 pub const SKIP: &str = "skipped: no Sargon ROM imported";

@@ -23,7 +23,7 @@ use std::fmt;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role, Square};
 
-use crate::sargon::{self, Sq, BLACK, BOARD_SIZE, MOVED, OFF_BOARD};
+use crate::base::vocab::{self, Sq, BLACK, BOARD_SIZE, MOVED, OFF_BOARD};
 
 /// Everything an engine writes into Sargon before a search.
 #[derive(Clone, Debug)]
@@ -250,12 +250,12 @@ pub fn board_of(pos: &Chess) -> [u8; BOARD_SIZE] {
 
 fn role_code(role: Role) -> u8 {
     match role {
-        Role::Pawn => sargon::PAWN,
-        Role::Knight => sargon::KNIGHT,
-        Role::Bishop => sargon::BISHOP,
-        Role::Rook => sargon::ROOK,
-        Role::Queen => sargon::QUEEN,
-        Role::King => sargon::KING,
+        Role::Pawn => vocab::PAWN,
+        Role::Knight => vocab::KNIGHT,
+        Role::Bishop => vocab::BISHOP,
+        Role::Rook => vocab::ROOK,
+        Role::Queen => vocab::QUEEN,
+        Role::King => vocab::KING,
     }
 }
 
@@ -337,10 +337,10 @@ mod tests {
         let s = setup(&Chess::default(), true).unwrap();
         assert_eq!(s.moveno, 1);
         assert_eq!(s.replay, None);
-        assert_eq!(s.board[21], sargon::ROOK);
-        assert_eq!(s.board[25], sargon::KING);
-        assert_eq!(s.board[95], sargon::KING | BLACK);
-        assert_eq!(s.board[31], sargon::PAWN);
+        assert_eq!(s.board[21], vocab::ROOK);
+        assert_eq!(s.board[25], vocab::KING);
+        assert_eq!(s.board[95], vocab::KING | BLACK);
+        assert_eq!(s.board[31], vocab::PAWN);
         assert_eq!(s.board[20], OFF_BOARD);
         let s = setup(&Chess::default(), false).unwrap();
         assert_eq!(s.moveno, 2);
@@ -354,7 +354,7 @@ mod tests {
         assert_eq!(s.moveno, 1);
         assert_eq!(s.replay, Some((Sq(27), Sq(46))));
         assert_eq!(s.color, 0);
-        assert_eq!(s.board[27], sargon::KNIGHT);
+        assert_eq!(s.board[27], vocab::KNIGHT);
         assert_eq!(s.search_color(), BLACK);
     }
 
@@ -365,7 +365,7 @@ mod tests {
         assert_eq!(s.moveno, 30);
         assert_eq!(s.color, BLACK);
         assert_eq!(s.replay, Some((Sq(84), Sq(64))));
-        assert_eq!(s.board[84], sargon::PAWN | BLACK);
+        assert_eq!(s.board[84], vocab::PAWN | BLACK);
         assert_eq!(s.board[64], 0);
     }
 
@@ -373,14 +373,14 @@ mod tests {
     fn castling_rights_become_moved_flags() {
         let pos = parse_position("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 12").unwrap();
         let b = setup(&pos, true).unwrap().board;
-        assert_eq!(b[25], sargon::KING); // white king keeps a right
-        assert_eq!(b[28], sargon::ROOK); // h1 rook: O-O allowed
-        assert_eq!(b[21], sargon::ROOK | MOVED); // a1 rook: O-O-O not allowed
-        assert_eq!(b[91], sargon::ROOK | BLACK);
-        assert_eq!(b[98], sargon::ROOK | BLACK | MOVED);
+        assert_eq!(b[25], vocab::KING); // white king keeps a right
+        assert_eq!(b[28], vocab::ROOK); // h1 rook: O-O allowed
+        assert_eq!(b[21], vocab::ROOK | MOVED); // a1 rook: O-O-O not allowed
+        assert_eq!(b[91], vocab::ROOK | BLACK);
+        assert_eq!(b[98], vocab::ROOK | BLACK | MOVED);
         let none = parse_position("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 12").unwrap();
         let b = setup(&none, true).unwrap().board;
-        assert_eq!(b[25], sargon::KING | MOVED);
+        assert_eq!(b[25], vocab::KING | MOVED);
     }
 
     #[test]
@@ -388,7 +388,7 @@ mod tests {
         let pos = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1").unwrap();
         let s = setup(&pos, true).unwrap();
         assert!(s.moveno >= 2);
-        assert_eq!(s.board[28 - 1], sargon::KING | MOVED); // g1
+        assert_eq!(s.board[28 - 1], vocab::KING | MOVED); // g1
     }
 
     #[test]

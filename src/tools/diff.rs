@@ -12,11 +12,11 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Position};
 
-use crate::analysis;
-use crate::engine::{Engine, SearchError, SearchOptions};
-use crate::hooks::Hooks;
-use crate::position::Setup;
-use crate::trace::{self, Detail, Event, Recorder};
+use crate::base::engine::{Engine, SearchError, SearchOptions};
+use crate::base::hooks::Hooks;
+use crate::base::position::Setup;
+use crate::base::trace::{self, Detail, Event, Recorder};
+use crate::tools::analysis;
 
 /// Events in flight between the two engines.
 const CHANNEL_DEPTH: usize = 1 << 14;
@@ -155,8 +155,8 @@ pub fn compare_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hooks::{HookPoint, SearchState};
-    use crate::sargon::{SMove, Score, Sq};
+    use crate::base::hooks::{HookPoint, SearchState};
+    use crate::base::vocab::{SMove, Score, Sq};
 
     /// A fake engine that emits a scripted trace through the hooks machinery's public face.
     struct Scripted(Vec<Event>);
@@ -204,8 +204,8 @@ mod tests {
     }
 
     impl Engine for Scripted {
-        fn kind(&self) -> crate::engine::EngineKind {
-            crate::engine::EngineKind::Port
+        fn kind(&self) -> crate::base::engine::EngineKind {
+            crate::base::engine::EngineKind::Port
         }
         fn max_depth(&self) -> u8 {
             20
@@ -215,14 +215,14 @@ mod tests {
             _: &Setup,
             _: &SearchOptions,
             hooks: &mut Hooks,
-        ) -> Result<crate::engine::SearchOutcome, SearchError> {
+        ) -> Result<crate::base::engine::SearchOutcome, SearchError> {
             // Every scripted event is an ascend, produced by firing the Ascend point.
             for e in &self.0 {
                 if let Event::Ascend { .. } = e {
                     hooks.fire(&mut NoState);
                 }
             }
-            Ok(crate::engine::SearchOutcome {
+            Ok(crate::base::engine::SearchOutcome {
                 best: Some(SMove {
                     from: Sq(35),
                     to: Sq(55),
@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn equal_traces_have_no_divergence_and_unequal_lengths_do() {
-        let setup = crate::position::setup(&Chess::default(), false).unwrap();
+        let setup = crate::base::position::setup(&Chess::default(), false).unwrap();
         let opts = SearchOptions::depth(1);
         let three = vec![Event::Ascend { ply: 0 }; 3];
         let two = vec![Event::Ascend { ply: 0 }; 2];

@@ -1,6 +1,6 @@
 //! The trace: one typed event stream, the common language of both engines.
 //!
-//! A [`Recorder`] is an ordinary hook ([`crate::hooks::Hook`]): it reads the engine's state
+//! A [`Recorder`] is an ordinary hook ([`crate::base::hooks::Hook`]): it reads the engine's state
 //! at the hook points through [`SearchState`] and turns it into [`Event`]s, so the emulator
 //! and the port produce their traces with the same code, and two traces are equal exactly
 //! when the searches made the same decisions in the same order. The formats (one event per
@@ -11,9 +11,9 @@ use std::fmt::{self, Write as _};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::engine::SearchOutcome;
-use crate::hooks::{Hook, HookMask, HookPoint, SearchState};
-use crate::sargon::{SMove, Score};
+use crate::base::engine::SearchOutcome;
+use crate::base::hooks::{Hook, HookMask, HookPoint, SearchState};
+use crate::base::vocab::{SMove, Score};
 
 /// Moves from the root to a node, in Sargon's move-list terms.
 pub type Path = Vec<SMove>;
@@ -347,7 +347,7 @@ impl fmt::Display for Digest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sargon::Sq;
+    use crate::base::vocab::Sq;
 
     fn mv(from: u8, to: u8) -> SMove {
         SMove {

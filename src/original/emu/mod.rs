@@ -5,7 +5,7 @@
 //! the program counter reaches the sentinel. Instructions and T-states are counted, and an
 //! instruction budget turns a hang into an error.
 //!
-//! Hooks ([`crate::hooks`]) are armed in a 64 KiB table indexed by address: the only
+//! Hooks ([`crate::base::hooks`]) are armed in a 64 KiB table indexed by address: the only
 //! per-instruction cost is one table lookup. A hook fires *before* the instruction at its
 //! address executes, sees the registers and memory through [`SearchState`], and may change
 //! them. Each hook point is a symbol plus a documented offset (`docs/hooks.md`), and the
@@ -25,11 +25,13 @@ use std::time::Instant;
 
 use iz80::{Cpu, Machine, Reg16, Reg8};
 
-use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
-use crate::hooks::{HookPoint, Hooks, SearchState};
-use crate::position::Setup;
-use crate::rom::{Rom, RomError};
-use crate::sargon::{SMove, Score, Sq, BOARD_SIZE};
+use crate::base::engine::{
+    Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,
+};
+use crate::base::hooks::{HookPoint, Hooks, SearchState};
+use crate::base::position::Setup;
+use crate::base::vocab::{SMove, Score, Sq, BOARD_SIZE};
+use crate::original::rom::{Rom, RomError};
 
 /// Where the harness returns to: no Sargon code lives this high.
 const SENTINEL: u16 = 0xfff0;

@@ -1,6 +1,6 @@
 //! Pictures of Sargon's search: the tree a search built, read from its trace.
 //!
-//! [`SearchTree::from_trace`] turns a full trace ([`crate::trace`]) into a tree:
+//! [`SearchTree::from_trace`] turns a full trace ([`crate::base::trace`]) into a tree:
 //!
 //! * a node for every `created` event (a move entered a move list), its children in the
 //!   order the search took them up;
@@ -15,7 +15,7 @@
 //!   it plays them).
 //!
 //! [`SearchTree::from_model_run`] builds the same kind of tree from a run of one of the
-//! models of "A Window into Sargon" ([`crate::models`]), so both are drawn alike.
+//! models of "A Window into Sargon" ([`crate::tools::models`]), so both are drawn alike.
 //!
 //! A real tree has thousands of nodes: [`View::select`] keeps the PV, the moves at the
 //! root and then the earliest-evaluated nodes up to a budget, and says how many it left
@@ -30,11 +30,11 @@ use std::process::{Command, Stdio};
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Position};
 
-use crate::analysis;
-use crate::models::{Decision, ModelRun, KEYS, MAX_PAWNS};
-use crate::pv;
-use crate::sargon::SMove;
-use crate::trace::Event;
+use crate::base::trace::Event;
+use crate::base::vocab::SMove;
+use crate::tools::analysis;
+use crate::tools::models::{Decision, ModelRun, KEYS, MAX_PAWNS};
+use crate::tools::pv;
 
 /// An evaluated node's numbers.
 #[derive(Clone, Debug, PartialEq)]
@@ -144,15 +144,15 @@ fn numbered(pos: &Chess, san: &str) -> String {
 }
 
 impl SearchTree {
-    /// The tree of a search of `pos` from its full trace (a [`crate::trace::Recorder`]
-    /// with [`crate::trace::Detail::Full`], plus the result event if wanted).
+    /// The tree of a search of `pos` from its full trace (a [`crate::base::trace::Recorder`]
+    /// with [`crate::base::trace::Detail::Full`], plus the result event if wanted).
     pub fn from_trace(pos: &Chess, events: &[Event], title: impl Into<String>) -> SearchTree {
         let mut nodes = vec![root_node(String::new())];
         let mut index: HashMap<Vec<SMove>, usize> = HashMap::new();
         index.insert(Vec::new(), ROOT);
         let mut evaluations = 0;
         let mut pending: Option<usize> = None;
-        let mut result: Option<(Option<SMove>, crate::sargon::Score)> = None;
+        let mut result: Option<(Option<SMove>, crate::base::vocab::Score)> = None;
         for e in events {
             match e {
                 Event::Created { path } => {
@@ -1024,7 +1024,7 @@ pub fn render_svg(dot: &str) -> anyhow::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sargon::{Score, Sq};
+    use crate::base::vocab::{Score, Sq};
 
     fn mv(from: u8, to: u8) -> SMove {
         SMove {

@@ -813,7 +813,7 @@ impl Program {
     }
 
     /// A program for an imported ROM.
-    pub fn of_rom(rom: &crate::rom::Rom) -> Program {
+    pub fn of_rom(rom: &crate::original::rom::Rom) -> Program {
         let start = rom.meta.load_address;
         Program::new(
             rom.memory(),

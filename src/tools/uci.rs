@@ -20,13 +20,13 @@
 //!   hook at `points.end`, summed over all the depths searched for this `go` (each depth
 //!   searches the tree again from scratch, so this is the work really done); `nps` is that
 //!   count per second of wall time since `go`;
-//! * `time MS` since `go`, and the `pv`, read from the "best so far" nodes ([`crate::pv`]).
+//! * `time MS` since `go`, and the `pv`, read from the "best so far" nodes ([`crate::tools::pv`]).
 //!
 //! `bestmove` is the move of the last completed depth. A search cut short (by `stop`, the
 //! clock or a node limit) is thrown away; if not even depth 1 completed, the first legal
 //! move is played, and `bestmove 0000` is the answer when there is no legal move. The
 //! move Sargon's opening book gives (in the initial position and one White move after it,
-//! see [`crate::position`]) is played at once, without a search.
+//! see [`crate::base::position`]) is played at once, without a search.
 //!
 //! # Time
 //!
@@ -61,12 +61,12 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
-use crate::analysis;
-use crate::engine::{Engine, EngineKind, SearchError, SearchOptions};
-use crate::hooks::{FnHook, HookPoint, Hooks};
-use crate::position::{self, Setup};
-use crate::pv;
-use crate::trace::{Detail, Recorder};
+use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions};
+use crate::base::hooks::{FnHook, HookPoint, Hooks};
+use crate::base::position::{self, Setup};
+use crate::base::trace::{Detail, Recorder};
+use crate::tools::analysis;
+use crate::tools::pv;
 
 /// Builds an engine of a kind (with the name of the ROM it runs, if any).
 pub type EngineFactory =
@@ -81,7 +81,7 @@ pub const DEFAULT_GROWTH: f64 = 6.0;
 /// The deepest PLYMAX an engine kind takes, without building the engine.
 pub fn nominal_max_depth(kind: EngineKind) -> u8 {
     match kind {
-        EngineKind::Emulator => crate::emu::MAX_DEPTH,
+        EngineKind::Emulator => crate::original::emu::MAX_DEPTH,
         EngineKind::Port => crate::port::MAX_DEPTH,
     }
 }

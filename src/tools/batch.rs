@@ -10,7 +10,7 @@
 //! quoted (`"..."`, with `\"` for a quote). Understood: `bm` (best moves) and `am` (moves
 //! to avoid), in SAN (UCI is accepted as well); `id`; `hmvc` and `fmvn` (the move
 //! counters, when the line has none: Sargon uses the full-move number, see
-//! [`crate::position`]). Other operations are kept and ignored. Empty lines and lines
+//! [`crate::base::position`]). Other operations are kept and ignored. Empty lines and lines
 //! starting with `#` are skipped.
 //!
 //! A position is *solved* when Sargon's move is one of its `bm` moves and none of its `am`
@@ -27,9 +27,9 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
-use crate::analysis::{self, Analysis};
-use crate::engine::{Engine, SearchOptions};
-use crate::position;
+use crate::base::engine::{Engine, SearchOptions};
+use crate::base::position;
+use crate::tools::analysis::{self, Analysis};
 
 /// One operation of an EPD line: `opcode operand ...;`.
 #[derive(Clone, Debug, PartialEq, Eq)]

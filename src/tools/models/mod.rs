@@ -20,7 +20,7 @@
 //!   ([`node_score`]), converted to Sargon's byte from the point of view of the side that
 //!   just moved, which is how POINTS scores; the root gets 0.
 //!
-//! Everything shown is then derived from the trace ([`crate::trace`]) that a
+//! Everything shown is then derived from the trace ([`crate::base::trace`]) that a
 //! [`Recorder`] takes of the search: the creation order from the `created` events, one
 //! numbered evaluation per `alpha_beta` event, its decision from that event (cutoff) or the
 //! `best_test` after it (new best or discard), the best-so-far nodes from the `best` events
@@ -68,12 +68,12 @@ mod text;
 
 use anyhow::{bail, Context as _};
 
-use crate::engine::{Engine, SearchOptions};
-use crate::hooks::{Hook, HookMask, HookPoint, Hooks, SearchState};
-use crate::position;
-use crate::pv;
-use crate::sargon::{SMove, Score, KING};
-use crate::trace::{Detail, Event, Recorder};
+use crate::base::engine::{Engine, SearchOptions};
+use crate::base::hooks::{Hook, HookMask, HookPoint, Hooks, SearchState};
+use crate::base::position;
+use crate::base::trace::{Detail, Event, Recorder};
+use crate::base::vocab::{SMove, Score, KING};
+use crate::tools::pv;
 
 pub use data::{Model, ModelNode, KEYS, MODELS};
 

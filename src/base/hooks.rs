@@ -8,7 +8,7 @@
 //! (the trace recorder, the models' score injection, a debugger) never care which engine
 //! they are attached to.
 
-use crate::sargon::{SMove, Score};
+use crate::base::vocab::{SMove, Score};
 
 /// A named place in Sargon's search. See `docs/hooks.md` for each one's contract.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -117,7 +117,7 @@ pub trait SearchState {
     /// counted once).
     fn move_list(&self) -> Vec<SMove>;
     /// Sargon's 120-byte board.
-    fn board(&self) -> [u8; crate::sargon::BOARD_SIZE];
+    fn board(&self) -> [u8; crate::base::vocab::BOARD_SIZE];
 }
 
 /// Something that wants to run at hook points: a trace recorder, a score injector, ...

@@ -9,9 +9,9 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::hooks::Hooks;
-use crate::position::Setup;
-use crate::sargon::{SMove, Score};
+use crate::base::hooks::Hooks;
+use crate::base::position::Setup;
+use crate::base::vocab::{SMove, Score};
 
 /// Which engine runs the search.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, serde::Serialize)]

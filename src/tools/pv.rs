@@ -9,9 +9,9 @@
 
 use shakmaty::{Chess, Position};
 
-use crate::analysis;
-use crate::sargon::SMove;
-use crate::trace::Event;
+use crate::base::trace::Event;
+use crate::base::vocab::SMove;
+use crate::tools::analysis;
 
 /// The principal variation from a trace's `best` events (other events are ignored).
 pub fn principal_variation<'a>(events: impl DoubleEndedIterator<Item = &'a Event>) -> Vec<SMove> {
@@ -70,7 +70,7 @@ pub fn numbered_line(pos: &Chess, san: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sargon::{Score, Sq};
+    use crate::base::vocab::{Score, Sq};
 
     fn best(path: &[(u8, u8)]) -> Event {
         let path = path

@@ -5,12 +5,12 @@
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
-use crate::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
-use crate::hooks::Hooks;
-use crate::position::{self, Setup};
-use crate::pv;
-use crate::sargon::SMove;
-use crate::trace::{Detail, Recorder};
+use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use crate::base::hooks::Hooks;
+use crate::base::position::{self, Setup};
+use crate::base::trace::{Detail, Recorder};
+use crate::base::vocab::SMove;
+use crate::tools::pv;
 
 /// The result of one analysis, as `sargon analyze --format json` prints it.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -42,7 +42,7 @@ pub struct Analysis {
     pub wall_ms: f64,
     /// Emulation speed in millions of Z80 instructions per second.
     pub z80_mips: Option<f64>,
-    /// The principal variation, from the "best so far" nodes (see [`crate::pv`]).
+    /// The principal variation, from the "best so far" nodes (see [`crate::tools::pv`]).
     pub pv_uci: Vec<String>,
     pub pv_san: Vec<String>,
 }
@@ -139,7 +139,7 @@ pub fn analyse(
         no_legal_move,
         z80_instructions: stats.z80_instructions,
         t_states: stats.t_states,
-        trs80_seconds: stats.t_states.map(crate::profile::trs80_seconds),
+        trs80_seconds: stats.t_states.map(crate::original::profile::trs80_seconds),
         wall_ms,
         z80_mips: stats
             .z80_instructions

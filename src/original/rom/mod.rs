@@ -2,7 +2,7 @@
 //!
 //! Sargon's code is copyrighted, so this project never ships it. As emulator users bring
 //! ROMs, Sargon's users bring the published Z80 transcription (or its zmac listing);
-//! `sargon rom import` assembles it with the project's own assembler ([`crate::asm`]) and
+//! `sargon rom import` assembles it with the project's own assembler ([`crate::original::asm`]) and
 //! stores the image and its symbol table here:
 //!
 //! ```text
@@ -25,10 +25,10 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::asm::{self, Assembly};
+use crate::original::asm::{self, Assembly};
 
 /// The table of known images committed in `roms/known.tsv`: SHA-256 and description.
-const KNOWN_IMAGES: &str = include_str!("../../roms/known.tsv");
+const KNOWN_IMAGES: &str = include_str!("../../../roms/known.tsv");
 
 /// Name a ROM gets when `--name` is not given.
 pub const DEFAULT_NAME: &str = "sargon";

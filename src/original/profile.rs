@@ -1,7 +1,7 @@
 //! Where a search spends its time: every instruction FNDMOV's search executes, attributed to
 //! the Sargon routine it belongs to.
 //!
-//! The routines are those of [`crate::disasm::Program`]: FNDMOV and every label some `CALL`
+//! The routines are those of [`crate::original::disasm::Program`]: FNDMOV and every label some `CALL`
 //! of the image calls; an instruction belongs to the last routine entry at or below its
 //! address. For each routine the profile counts:
 //!
@@ -24,15 +24,15 @@
 //! FD prefix (`LD A,(IX+d)` counts 7 T-states instead of 19), it counts `JP cc` as 7 when
 //! not taken and 12 when taken (the manual: 10 either way), and `JR cc` not taken as 8 (the
 //! manual: 7). The profile therefore carries both: the documented T-states of every
-//! executed instruction (from [`crate::disasm`]'s tables, taken or not taken as the
+//! executed instruction (from [`crate::original::disasm`]'s tables, taken or not taken as the
 //! instruction went), which are the figures the tables and the 1978 time estimates use,
 //! and the emulator's count, whose total equals the search's own
-//! [`crate::engine::SearchStats::t_states`].
+//! [`crate::base::engine::SearchStats::t_states`].
 
 use iz80::{Cpu, Reg16};
 
-use crate::disasm::{Program, TimingCache};
-use crate::emu::Observer;
+use crate::original::disasm::{Program, TimingCache};
+use crate::original::emu::Observer;
 
 /// The TRS-80 Model I's clock in Hz.
 pub const TRS80_HZ: f64 = 1_774_000.0;
@@ -283,27 +283,28 @@ impl Observer for Profiler {
 
 /// Profile one search of `setup` on `emulator`.
 pub fn profile_search(
-    emulator: &mut crate::emu::Emulator,
-    setup: &crate::position::Setup,
-    opts: &crate::engine::SearchOptions,
-) -> Result<(Profile, crate::engine::SearchOutcome), crate::engine::SearchError> {
+    emulator: &mut crate::original::emu::Emulator,
+    setup: &crate::base::position::Setup,
+    opts: &crate::base::engine::SearchOptions,
+) -> Result<(Profile, crate::base::engine::SearchOutcome), crate::base::engine::SearchError> {
     let program = Program::of_rom(emulator.rom());
     let syms = emulator.symbols().clone();
     let mut profiler = Profiler::new(&program, syms.fndmov, entry_sp(syms.stack));
-    let mut hooks = crate::hooks::Hooks::new();
+    let mut hooks = crate::base::hooks::Hooks::new();
     let outcome = emulator.search_observed(setup, opts, &mut hooks, &mut profiler)?;
     Ok((profiler.finish(), outcome))
 }
 
 /// A search timed in documented T-states (see the module's notes on the emulator's count).
 pub fn timed_search(
-    emulator: &mut crate::emu::Emulator,
-    setup: &crate::position::Setup,
-    opts: &crate::engine::SearchOptions,
-) -> Result<(TimingObserver, crate::engine::SearchOutcome), crate::engine::SearchError> {
+    emulator: &mut crate::original::emu::Emulator,
+    setup: &crate::base::position::Setup,
+    opts: &crate::base::engine::SearchOptions,
+) -> Result<(TimingObserver, crate::base::engine::SearchOutcome), crate::base::engine::SearchError>
+{
     let stack = emulator.symbols().stack;
     let mut obs = TimingObserver::new(entry_sp(stack));
-    let mut hooks = crate::hooks::Hooks::new();
+    let mut hooks = crate::base::hooks::Hooks::new();
     let outcome = emulator.search_observed(setup, opts, &mut hooks, &mut obs)?;
     Ok((obs, outcome))
 }

@@ -6,7 +6,7 @@ use shakmaty::{Chess, Position};
 
 use super::text::{backward_scan, decision_text, last_move, tree, wrap};
 use super::*;
-use crate::sargon::Sq;
+use crate::base::vocab::Sq;
 
 fn push(from: &str, to: &str) -> SMove {
     let sq = |s: &str| {
@@ -175,7 +175,7 @@ fn the_models_are_consistent() {
 #[test]
 fn the_pretend_lines_are_legal_san() {
     for m in &MODELS {
-        let start = crate::position::parse_position(m.fen).unwrap();
+        let start = crate::base::position::parse_position(m.fen).unwrap();
         for node in &m.nodes {
             let mut pos: Chess = start.clone();
             for token in node.line.split(' ') {

@@ -1,6 +1,6 @@
 //! Sargon on the machines of 1978: how long its searches would have taken.
 //!
-//! A search's documented T-state count (see [`crate::profile`]) divided by a clock rate
+//! A search's documented T-state count (see [`crate::original::profile`]) divided by a clock rate
 //! is the time the Z80 would have spent on it: 1.774 MHz for the TRS-80 Model I that
 //! Sargon was sold for, 4 MHz for a Z80A. [`run_levels`] runs Sargon's levels (look-ahead
 //! = search depth) over a set of positions and sets the estimated TRS-80 time per move
@@ -10,10 +10,10 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use crate::emu::Emulator;
-use crate::engine::{SearchError, SearchOptions};
-use crate::position::{self, PositionError};
-use crate::profile::{self, trs80_seconds, z80a_seconds};
+use crate::base::engine::{SearchError, SearchOptions};
+use crate::base::position::{self, PositionError};
+use crate::original::emu::Emulator;
+use crate::original::profile::{self, trs80_seconds, z80a_seconds};
 
 /// The average time per move at each level (1 to 6) that the TRS-80 manual of Sargon
 /// gives, in seconds: 20 s, 1 min, 2 min, 6 min, 40 min, 4 h.
@@ -81,7 +81,7 @@ pub struct Measurement {
     pub z80_instructions: u64,
     /// Documented T-states.
     pub t_states: u64,
-    /// The emulator's own count (see [`crate::profile`]).
+    /// The emulator's own count (see [`crate::original::profile`]).
     pub emulator_t_states: u64,
     pub trs80_seconds: f64,
     pub z80a_seconds: f64,

@@ -1,0 +1,14 @@
+//! The tools: what people do with either engine.
+//!
+//! Each tool sees an engine only through [`crate::base::engine::Engine`] and its trace
+//! through [`crate::base::trace`]: analysis and the principal variation, the differential
+//! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches
+//! and the UCI protocol.
+
+pub mod analysis;
+pub mod batch;
+pub mod diff;
+pub mod models;
+pub mod pv;
+pub mod tree;
+pub mod uci;
