@@ -15,7 +15,8 @@
 //! store outside it (see `roms/README.md`).
 
 pub mod base;
-pub mod cli;
+pub mod engines;
+#[cfg(feature = "emulator")]
 pub mod original;
 pub mod port;
 pub mod tools;

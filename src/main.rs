@@ -1,11 +1,12 @@
-//! The `sargon` command: a thin dispatcher over `sargon::cli`, where each subcommand lives.
+//! The `sargon` command: a thin dispatcher over the subcommands in `cli/`, each a thin layer
+//! of arguments and printing over the `sargon` library.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use sargon::cli;
+mod cli;
 
 #[derive(Parser)]
 #[command(

@@ -6,7 +6,6 @@ use sargon::base::engine::{Engine, SearchOptions};
 use sargon::base::hooks::Hooks;
 use sargon::base::position;
 use sargon::original::history::{self, Progress};
-use sargon::original::profile;
 
 #[test]
 fn manual_times_and_formatting() {
@@ -20,8 +19,8 @@ fn manual_times_and_formatting() {
     assert_eq!(history::duration(137.0), "2m17s");
     assert_eq!(history::duration(14400.0), "4 h");
     assert_eq!(history::duration(3.0 * 3600.0 + 41.0 * 60.0), "3h41m");
-    assert_eq!(profile::trs80_seconds(1_774_000), 1.0);
-    assert_eq!(profile::z80a_seconds(4_000_000), 1.0);
+    assert_eq!(sargon::base::clock::trs80_seconds(1_774_000), 1.0);
+    assert_eq!(sargon::base::clock::z80a_seconds(4_000_000), 1.0);
     let p = history::parse_positions("# a comment\n\nstartpos\n  8/8/8/8/8/8/8/K6k w - - 0 1 \n");
     assert_eq!(p, vec!["startpos", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
     // The built-in set is legal, and searchable with the book off.
@@ -80,7 +79,10 @@ fn two_positions_at_levels_1_and_2() {
     assert_eq!(plain.stats.z80_instructions, Some(m.z80_instructions));
     assert_eq!(plain.stats.t_states, Some(m.emulator_t_states));
     assert_eq!(plain.best.map(|b| b.uci()), m.best_move);
-    assert_eq!(m.trs80_seconds, profile::trs80_seconds(m.t_states));
+    assert_eq!(
+        m.trs80_seconds,
+        sargon::base::clock::trs80_seconds(m.t_states)
+    );
 
     let table = history::render_table(&report);
     assert_eq!(table.lines().count(), 2 + 2);

@@ -276,10 +276,10 @@ fn listing_of_fndmov_marks_hooks_and_names_operands() {
     let Some(rom) = common::rom("listing_of_fndmov_marks_hooks_and_names_operands") else {
         return;
     };
-    let hooks = sargon::cli::listing::hook_addresses(&rom);
+    let hooks = sargon::original::listing::hook_addresses(&rom);
     assert_eq!(hooks.len(), 8, "the harness resolves every hook point");
     let program = Program::of_rom(&rom);
-    let text = sargon::cli::listing::listing_of(&program, &hooks, "fndmov").expect("FNDMOV");
+    let text = sargon::original::listing::listing_of(&program, &hooks, "fndmov").expect("FNDMOV");
     let fndmov = rom.symbol("FNDMOV").unwrap();
     assert!(text.lines().any(|l| l == "FNDMOV:"), "label line");
     // The instruction line at each hook address inside FNDMOV carries its marker.
@@ -319,13 +319,13 @@ fn listing_of_fndmov_marks_hooks_and_names_operands() {
         "conditional timings shown as not-taken/taken"
     );
     // Index displacements against the table symbols, somewhere in the program.
-    let all = sargon::cli::listing::full_listing(&program, &hooks);
+    let all = sargon::original::listing::full_listing(&program, &hooks);
     assert!(all.contains("(IX+BOARD)"), "(IX+BOARD) in the full listing");
     // An unknown name is refused with close names.
-    let err = sargon::cli::listing::listing_of(&program, &hooks, "FNDMOVE").unwrap_err();
+    let err = sargon::original::listing::listing_of(&program, &hooks, "FNDMOVE").unwrap_err();
     assert!(err.to_string().contains("FNDMOV"), "{err}");
     // A data symbol is not code.
-    assert!(sargon::cli::listing::listing_of(&program, &hooks, "BOARDA").is_err());
+    assert!(sargon::original::listing::listing_of(&program, &hooks, "BOARDA").is_err());
 }
 
 #[test]
@@ -346,7 +346,7 @@ fn routines_are_the_call_targets_and_cover_the_search() {
     assert!(!program.routines.contains_key(&fm37));
     // Every hook point lies in some routine's extent.
     let blocks = program.code_blocks();
-    for (addr, p) in sargon::cli::listing::hook_addresses(&rom) {
+    for (addr, p) in sargon::original::listing::hook_addresses(&rom) {
         assert!(
             disasm::block_containing(&blocks, addr).is_some(),
             "{} outside the code",

@@ -112,12 +112,9 @@ impl Engine for Fake {
 
 fn fake_factory(base_ms: u64) -> EngineFactory {
     Box::new(move |_kind| {
-        Ok((
-            Box::new(Fake {
-                base: Duration::from_millis(base_ms),
-            }) as Box<dyn Engine + Send>,
-            None,
-        ))
+        Ok(Box::new(Fake {
+            base: Duration::from_millis(base_ms),
+        }) as Box<dyn Engine + Send>)
     })
 }
 
@@ -417,7 +414,8 @@ fn real_engine(test: &str) -> Option<EngineKind> {
 fn real_session(kind: EngineKind) -> (Uci<Sink>, Sink) {
     let sink = Sink::default();
     let store = sargon::original::rom::RomStore::open(None);
-    let factory: EngineFactory = Box::new(move |kind| sargon::cli::make_engine(&store, kind, None));
+    let factory: EngineFactory =
+        Box::new(move |kind| Ok(sargon::engines::open(&store, kind, None)?));
     let settings = Settings {
         engine: kind,
         ..Settings::default()

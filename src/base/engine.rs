@@ -23,6 +23,29 @@ pub enum EngineKind {
     Port,
 }
 
+impl EngineKind {
+    /// The deepest PLYMAX this kind of engine takes: the original's tables hold 6 plies
+    /// (see `docs/how-sargon-works.md`), the port's are sized for 20.
+    pub const fn max_depth(self) -> u8 {
+        match self {
+            EngineKind::Emulator => 6,
+            EngineKind::Port => 20,
+        }
+    }
+
+    /// Check a depth against [`EngineKind::max_depth`] before any work is done.
+    pub fn check_depth(self, depth: u8) -> Result<(), SearchError> {
+        if depth == 0 || depth > self.max_depth() {
+            return Err(SearchError::DepthOutOfRange {
+                engine: self,
+                depth,
+                max: self.max_depth(),
+            });
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for EngineKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -152,11 +175,35 @@ pub enum SearchError {
     Stopped,
 }
 
+/// Which copy of the original program an engine runs: the name it was imported under and
+/// the SHA-256 of its image, so that every result can say what produced it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RomId {
+    /// The name in the ROM store (`sargon` by default).
+    pub name: String,
+    /// SHA-256 of the assembled image, lower-case hex.
+    pub sha256: String,
+}
+
 /// A chess engine that runs Sargon's search, original or port.
 pub trait Engine {
+    /// Which engine this is.
     fn kind(&self) -> EngineKind;
     /// The deepest PLYMAX this engine takes.
-    fn max_depth(&self) -> u8;
+    fn max_depth(&self) -> u8 {
+        self.kind().max_depth()
+    }
+    /// The imported program this engine runs (the emulator), or `None` (the port).
+    fn rom_id(&self) -> Option<&RomId> {
+        None
+    }
+    /// How to name this engine to a person: `port`, or `emulator (ROM sargon)`.
+    fn name(&self) -> String {
+        match self.rom_id() {
+            Some(rom) => format!("{} (ROM {})", self.kind(), rom.name),
+            None => self.kind().to_string(),
+        }
+    }
     /// Search `setup` to `opts.depth`, running `hooks` at their points.
     fn search(
         &mut self,
@@ -167,13 +214,6 @@ pub trait Engine {
 
     /// Check the depth against [`Engine::max_depth`]; engines call this first.
     fn check_depth(&self, depth: u8) -> Result<(), SearchError> {
-        if depth == 0 || depth > self.max_depth() {
-            return Err(SearchError::DepthOutOfRange {
-                engine: self.kind(),
-                depth,
-                max: self.max_depth(),
-            });
-        }
-        Ok(())
+        self.kind().check_depth(depth)
     }
 }

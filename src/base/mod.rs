@@ -4,6 +4,7 @@
 //! ([`crate::port`]) implement [`engine::Engine`] and fire [`hooks`] at the same points;
 //! the tools ([`crate::tools`]) drive either through these types alone.
 
+pub mod clock;
 pub mod engine;
 pub mod hooks;
 pub mod position;

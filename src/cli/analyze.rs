@@ -1,5 +1,5 @@
 //! `sargon analyze`: Sargon's move, PV and score for one position, or for every position
-//! of an EPD file (`--epd`, one CSV or JSON Lines row per position, see [`crate::tools::batch`]).
+//! of an EPD file (`--epd`, one CSV or JSON Lines row per position, see [`sargon::tools::batch`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -7,11 +7,12 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
+use super::progress::Progress;
 use super::{make_engine, EngineArgs};
-use crate::base::position;
-use crate::original::rom::RomStore;
-use crate::tools::analysis::{self, Analysis};
-use crate::tools::batch::{self, BatchRow, Progress};
+use sargon::base::position;
+use sargon::original::rom::RomStore;
+use sargon::tools::analysis::{self, Analysis};
+use sargon::tools::batch::{self, BatchRow};
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -60,9 +61,9 @@ pub fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
         bail!("--format csv and jsonl are for --epd; one position is text or json");
     }
     let setup = args.engine.setup(position)?;
-    let (mut engine, rom) = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
-    let (a, _) = analysis::analyse(engine.as_mut(), rom, &setup, &opts)?;
+    let (a, _) = analysis::analyse(engine.as_mut(), &setup, &opts)?;
     match format {
         AnalyzeFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
         _ => print!("{}", render_text(&a)),
@@ -91,7 +92,7 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
     let jobs = batch::workers(args.jobs, entries.len());
     let mut engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        let (engine, _) = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+        let engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
         // Check the depth once, before any work.
         if args.depth == 0 || args.depth > engine.max_depth() {
             bail!(
@@ -182,7 +183,7 @@ pub fn render_text(a: &Analysis) -> String {
         let pos = position::parse_position(&a.fen).expect("our own FEN");
         line(format!(
             "PV         {}",
-            crate::tools::pv::numbered_line(&pos, &a.pv_san)
+            sargon::tools::pv::numbered_line(&pos, &a.pv_san)
         ));
     }
     if !a.from_book && !a.no_legal_move {
@@ -199,7 +200,7 @@ pub fn render_text(a: &Analysis) -> String {
         line(format!(
             "Z80        {n} instructions, {t} T-states (iz80) = {} on a TRS-80 Model I, {} on a 4 MHz Z80",
             super::human_duration(trs),
-            super::human_duration(crate::original::profile::z80a_seconds(t))
+            super::human_duration(sargon::base::clock::z80a_seconds(t))
         ));
     }
     match a.z80_mips {

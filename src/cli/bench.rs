@@ -13,14 +13,14 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::make_engine;
-use crate::base::engine::{Engine, EngineKind, SearchOptions};
-use crate::base::hooks::{FnHook, HookPoint, Hooks};
-use crate::base::position::{parse_position, setup, Setup};
-use crate::original::history::BENCHMARK_POSITIONS;
-use crate::original::rom::RomStore;
+use sargon::base::engine::{Engine, EngineKind, SearchOptions};
+use sargon::base::hooks::{FnHook, HookPoint, Hooks};
+use sargon::base::position::{parse_position, setup, Setup};
+use sargon::original::history::BENCHMARK_POSITIONS;
+use sargon::original::rom::RomStore;
 
 /// Seconds the TRS-80 version took per move at level 6, by its manual.
-const TRS80_LEVEL6_SECONDS: f64 = crate::original::history::MANUAL_SECONDS[5];
+const TRS80_LEVEL6_SECONDS: f64 = sargon::original::history::MANUAL_SECONDS[5];
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
@@ -75,7 +75,7 @@ fn nodes(engine: &mut dyn Engine, s: &Setup, depth: u8) -> Result<u64> {
 
 pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
     let setups = setups();
-    let (mut port, _) = make_engine(store, EngineKind::Port, None)?;
+    let mut port = make_engine(store, EngineKind::Port, None)?;
     println!("machine: {} cores, {}", num_cpus(), cpu_model());
 
     // 1. Port against emulator.
@@ -85,7 +85,7 @@ pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
                 "port vs emulator: skipped ({})",
                 e.to_string().lines().next().unwrap_or("")
             ),
-            Ok((mut emu, _)) => {
+            Ok(mut emu) => {
                 let n = args.emulator_positions.clamp(1, setups.len());
                 println!("\nport vs emulator, depth {}, {n} positions", args.depth);
                 println!(

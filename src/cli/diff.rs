@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::make_engine;
-use crate::base::engine::{EngineKind, SearchOptions};
-use crate::base::position::{self, BoardDiagram};
-use crate::original::rom::RomStore;
-use crate::tools::diff::{compare_search, Divergence};
+use sargon::base::engine::{EngineKind, SearchOptions};
+use sargon::base::position::{self, BoardDiagram};
+use sargon::original::rom::RomStore;
+use sargon::tools::diff::{compare_search, Divergence};
 
 #[derive(clap::Args, Debug)]
 pub struct DiffArgs {
@@ -107,11 +107,11 @@ pub fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
         let pos = position::parse_position(fen).with_context(|| format!("position `{fen}`"))?;
         setups.push(position::setup(&pos, !args.no_book)?);
     }
-    let (mut left, _) = make_engine(store, args.left, args.rom.as_deref())?;
-    let (mut right, _) = make_engine(store, args.right, args.rom.as_deref())?;
+    let mut left = make_engine(store, args.left, args.rom.as_deref())?;
+    let mut right = make_engine(store, args.right, args.rom.as_deref())?;
     let total = setups.len() * depths.len();
     // The same progress display as batch analysis: on a terminal only.
-    let progress = crate::tools::batch::Progress::new(total as u64, "searches");
+    let progress = super::progress::Progress::new(total as u64, "searches");
     let (mut searches, mut events) = (0usize, 0u64);
     for (fen, setup) in fens.iter().zip(&setups) {
         for &depth in &depths {
@@ -142,7 +142,7 @@ pub fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
 }
 
 fn report(args: &DiffArgs, fen: &str, depth: u8, root: &shakmaty::Chess, d: &Divergence) {
-    let show = |e: &Option<crate::base::trace::Event>| match e {
+    let show = |e: &Option<sargon::base::trace::Event>| match e {
         Some(e) => e.to_string(),
         None => "(trace ended)".to_string(),
     };

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use super::Format;
-use crate::original::emu::Emulator;
-use crate::original::history::{self, Progress};
-use crate::original::rom::RomStore;
+use sargon::original::emu::Emulator;
+use sargon::original::history::{self, Progress};
+use sargon::original::rom::RomStore;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum HistoryCommand {

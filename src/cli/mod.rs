@@ -6,13 +6,12 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::ValueEnum;
 
-use crate::base::engine::{Engine, EngineKind, SearchOptions};
-use crate::base::position::{self, Setup};
-use crate::original::emu;
-use crate::original::rom::RomStore;
+use sargon::base::engine::{Engine, EngineKind, SearchOptions};
+use sargon::base::position::{self, Setup};
+use sargon::original::rom::RomStore;
 
 pub mod analyze;
 pub mod bench;
@@ -21,6 +20,7 @@ pub mod history;
 pub mod listing;
 pub mod models;
 pub mod profile;
+pub mod progress;
 pub mod rom;
 pub mod trace;
 pub mod tree;
@@ -76,25 +76,13 @@ pub fn store(roms: Option<&PathBuf>) -> RomStore {
     RomStore::open(roms.map(|p| p.as_path()))
 }
 
-/// An engine ready to search, with the name of the ROM it runs (emulator only).
+/// An engine ready to search: the port, or the emulator running `rom` of `store`.
 pub fn make_engine(
     store: &RomStore,
     kind: EngineKind,
     rom: Option<&str>,
-) -> Result<(Box<dyn Engine + Send>, Option<String>)> {
-    match kind {
-        EngineKind::Emulator => {
-            let rom = store.load(rom)?;
-            let name = rom.meta.name.clone();
-            let emu = emu::Emulator::new(rom).context("the imported ROM cannot be used")?;
-            Ok((Box::new(emu), Some(name)))
-        }
-        EngineKind::Port => port_engine(),
-    }
-}
-
-fn port_engine() -> Result<(Box<dyn Engine + Send>, Option<String>)> {
-    Ok((Box::new(crate::port::Port::new()), None))
+) -> Result<Box<dyn Engine + Send>> {
+    Ok(sargon::engines::open(store, kind, rom)?)
 }
 
 /// Seconds as "12.3 s", "4m16s" or "4h02m".

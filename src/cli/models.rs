@@ -3,10 +3,10 @@
 use anyhow::Result;
 
 use super::make_engine;
-use crate::base::engine::EngineKind;
-use crate::original::rom::RomStore;
-use crate::tools::models::{self, ModelFormat, MODELS};
-use crate::tools::tree;
+use sargon::base::engine::EngineKind;
+use sargon::original::rom::RomStore;
+use sargon::tools::models::{self, ModelFormat, MODELS};
+use sargon::tools::tree;
 
 /// Output forms of `sargon models`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -41,7 +41,7 @@ pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
         // The explanation, before any search.
         tree::render_svg("")?;
     }
-    let (mut engine, _) = make_engine(store, args.engine, args.rom.as_deref())?;
+    let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
     let format = match args.format {
         ModelsFormat::Text => ModelFormat::Text,
         ModelsFormat::Json => ModelFormat::Json,

@@ -4,9 +4,9 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use crate::base::hooks::HookPoint;
-use crate::original::emu;
-use crate::original::rom::{self, ImportResult, RomStore};
+use sargon::base::hooks::HookPoint;
+use sargon::original::emu;
+use sargon::original::rom::{self, ImportResult, RomStore};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RomCommand {

@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::base::hooks::Hooks;
-use crate::base::trace::{self, Detail, DigestBuilder, Recorder};
-use crate::original::rom::RomStore;
+use sargon::base::hooks::Hooks;
+use sargon::base::trace::{self, Detail, DigestBuilder, Recorder};
+use sargon::original::rom::RomStore;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TraceFormat {
@@ -34,7 +34,7 @@ pub struct TraceArgs {
 
 pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     let setup = args.engine.setup(&args.position)?;
-    let (mut engine, _) = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

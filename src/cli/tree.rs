@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::base::hooks::Hooks;
-use crate::base::position;
-use crate::base::trace::{self, Detail, Recorder};
-use crate::original::rom::RomStore;
-use crate::tools::tree::{self, Layout, SearchTree, View};
+use sargon::base::hooks::Hooks;
+use sargon::base::position;
+use sargon::base::trace::{self, Detail, Recorder};
+use sargon::original::rom::RomStore;
+use sargon::tools::tree::{self, Layout, SearchTree, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TreeFormat {
@@ -81,7 +81,7 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
         setup = position::setup(&pos, false)?;
     }
-    let (mut engine, rom) = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
     let mut events = Vec::new();
     let outcome = {
@@ -91,7 +91,10 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         engine.search(&setup, &opts, &mut hooks)?
     };
     events.push(trace::result_event(&outcome));
-    let rom = rom.map(|r| format!(", ROM {r}")).unwrap_or_default();
+    let rom = engine
+        .rom_id()
+        .map(|r| format!(", ROM {}", r.name))
+        .unwrap_or_default();
     let title = format!(
         "Sargon's search of {} to depth {} ({} engine{rom}): {} nodes, {} evaluations",
         position::fen_of(&pos),

@@ -5,8 +5,8 @@ use std::io;
 use anyhow::{Context, Result};
 
 use super::{make_engine, EngineArgs};
-use crate::original::rom::RomStore;
-use crate::tools::uci::{nominal_max_depth, Settings, Uci};
+use sargon::original::rom::RomStore;
+use sargon::tools::uci::{Settings, Uci};
 
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {
@@ -20,7 +20,7 @@ pub struct UciArgs {
 pub fn run(store: &RomStore, args: UciArgs) -> Result<()> {
     let settings = Settings {
         engine: args.engine.engine,
-        fixed_depth: args.fixed_depth.min(nominal_max_depth(args.engine.engine)),
+        fixed_depth: args.fixed_depth.min(args.engine.engine.max_depth()),
         book: !args.engine.no_book,
         book_random: args.engine.book_random,
     };

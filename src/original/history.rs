@@ -10,10 +10,11 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use crate::base::clock::{trs80_seconds, z80a_seconds};
 use crate::base::engine::{SearchError, SearchOptions};
 use crate::base::position::{self, PositionError};
 use crate::original::emu::Emulator;
-use crate::original::profile::{self, trs80_seconds, z80a_seconds};
+use crate::original::profile;
 
 /// The average time per move at each level (1 to 6) that the TRS-80 manual of Sargon
 /// gives, in seconds: 20 s, 1 min, 2 min, 6 min, 40 min, 4 h.

@@ -9,5 +9,6 @@ pub mod asm;
 pub mod disasm;
 pub mod emu;
 pub mod history;
+pub mod listing;
 pub mod profile;
 pub mod rom;

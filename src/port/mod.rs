@@ -58,7 +58,7 @@ use crate::base::vocab::Score;
 use state::{is_null, Layout, Machine, SCORE, SCRATCH};
 
 /// The deepest PLYMAX the port takes.
-pub const MAX_DEPTH: u8 = 20;
+pub const MAX_DEPTH: u8 = EngineKind::Port.max_depth();
 
 /// The native port as an [`Engine`].
 #[derive(Default)]
@@ -114,10 +114,6 @@ impl Port {
 impl Engine for Port {
     fn kind(&self) -> EngineKind {
         EngineKind::Port
-    }
-
-    fn max_depth(&self) -> u8 {
-        MAX_DEPTH
     }
 
     fn search(

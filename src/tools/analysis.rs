@@ -75,10 +75,10 @@ pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
 /// Analyse `setup` with `engine`, recording the "best so far" nodes for the PV.
 pub fn analyse(
     engine: &mut dyn Engine,
-    rom: Option<String>,
     setup: &Setup,
     opts: &SearchOptions,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
+    let rom = engine.rom_id().map(|r| r.name.clone());
     let mut bests = Vec::new();
     let mut recorder = Recorder::into_vec(Detail::BestOnly, &mut bests);
     let mut hooks = Hooks::new();
@@ -139,7 +139,7 @@ pub fn analyse(
         no_legal_move,
         z80_instructions: stats.z80_instructions,
         t_states: stats.t_states,
-        trs80_seconds: stats.t_states.map(crate::original::profile::trs80_seconds),
+        trs80_seconds: stats.t_states.map(crate::base::clock::trs80_seconds),
         wall_ms,
         z80_mips: stats
             .z80_instructions

@@ -18,10 +18,9 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -372,7 +371,7 @@ pub fn analyse_entry(
     let started = Instant::now();
     let result = position::setup(&entry.position, book)
         .map_err(|e| e.to_string())
-        .and_then(|setup| analysis::analyse(engine, None, &setup, opts).map_err(|e| e.to_string()));
+        .and_then(|setup| analysis::analyse(engine, &setup, opts).map_err(|e| e.to_string()));
     row.time_ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
         Ok((a, _)) => fill(&mut row, entry, &a),
@@ -458,74 +457,6 @@ pub fn workers(requested: Option<usize>, items: usize) -> usize {
     requested.unwrap_or(cores).min(items).max(1)
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal (so it never mixes with
-/// machine-readable output, and logs stay clean). Cheap to clone and to share between
-/// threads.
-#[derive(Clone)]
-pub struct Progress {
-    bar: indicatif::ProgressBar,
-    visible: bool,
-}
-
-impl Progress {
-    /// A bar for `total` items of `what` ("positions"), visible when stderr is a terminal.
-    pub fn new(total: u64, what: &str) -> Progress {
-        Progress::with_visibility(total, what, std::io::stderr().is_terminal())
-    }
-
-    /// A bar that never draws.
-    pub fn hidden(total: u64) -> Progress {
-        Progress::with_visibility(total, "", false)
-    }
-
-    fn with_visibility(total: u64, what: &str, visible: bool) -> Progress {
-        let target = if visible {
-            indicatif::ProgressDrawTarget::stderr()
-        } else {
-            indicatif::ProgressDrawTarget::hidden()
-        };
-        let bar = indicatif::ProgressBar::with_draw_target(Some(total), target);
-        let style = indicatif::ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {what} (eta {{eta}}) {{msg}}"
-        ))
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-        .progress_chars("=> ");
-        bar.set_style(style);
-        if visible {
-            bar.enable_steady_tick(Duration::from_millis(250));
-        }
-        Progress { bar, visible }
-    }
-
-    pub fn is_visible(&self) -> bool {
-        self.visible
-    }
-
-    /// One more item done.
-    pub fn inc(&self) {
-        self.bar.inc(1);
-    }
-
-    /// A short note after the counts (e.g. the last position's id, a running score).
-    pub fn set_message(&self, msg: impl Into<String>) {
-        self.bar.set_message(msg.into());
-    }
-
-    /// Print a line on stderr above the bar (or plainly when there is no bar).
-    pub fn println(&self, line: impl AsRef<str>) {
-        if self.visible {
-            self.bar.println(line.as_ref());
-        } else {
-            eprintln!("{}", line.as_ref());
-        }
-    }
-
-    /// Remove the bar.
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -600,7 +531,7 @@ mod tests {
             &items,
             vec![(), (), ()],
             |_, _, &x| {
-                std::thread::sleep(Duration::from_millis((x * 7) % 5));
+                std::thread::sleep(std::time::Duration::from_millis((x * 7) % 5));
                 x * x
             },
             |i, r| {

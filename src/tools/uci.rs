@@ -68,23 +68,15 @@ use crate::base::trace::{Detail, Recorder};
 use crate::tools::analysis;
 use crate::tools::pv;
 
-/// Builds an engine of a kind (with the name of the ROM it runs, if any).
+/// Builds an engine of a kind.
 pub type EngineFactory =
-    Box<dyn FnMut(EngineKind) -> anyhow::Result<(Box<dyn Engine + Send>, Option<String>)> + Send>;
+    Box<dyn FnMut(EngineKind) -> anyhow::Result<Box<dyn Engine + Send>> + Send>;
 
 /// Time kept in hand for the GUI and the pipe: never planned to be used.
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 
 /// Growth of the search time from one depth to the next, before one is observed.
 pub const DEFAULT_GROWTH: f64 = 6.0;
-
-/// The deepest PLYMAX an engine kind takes, without building the engine.
-pub fn nominal_max_depth(kind: EngineKind) -> u8 {
-    match kind {
-        EngineKind::Emulator => crate::original::emu::MAX_DEPTH,
-        EngineKind::Port => crate::port::MAX_DEPTH,
-    }
-}
 
 /// The options a GUI can set, with their start values.
 #[derive(Clone, Debug)]
@@ -507,7 +499,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         out.line(&format!(
             "option name FixedDepth type spin default {} min 0 max {}",
             self.settings.fixed_depth,
-            nominal_max_depth(self.settings.engine)
+            self.settings.engine.max_depth()
         ));
         out.line(&format!(
             "option name Book type check default {}",
@@ -541,7 +533,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             },
             "fixeddepth" => match value.parse::<u8>() {
                 Ok(d) => {
-                    let max = nominal_max_depth(self.settings.engine);
+                    let max = self.settings.engine.max_depth();
                     if d > max {
                         self.out.info(&format!(
                             "setoption FixedDepth: {d} is beyond the {} engine's maximum, using {max}",
@@ -600,10 +592,10 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
         self.engine = None;
         match (self.factory)(kind) {
-            Ok((engine, rom)) => {
-                if let Some(rom) = rom {
+            Ok(engine) => {
+                if let Some(rom) = engine.rom_id() {
                     self.out
-                        .info(&format!("{kind} engine running the ROM `{rom}`"));
+                        .info(&format!("{kind} engine running the ROM `{}`", rom.name));
                 }
                 self.engine = Some(Loaded { engine });
             }
@@ -629,9 +621,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         let loaded = self.engine.take();
         let max_depth = loaded
             .as_ref()
-            .map_or(nominal_max_depth(self.settings.engine), |l| {
-                l.engine.max_depth()
-            });
+            .map_or(self.settings.engine.max_depth(), |l| l.engine.max_depth());
         let (plan, notes) = Plan::new(&params, &self.settings, self.position.turn(), max_depth);
         for n in notes {
             self.out.info(&n);

@@ -26,7 +26,7 @@ use std::time::Instant;
 use iz80::{Cpu, Machine, Reg16, Reg8};
 
 use crate::base::engine::{
-    Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,
+    Engine, EngineKind, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
 use crate::base::hooks::{HookPoint, Hooks, SearchState};
 use crate::base::position::Setup;
@@ -42,7 +42,7 @@ const SENTINEL_MARK: u8 = 0xff;
 /// Instructions between two looks at the stop flag (about a millisecond).
 const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// Sargon's depth limit: its score table and ply table hold six plies.
-pub const MAX_DEPTH: u8 = 6;
+pub const MAX_DEPTH: u8 = EngineKind::Emulator.max_depth();
 
 /// Addresses the harness uses, resolved from the ROM's symbol table.
 #[derive(Clone, Debug)]
@@ -317,6 +317,7 @@ impl SargonMachine {
 /// The original Sargon in the emulator.
 pub struct Emulator {
     rom: Rom,
+    rom_id: RomId,
     syms: Symbols,
     pristine: Vec<u8>,
     cpu: Cpu,
@@ -332,6 +333,10 @@ impl Emulator {
         let syms = Symbols::resolve(&rom)?;
         let pristine = rom.memory();
         Ok(Emulator {
+            rom_id: RomId {
+                name: rom.meta.name.clone(),
+                sha256: rom.meta.image_sha256.clone(),
+            },
             machine: SargonMachine {
                 mem: pristine.clone(),
                 hook_table: vec![0; 0x10000],
@@ -530,8 +535,8 @@ impl Engine for Emulator {
         EngineKind::Emulator
     }
 
-    fn max_depth(&self) -> u8 {
-        MAX_DEPTH
+    fn rom_id(&self) -> Option<&RomId> {
+        Some(&self.rom_id)
     }
 
     fn search(
