@@ -19,6 +19,7 @@ pub mod asm;
 pub mod batch;
 pub mod cli;
 pub mod diff;
+pub mod diff_run;
 pub mod disasm;
 pub mod emu;
 pub mod engine;
