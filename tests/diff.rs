@@ -66,3 +66,549 @@ fn bad_requests_get_clear_errors() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Long runs: shards, the results file, resume, keep-going and the report.
+
+use std::collections::{BTreeSet, HashSet};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use sargon::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon::base::hooks::{FnHook, HookPoint, Hooks};
+use sargon::base::position::{self, Setup};
+use sargon::port::Port;
+use sargon::tools::diff_run::{
+    self, InputPosition, ResultsFile, RunIdentity, SearchRecord, Shard, Verdict,
+};
+
+/// The first `n` positions of the 200 varied ones, as an EPD file in `dir`.
+fn varied_epd(dir: &Path, n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/positions/varied-200.epd"),
+    )
+    .unwrap();
+    let lines: Vec<&str> = text.lines().take(n).collect();
+    let path = dir.join(format!("varied-{n}.epd"));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path
+}
+
+fn run_ok(cmd: &mut Command) -> String {
+    let out = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{cmd:?}\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn records(path: &Path) -> Vec<SearchRecord> {
+    let read = diff_run::read_results(path).unwrap();
+    assert_eq!(read.incomplete_tail, 0, "{}", path.display());
+    read.records
+}
+
+/// The report's JSON without the times, which differ from run to run.
+fn report_without_times(epd: &Path, depths: &str, files: &[PathBuf]) -> (bool, serde_json::Value) {
+    let out = sargon()
+        .args([
+            "diff", "report", "--format", "json", "--depths", depths, "--epd",
+        ])
+        .arg(epd)
+        .args(files)
+        .output()
+        .unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    for row in json["by_depth"].as_array_mut().unwrap() {
+        let row = row.as_object_mut().unwrap();
+        row.retain(|key, _| !key.ends_with("_s"));
+    }
+    (out.status.success(), json)
+}
+
+/// Run `n` positions at `depths` once whole and once in three shards; the reports must be
+/// equal but for the times.
+fn three_shards_equal_one_run(dir: &Path, engines: &[&str], n: usize, depths: &str) {
+    let epd = varied_epd(dir, n);
+    let diff = |out: &Path, shard: Option<&str>| {
+        let mut cmd = sargon();
+        cmd.args(["diff", "--depths", depths, "--epd"]).arg(&epd);
+        cmd.args(engines).arg("--out").arg(out);
+        if let Some(shard) = shard {
+            cmd.args(["--shard", shard]);
+        }
+        run_ok(&mut cmd)
+    };
+    let whole = dir.join("whole.jsonl");
+    let stdout = diff(&whole, None);
+    assert!(
+        stdout.contains(&format!("positions: {n}, searches: ")),
+        "{stdout}"
+    );
+    let shards: Vec<PathBuf> = (0..3)
+        .map(|k| dir.join(format!("shard{k}.jsonl")))
+        .collect();
+    for (k, file) in shards.iter().enumerate() {
+        diff(file, Some(&format!("{k}/3")));
+    }
+    let sharded: usize = shards.iter().map(|f| records(f).len()).sum();
+    assert_eq!(sharded, records(&whole).len());
+    let (ok_whole, whole_report) = report_without_times(&epd, depths, &[whole]);
+    let (ok_sharded, sharded_report) = report_without_times(&epd, depths, &shards);
+    assert!(ok_whole && ok_sharded, "{whole_report:#}");
+    assert_eq!(whole_report, sharded_report);
+    assert_eq!(whole_report["coverage"]["missing"], serde_json::json!([]));
+    assert!(whole_report["summary"]["events"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn three_port_shards_report_like_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    three_shards_equal_one_run(dir.path(), &["--left", "port"], 8, "1-3");
+}
+
+#[test]
+fn three_shards_against_the_original_report_like_one_run() {
+    if common::rom("three_shards_against_the_original_report_like_one_run").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    three_shards_equal_one_run(dir.path(), &[], 20, "1-2");
+}
+
+#[test]
+fn the_report_finds_gaps_duplicates_mixed_roms_and_other_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = varied_epd(dir.path(), 6);
+    let shard = |k: usize| {
+        let file = dir.path().join(format!("s{k}.jsonl"));
+        run_ok(
+            sargon()
+                .args(["diff", "--left", "port", "--depths", "1-2", "--epd"])
+                .arg(&epd)
+                .args(["--shard", &format!("{k}/2"), "--out"])
+                .arg(&file),
+        );
+        file
+    };
+    let (s0, s1) = (shard(0), shard(1));
+    let report = |files: &[&PathBuf], epd: &Path| {
+        let out = sargon()
+            .args(["diff", "report", "--depths", "1-2", "--epd"])
+            .arg(epd)
+            .args(files)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+        )
+    };
+    let (code, text) = report(&[&s0, &s1], &epd);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("every search exactly once"), "{text}");
+    assert!(text.contains("port cpu (left)"), "{text}");
+    assert!(text.contains("ROM image: none"), "{text}");
+    // A shard that never ran: positions 1, 3 and 5 are missing.
+    let (code, text) = report(&[&s0], &epd);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("missing (6): position 1 depth 1, position 1 depth 2, position 3 depth 1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("report: FAILED: 6 searches missing"),
+        "{text}"
+    );
+    // A shard that ran twice.
+    let (code, text) = report(&[&s0, &s1, &s1], &epd);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("duplicated (6): position 1 depth 1 (2 times)"),
+        "{text}"
+    );
+    // A shard that ran on another ROM image.
+    let mixed = dir.path().join("mixed.jsonl");
+    let mut lines = String::new();
+    for mut r in records(&s1) {
+        r.rom = Some("other".into());
+        r.rom_sha256 = Some("bb".repeat(32));
+        lines.push_str(&r.to_line());
+    }
+    std::fs::write(&mixed, lines).unwrap();
+    let (code, text) = report(&[&s0, &mixed], &epd);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("report: FAILED: 2 ROM images mixed"),
+        "{text}"
+    );
+    // The same indices, other positions.
+    let other = dir.path().join("other.epd");
+    let shifted: Vec<String> = std::fs::read_to_string(varied_epd(dir.path(), 7))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    std::fs::write(&other, shifted.join("\n")).unwrap();
+    let (code, text) = report(&[&s0, &s1], &other);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("12 records whose FEN differs from the input's"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_shard_killed_mid_run_resumes_without_losing_or_repeating_a_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let (n, depths) = (30, 4);
+    let epd = varied_epd(dir.path(), n);
+    let out = dir.path().join("run.jsonl");
+    let args = |cmd: &mut Command| {
+        cmd.args(["diff", "--left", "port", "--depths", "1-4", "--epd"])
+            .arg(&epd)
+            .arg("--out")
+            .arg(&out);
+    };
+    let mut cmd = sargon();
+    args(&mut cmd);
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it (SIGKILL: no chance to clean up) once a few searches are on disk.
+    let started = Instant::now();
+    loop {
+        let lines = std::fs::read(&out)
+            .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+            .unwrap_or(0);
+        if lines >= 5 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no results written"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before it could be killed: make it longer"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read(&out).unwrap();
+    let kept = diff_run::read_results(&out).unwrap().records;
+    assert!(kept.len() >= 5 && kept.len() < n * depths, "{}", kept.len());
+    // And as if it had been killed in the middle of writing a line as well.
+    let torn = kept[0].to_line();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&out)
+        .unwrap()
+        .write_all(&torn.as_bytes()[..torn.len() / 2])
+        .unwrap();
+
+    // Without --resume the file is refused rather than appended to twice.
+    let mut again = sargon();
+    args(&mut again);
+    let refused = again.output().unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("add --resume"));
+
+    let mut resume = sargon();
+    args(&mut resume);
+    let done = resume.arg("--resume").output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("cut off an incomplete last line"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "resuming: {} searches already recorded, {} to do",
+            kept.len(),
+            n * depths - kept.len()
+        )),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert!(
+        stdout.contains(&format!("positions: {n}, searches: {}, ", n * depths)),
+        "{stdout}"
+    );
+    let after = std::fs::read(&out).unwrap();
+    assert!(
+        after.starts_with(&before),
+        "the earlier records are kept as they were"
+    );
+    let all = records(&out);
+    assert_eq!(all.len(), n * depths, "no search lost or repeated");
+    let keys: HashSet<(usize, u8)> = all.iter().map(SearchRecord::key).collect();
+    assert_eq!(keys.len(), n * depths);
+    assert!(all.iter().all(|r| r.verdict == Verdict::Agree));
+    // A second resume has nothing to do.
+    let mut nothing = sargon();
+    args(&mut nothing);
+    let stdout = run_ok(nothing.arg("--resume"));
+    assert!(
+        stdout.contains(&format!("searches: {}", n * depths)),
+        "{stdout}"
+    );
+    assert_eq!(records(&out).len(), n * depths);
+}
+
+/// The port with its evaluation nudged in some positions: an engine that diverges there.
+struct Nudged {
+    port: Port,
+    /// FENs of the positions where POINTS' score is changed.
+    where_: HashSet<String>,
+}
+
+impl Engine for Nudged {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Port
+    }
+    fn max_depth(&self) -> u8 {
+        self.port.max_depth()
+    }
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        if self.where_.contains(&position::fen_of(&setup.position)) {
+            // `Hooks` borrows its hooks for as long as the caller's list lives, which a
+            // local hook does not; a few leaked bytes per search are fine in a test.
+            let nudge = FnHook::new(&[HookPoint::PointsEnd], |st| {
+                st.set_a(st.a().wrapping_add(3))
+            });
+            hooks.add(Box::leak(Box::new(nudge)));
+        }
+        self.port.search(setup, opts, hooks)
+    }
+}
+
+#[test]
+fn keep_going_records_every_divergence() {
+    let fens: Vec<String> = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/positions/varied-200.epd"),
+    )
+    .unwrap()
+    .lines()
+    .take(6)
+    .map(String::from)
+    .collect();
+    let positions: Vec<InputPosition> = fens
+        .iter()
+        .enumerate()
+        .map(|(i, f)| InputPosition::new(i, f, false).unwrap())
+        .collect();
+    let nudged_at = [1usize, 3, 4];
+    let nudged = || Nudged {
+        port: Port::new(),
+        where_: nudged_at
+            .iter()
+            .map(|&i| position::fen_of(&positions[i].setup.position))
+            .collect(),
+    };
+    let identity = RunIdentity {
+        left: EngineKind::Port,
+        right: EngineKind::Port,
+        rom: None,
+        book: false,
+        shard: Shard::ALL,
+    };
+    let searches = diff_run::plan(&positions, Shard::ALL, &[1, 2], &HashSet::new());
+    let dir = tempfile::tempdir().unwrap();
+
+    // Stopping at the first divergence: position 1 at depth 1.
+    let path = dir.path().join("first.jsonl");
+    let mut out = ResultsFile::create(&path).unwrap();
+    let outcome = diff_run::run(
+        &mut Port::new(),
+        &mut nudged(),
+        &searches,
+        &identity,
+        false,
+        Some(&mut out),
+        &mut (),
+    )
+    .unwrap();
+    assert_eq!(outcome.tally.divergences, 1);
+    assert_eq!(outcome.left_undone, searches.len() - 3);
+    let first = records(&path);
+    assert_eq!(first.len(), 3);
+    assert_eq!(first[2].verdict, Verdict::Diverge);
+
+    // Going on: every search recorded, a divergence for each nudged one.
+    let path = dir.path().join("all.jsonl");
+    let mut out = ResultsFile::create(&path).unwrap();
+    let outcome = diff_run::run(
+        &mut Port::new(),
+        &mut nudged(),
+        &searches,
+        &identity,
+        true,
+        Some(&mut out),
+        &mut (),
+    )
+    .unwrap();
+    assert_eq!(outcome.left_undone, 0);
+    assert_eq!(outcome.tally.divergences, 6);
+    assert!(!outcome.tally.all_agree());
+    let all = records(&path);
+    assert_eq!(all.len(), 12);
+    let diverged: BTreeSet<(usize, u8)> = all
+        .iter()
+        .filter(|r| r.verdict == Verdict::Diverge)
+        .map(SearchRecord::key)
+        .collect();
+    let expected: BTreeSet<(usize, u8)> =
+        nudged_at.iter().flat_map(|&p| [(p, 1), (p, 2)]).collect();
+    assert_eq!(diverged, expected);
+    for r in all.iter().filter(|r| r.verdict == Verdict::Diverge) {
+        let d = r.divergence.as_ref().unwrap();
+        assert!(
+            r.events == d.event,
+            "events compared stop at the divergence"
+        );
+        let (left, right) = (d.left.as_ref().unwrap(), d.right.as_ref().unwrap());
+        assert_ne!(left, right);
+        assert!(left["event"].is_string(), "{left}");
+        assert!(d.path.is_some() || left["event"] == "ascend" || left["event"] == "result");
+    }
+    // The report lists them all.
+    let report = diff_run::report::build(&fens_as_read(&fens), &[1, 2], &all, 0);
+    assert_eq!(report.divergences.len(), 6);
+    assert_eq!(report.problems, ["6 divergences"]);
+}
+
+/// The FENs as `read_positions` gives them (what the records hold).
+fn fens_as_read(fens: &[String]) -> Vec<String> {
+    diff_run::read_positions(&fens.join("\n")).unwrap()
+}
+
+#[test]
+fn run_arguments_are_checked_before_any_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = varied_epd(dir.path(), 3);
+    let out = dir.path().join("never.jsonl");
+    let fails = |args: &[&str], expected: &str| {
+        let o = sargon()
+            .args(["diff", "--left", "port", "--epd"])
+            .arg(&epd)
+            .arg("--out")
+            .arg(&out)
+            .args(args)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .env_remove("JOB_COMPLETION_INDEX")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote results");
+    };
+    fails(
+        &["--depths", "1-21"],
+        "depth 21 is outside the port engine's range 1..=20",
+    );
+    fails(
+        &["--depth", "2", "--shard", "3/3"],
+        "shard 3 does not exist among 3",
+    );
+    fails(&["--depth", "2", "--shard", "x"], "bad shard `x`");
+    fails(
+        &["--depth", "2", "--shard-from-env"],
+        "neither SLURM_ARRAY_TASK_ID",
+    );
+    let o = sargon()
+        .args([
+            "diff",
+            "--left",
+            "port",
+            "--depth",
+            "1",
+            "--shard-from-env",
+            "--epd",
+        ])
+        .arg(&epd)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("JOB_COMPLETION_INDEX", "1")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--shards N"));
+    // Kubernetes: index 1 of 2 takes positions 1 (of 0, 1, 2).
+    let o = sargon()
+        .args([
+            "diff",
+            "--left",
+            "port",
+            "--depth",
+            "1",
+            "--shard-from-env",
+            "--shards",
+            "2",
+        ])
+        .arg("--epd")
+        .arg(&epd)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env("JOB_COMPLETION_INDEX", "1")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("positions: 1, searches: 1, "));
+    // Slurm, --array=1-3: task 3 is shard 2 of 3 and takes position 2.
+    let o = sargon()
+        .args([
+            "diff",
+            "--left",
+            "port",
+            "--depth",
+            "1",
+            "--shard-from-env",
+            "--epd",
+        ])
+        .arg(&epd)
+        .env_remove("JOB_COMPLETION_INDEX")
+        .env("SLURM_ARRAY_TASK_ID", "3")
+        .env("SLURM_ARRAY_TASK_MIN", "1")
+        .env("SLURM_ARRAY_TASK_MAX", "3")
+        .env("SLURM_ARRAY_TASK_COUNT", "3")
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let written = records(&out);
+    assert_eq!(written.len(), 1);
+    assert_eq!((written[0].position, written[0].shard.as_str()), (2, "2/3"));
+    // --resume needs --out.
+    let o = sargon()
+        .args([
+            "diff", "startpos", "--left", "port", "--depth", "1", "--resume",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
+}

@@ -1,18 +1,30 @@
 //! `sargon diff`: run the original and the port on the same searches and compare their
-//! traces event by event; stop at the first divergence.
+//! traces event by event; stop at the first divergence (or, with `--keep-going`, record
+//! them all). Long runs split into shards, write a results file and resume after a kill;
+//! `sargon diff report` puts the shards' files together. The work is done by
+//! [`sargon::tools::diff_run`]; this module parses arguments and prints.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
 use super::make_engine;
-use sargon::base::engine::{EngineKind, SearchOptions};
+use super::progress::Progress;
+use super::Format;
+use sargon::base::engine::{Engine, EngineKind, RomId};
 use sargon::base::position::{self, BoardDiagram};
 use sargon::original::rom::RomStore;
-use sargon::tools::diff::{compare_search, Divergence};
+use sargon::tools::diff::Divergence;
+use sargon::tools::diff_run::{
+    self, report, InputPosition, Observer, ResultsFile, RunIdentity, Search, SearchRecord, Shard,
+    Tally, Verdict,
+};
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct DiffArgs {
+    #[command(subcommand)]
+    pub command: Option<DiffCommand>,
     /// Positions: FENs or `startpos` (or use --epd)
     pub positions: Vec<String>,
     /// An EPD (or FEN-per-line) file of positions
@@ -36,54 +48,63 @@ pub struct DiffArgs {
     /// Do not play from the opening book in book positions
     #[arg(long)]
     pub no_book: bool,
+    /// Run shard K of N only (K from 0): positions K, K+N, K+2N, ... of the input
+    #[arg(long, value_name = "K/N", conflicts_with = "shard_from_env")]
+    pub shard: Option<Shard>,
+    /// Take the shard from a batch scheduler: a Slurm job array (SLURM_ARRAY_TASK_ID with
+    /// SLURM_ARRAY_TASK_COUNT or _MIN/_MAX) or a Kubernetes indexed Job
+    /// (JOB_COMPLETION_INDEX, with --shards N)
+    #[arg(long)]
+    pub shard_from_env: bool,
+    /// The number of shards, with --shard-from-env (needed for Kubernetes)
+    #[arg(long, value_name = "N", requires = "shard_from_env")]
+    pub shards: Option<usize>,
+    /// Append one JSON line per search to this file as each search completes
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub out: Option<PathBuf>,
+    /// Go on with the run recorded in --out: skip the searches it has (after a kill)
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Record every divergence and go on (the exit status is still 1 at the end)
+    #[arg(long)]
+    pub keep_going: bool,
 }
 
-/// Positions from an EPD file: the first four fields of each line (FEN if six fields).
-fn read_positions(file: &PathBuf) -> Result<Vec<String>> {
+#[derive(clap::Subcommand, Debug)]
+pub enum DiffCommand {
+    /// Put a run's results files (one per shard) together: coverage, consistency, counts
+    /// by depth and every divergence; exits 1 on a divergence, a gap or a mixed run
+    Report(ReportArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ReportArgs {
+    /// The run's positions: the file given to `sargon diff --epd`
+    #[arg(long)]
+    pub epd: PathBuf,
+    /// The run's depths, e.g. 1-4 (or one depth)
+    #[arg(long)]
+    pub depths: String,
+    /// The results files (`--out`) of the run's shards
+    #[arg(required = true, value_name = "RESULTS")]
+    pub results: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+}
+
+fn read_epd(file: &Path) -> Result<Vec<String>> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() < 4 {
-            bail!(
-                "{}:{}: not an EPD or FEN line: {line}",
-                file.display(),
-                i + 1
-            );
-        }
-        let is_fen = fields.len() >= 6
-            && fields[4].parse::<u32>().is_ok()
-            && fields[5].parse::<u32>().is_ok();
-        let fen = if is_fen {
-            fields[..6].join(" ")
-        } else {
-            format!("{} 0 1", fields[..4].join(" "))
-        };
-        out.push(fen);
-    }
-    Ok(out)
+    diff_run::read_positions(&text).with_context(|| file.display().to_string())
 }
 
-fn parse_depths(args: &DiffArgs) -> Result<Vec<u8>> {
-    if let Some(d) = args.depth {
-        return Ok(vec![d]);
-    }
-    let Some(range) = &args.depths else {
-        bail!("give --depth N or --depths A-B")
-    };
+/// `A-B` (or `A`) as the depths A to B.
+fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
     let (a, b) = range.split_once('-').unwrap_or((range, range));
+    let bad = || format!("bad depth range `{range}`");
     let (a, b): (u8, u8) = (
-        a.trim()
-            .parse()
-            .with_context(|| format!("bad depth range `{range}`"))?,
-        b.trim()
-            .parse()
-            .with_context(|| format!("bad depth range `{range}`"))?,
+        a.trim().parse().with_context(bad)?,
+        b.trim().parse().with_context(bad)?,
     );
     if a == 0 || a > b {
         bail!("bad depth range `{range}`: expected A-B with 1 <= A <= B");
@@ -91,79 +112,229 @@ fn parse_depths(args: &DiffArgs) -> Result<Vec<u8>> {
     Ok((a..=b).collect())
 }
 
-/// Run the comparison; returns whether everything agreed.
+fn parse_depths(args: &DiffArgs) -> Result<Vec<u8>> {
+    match (args.depth, &args.depths) {
+        (Some(d), _) => Ok(vec![d]),
+        (None, Some(range)) => parse_depth_range(range),
+        (None, None) => bail!("give --depth N or --depths A-B"),
+    }
+}
+
+fn shard_of(args: &DiffArgs) -> Result<Shard> {
+    if args.shard_from_env {
+        Ok(Shard::from_env(
+            |name| std::env::var(name).ok(),
+            args.shards,
+        )?)
+    } else {
+        Ok(args.shard.unwrap_or(Shard::ALL))
+    }
+}
+
+type BoxedEngine = Box<dyn Engine + Send>;
+
+/// The engines of the comparison, and the ROM when one is the emulator.
+fn make_engines(
+    store: &RomStore,
+    args: &DiffArgs,
+) -> Result<(BoxedEngine, BoxedEngine, Option<RomId>)> {
+    let left = make_engine(store, args.left, args.rom.as_deref())?;
+    let right = make_engine(store, args.right, args.rom.as_deref())?;
+    let rom = left.rom_id().or(right.rom_id()).cloned();
+    Ok((left, right, rom))
+}
+
+/// Run the comparison or the report; returns whether everything agreed (and, for a
+/// report, whether the run is complete and consistent).
 pub fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
+    match &args.command {
+        Some(DiffCommand::Report(report_args)) => run_report(report_args),
+        None => run_diff(store, &args),
+    }
+}
+
+fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
+    // Everything is checked before the first search: a job that would fail should fail
+    // at once, not hours into a run.
     let fens = match &args.epd {
-        Some(f) => read_positions(f)?,
+        Some(f) => read_epd(f)?,
         None if args.positions.is_empty() => {
             bail!("give positions (FEN or startpos) or --epd FILE")
         }
         None => args.positions.clone(),
     };
-    let depths = parse_depths(&args)?;
-    // Check every position before the long work starts.
-    let mut setups = Vec::new();
-    for fen in &fens {
-        let pos = position::parse_position(fen).with_context(|| format!("position `{fen}`"))?;
-        setups.push(position::setup(&pos, !args.no_book)?);
-    }
-    let mut left = make_engine(store, args.left, args.rom.as_deref())?;
-    let mut right = make_engine(store, args.right, args.rom.as_deref())?;
-    let total = setups.len() * depths.len();
-    // The same progress display as batch analysis: on a terminal only.
-    let progress = super::progress::Progress::new(total as u64, "searches");
-    let (mut searches, mut events) = (0usize, 0u64);
-    for (fen, setup) in fens.iter().zip(&setups) {
-        for &depth in &depths {
-            progress.set_message(format!("depth {depth} {fen:.50}"));
-            let opts = SearchOptions::depth(depth);
-            let cmp = compare_search(left.as_mut(), right.as_mut(), setup, &opts)
-                .with_context(|| format!("searching {fen} at depth {depth}"))?;
-            searches += 1;
-            events += cmp.events;
-            progress.inc();
-            if let Some(d) = cmp.divergence {
-                progress.finish();
-                report(&args, fen, depth, &setup.position, &d);
-                println!(
-                    "positions: {}, searches: {searches}, events compared: {events}, divergences: 1",
-                    fens.len()
-                );
-                return Ok(false);
-            }
-        }
-    }
-    progress.finish();
-    println!(
-        "positions: {}, searches: {searches}, events compared: {events}, divergences: 0",
-        fens.len()
-    );
-    Ok(true)
-}
-
-fn report(args: &DiffArgs, fen: &str, depth: u8, root: &shakmaty::Chess, d: &Divergence) {
-    let show = |e: &Option<sargon::base::trace::Event>| match e {
-        Some(e) => e.to_string(),
-        None => "(trace ended)".to_string(),
+    let depths = parse_depths(args)?;
+    let shard = shard_of(args)?;
+    let book = !args.no_book;
+    let positions = fens
+        .iter()
+        .enumerate()
+        .map(|(i, fen)| InputPosition::new(i, fen, book))
+        .collect::<Result<Vec<_>>>()?;
+    let (mut left, mut right, rom) = make_engines(store, args)?;
+    diff_run::check_depths(&[left.as_ref(), right.as_ref()], &depths)?;
+    let identity = RunIdentity {
+        left: args.left,
+        right: args.right,
+        rom,
+        book,
+        shard,
     };
-    println!("DIVERGENCE in {fen} at depth {depth}, event #{}:", d.index);
-    println!("  {:<8} {}", args.left.to_string(), show(&d.left));
-    println!("  {:<8} {}", args.right.to_string(), show(&d.right));
-    if let Some(path) = d.path() {
-        let moves: Vec<String> = path.iter().map(|m| m.uci()).collect();
-        println!(
-            "  path:    {}",
-            if moves.is_empty() {
-                "(root)".to_string()
-            } else {
-                moves.join(" ")
+
+    let (mut out, earlier) = match &args.out {
+        None => (None, Vec::new()),
+        Some(path) if args.resume => {
+            let (file, resumed) = ResultsFile::resume(path)?;
+            diff_run::check_resumable(&identity, &positions, &resumed.records)
+                .with_context(|| format!("cannot resume {}", path.display()))?;
+            if resumed.cut_bytes > 0 {
+                eprintln!(
+                    "{}: cut off an incomplete last line ({} bytes): the search in flight when \
+                     the run stopped",
+                    path.display(),
+                    resumed.cut_bytes
+                );
             }
+            (Some(file), resumed.records)
+        }
+        Some(path) => (Some(ResultsFile::create(path)?), Vec::new()),
+    };
+    let done = earlier.iter().map(SearchRecord::key).collect();
+    let searches = diff_run::plan(&positions, shard, &depths, &done);
+    let shard_positions = shard.indices(positions.len()).count();
+    if !earlier.is_empty() {
+        eprintln!(
+            "resuming: {} searches already recorded, {} to do",
+            earlier.len(),
+            searches.len()
         );
     }
-    let pos = d.position(root);
-    println!("  board at the divergence: {}", position::fen_of(&pos));
-    let board = position::board_of(&pos);
-    for line in BoardDiagram(&board).to_string().lines() {
-        println!("    {line}");
+
+    let progress = Progress::new(searches.len() as u64, "searches");
+    let mut printer = Printer {
+        progress: &progress,
+        left: args.left,
+        right: args.right,
+    };
+    let outcome = diff_run::run(
+        left.as_mut(),
+        right.as_mut(),
+        &searches,
+        &identity,
+        args.keep_going,
+        out.as_mut(),
+        &mut printer,
+    )?;
+    progress.finish();
+    let mut tally = Tally::of(&earlier);
+    tally.searches += outcome.tally.searches;
+    tally.events += outcome.tally.events;
+    tally.divergences += outcome.tally.divergences;
+    tally.errors += outcome.tally.errors;
+    if outcome.left_undone > 0 {
+        eprintln!(
+            "stopped at the first {}: {} searches not run (--keep-going runs them all)",
+            if outcome.tally.errors > 0 {
+                "error"
+            } else {
+                "divergence"
+            },
+            outcome.left_undone
+        );
     }
+    println!("{}", report::summary_line(shard_positions, &tally));
+    Ok(tally.all_agree())
+}
+
+/// Shows a run as it goes: the progress bar, and every divergence or error in full.
+struct Printer<'a> {
+    progress: &'a Progress,
+    left: EngineKind,
+    right: EngineKind,
+}
+
+impl Observer for Printer<'_> {
+    fn starting(&mut self, search: &Search) {
+        self.progress.set_message(format!(
+            "depth {} #{} {:.50}",
+            search.depth, search.position.index, search.position.fen
+        ));
+    }
+
+    fn finished(
+        &mut self,
+        search: &Search,
+        record: &SearchRecord,
+        divergence: Option<&Divergence>,
+    ) {
+        self.progress.inc();
+        match (record.verdict, divergence) {
+            (Verdict::Diverge, Some(d)) => self.progress.suspend(|| self.show(search, d)),
+            (Verdict::Error, _) => self.progress.println(format!(
+                "ERROR in position {} ({}) at depth {}: {}",
+                search.position.index,
+                search.position.fen,
+                search.depth,
+                record.error.as_deref().unwrap_or("")
+            )),
+            _ => {}
+        }
+    }
+}
+
+impl Printer<'_> {
+    fn show(&self, search: &Search, d: &Divergence) {
+        let show = |e: &Option<sargon::base::trace::Event>| match e {
+            Some(e) => e.to_string(),
+            None => "(trace ended)".to_string(),
+        };
+        println!(
+            "DIVERGENCE in position {} ({}) at depth {}, event #{}:",
+            search.position.index, search.position.fen, search.depth, d.index
+        );
+        println!("  {:<8} {}", self.left.to_string(), show(&d.left));
+        println!("  {:<8} {}", self.right.to_string(), show(&d.right));
+        if let Some(path) = d.path() {
+            let moves: Vec<String> = path.iter().map(|m| m.uci()).collect();
+            println!(
+                "  path:    {}",
+                if moves.is_empty() {
+                    "(root)".to_string()
+                } else {
+                    moves.join(" ")
+                }
+            );
+        }
+        let pos = d.position(&search.position.setup.position);
+        println!("  board at the divergence: {}", position::fen_of(&pos));
+        let board = position::board_of(&pos);
+        for line in BoardDiagram(&board).to_string().lines() {
+            println!("    {line}");
+        }
+    }
+}
+
+fn run_report(args: &ReportArgs) -> Result<bool> {
+    let fens = read_epd(&args.epd)?;
+    let depths = parse_depth_range(&args.depths)?;
+    let mut records = Vec::new();
+    let mut incomplete = 0;
+    for path in &args.results {
+        let read = diff_run::read_results(path)?;
+        if read.incomplete_tail > 0 {
+            incomplete += 1;
+            eprintln!(
+                "{}: ignored an incomplete last line ({} bytes)",
+                path.display(),
+                read.incomplete_tail
+            );
+        }
+        records.extend(read.records);
+    }
+    let report = report::build(&fens, &depths, &records, incomplete);
+    match args.format {
+        Format::Text => print!("{}", report.to_text()),
+        Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
+    }
+    Ok(report.ok)
 }

@@ -58,6 +58,11 @@ impl Progress {
         }
     }
 
+    /// Run `f` (which prints, e.g. on stdout) with the bar taken off the screen.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.bar.suspend(f)
+    }
+
     /// Remove the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();

@@ -5,14 +5,20 @@
 //! compares them with its own as they are produced. Memory stays bounded however deep the
 //! search (a depth-5 trace has millions of events), and the first divergence stops both
 //! searches at once.
+//!
+//! Each engine's thread also measures its own CPU time (the clock of the thread, not of
+//! the process: the two engines run at once, and a wall clock would charge each with the
+//! other's work and with whatever else the machine runs), so that a long run can say where
+//! its time went.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
+use std::time::Duration;
 
 use shakmaty::{Chess, Position};
 
-use crate::base::engine::{Engine, SearchError, SearchOptions};
+use crate::base::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
 use crate::base::hooks::Hooks;
 use crate::base::position::Setup;
 use crate::base::trace::{self, Detail, Event, Recorder};
@@ -61,6 +67,60 @@ pub struct SearchComparison {
     /// Events compared and found equal.
     pub events: u64,
     pub divergence: Option<Divergence>,
+    /// What the first engine's search cost.
+    pub left: EngineCost,
+    /// What the second engine's search cost.
+    pub right: EngineCost,
+}
+
+/// What one engine's side of a comparison cost.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineCost {
+    /// CPU time of the engine's thread during the search, including recording its trace
+    /// (and, for the second engine, comparing it); `None` where the platform has no
+    /// per-thread clock.
+    pub cpu: Option<Duration>,
+    /// Z80 instructions executed (emulator only; `None` also when a divergence stopped the
+    /// search before it finished).
+    pub z80_instructions: Option<u64>,
+}
+
+impl EngineCost {
+    fn of(cpu: Option<Duration>, result: &Result<SearchOutcome, SearchError>) -> EngineCost {
+        EngineCost {
+            cpu,
+            z80_instructions: result.as_ref().ok().and_then(|o| o.stats.z80_instructions),
+        }
+    }
+}
+
+/// CPU time used so far by the calling thread.
+#[cfg(unix)]
+pub fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; clock_gettime only writes into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+/// CPU time used so far by the calling thread (not measured on this platform).
+#[cfg(not(unix))]
+pub fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// The CPU time the calling thread spends in `work`.
+fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
+    let before = thread_cpu_time();
+    let value = work();
+    let spent = match (before, thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    (value, spent)
 }
 
 /// Run the same search on both engines and compare their traces event by event.
@@ -78,7 +138,7 @@ pub fn compare_search(
     std::thread::scope(|scope| {
         let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
-            let result = {
+            let (result, cpu) = cpu_timed(|| {
                 let mut recorder = Recorder::new(Detail::Full, |e| {
                     // A closed channel means the comparison is over: nothing more to send.
                     let _ = tx.send(e);
@@ -86,11 +146,11 @@ pub fn compare_search(
                 let mut hooks = Hooks::new();
                 hooks.add(&mut recorder);
                 left.search(setup, &left_opts, &mut hooks)
-            };
+            });
             if let Ok(outcome) = &result {
                 let _ = tx.send(trace::result_event(outcome));
             }
-            result
+            (result, cpu)
         });
 
         let mut events = 0u64;
@@ -120,12 +180,12 @@ pub fn compare_search(
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let right_result = {
+        let (right_result, right_cpu) = cpu_timed(|| {
             let mut recorder = Recorder::new(Detail::Full, |e| compare(e, &rx));
             let mut hooks = Hooks::new();
             hooks.add(&mut recorder);
             right.search(setup, &opts, &mut hooks)
-        };
+        });
         if let Ok(outcome) = &right_result {
             compare(trace::result_event(outcome), &rx);
         }
@@ -141,13 +201,20 @@ pub fn compare_search(
             }
         }
         drop(rx);
-        let left_result = left_thread
+        let (left_result, left_cpu) = left_thread
             .join()
             .expect("the left engine's thread panicked");
+        let left = EngineCost::of(left_cpu, &left_result);
+        let right = EngineCost::of(right_cpu, &right_result);
         // A divergence stops both searches, so "stopped" is expected; other errors are real.
         match (left_result, right_result) {
             (Err(e), _) | (_, Err(e)) if !matches!(e, SearchError::Stopped) => Err(e),
-            _ => Ok(SearchComparison { events, divergence }),
+            _ => Ok(SearchComparison {
+                events,
+                divergence,
+                left,
+                right,
+            }),
         }
     })
 }
@@ -255,5 +322,27 @@ mod tests {
         assert_eq!(d.index, 2);
         assert!(matches!(d.left, Some(Event::Ascend { .. })));
         assert!(matches!(d.right, Some(Event::Result { .. })));
+    }
+
+    #[test]
+    fn each_engine_thread_has_its_cpu_time_measured() {
+        // Burn some CPU on this thread only: the thread clock must see it.
+        let (sum, spent) =
+            cpu_timed(|| (0..20_000_000u64).fold(0u64, |a, x| a ^ x.wrapping_mul(x)));
+        assert!(sum != 1);
+        if cfg!(unix) {
+            assert!(spent.unwrap() > Duration::ZERO);
+        }
+        let setup = crate::base::position::setup(&Chess::default(), false).unwrap();
+        let mut left = crate::engines::open_port();
+        let mut right = crate::engines::open_port();
+        let r = compare_search(left.as_mut(), right.as_mut(), &setup, &SearchOptions::depth(3)).unwrap();
+        assert!(r.divergence.is_none());
+        assert_eq!(r.left.cpu.is_some(), cfg!(unix));
+        assert_eq!(r.right.cpu.is_some(), cfg!(unix));
+        assert_eq!(
+            r.left.z80_instructions, None,
+            "the port executes no Z80 code"
+        );
     }
 }

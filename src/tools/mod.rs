@@ -8,6 +8,7 @@
 pub mod analysis;
 pub mod batch;
 pub mod diff;
+pub mod diff_run;
 pub mod models;
 pub mod pv;
 pub mod tree;
