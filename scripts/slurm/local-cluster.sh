@@ -67,14 +67,14 @@ ensure_packages() {
 
 # The node as slurmd sees it (name, sockets/cores/threads, memory), so that the config
 # matches what slurmd registers; a mismatch would leave the node drained.
-node_line() {
+slurmd_node_line() {
     slurmd -C | head -n 1
 }
 
 write_config() {
     local user node_line node_name
     user=$(id -un)
-    node_line=$(node_line)
+    node_line=$(slurmd_node_line)
     node_name=${node_line#NodeName=}
     node_name=${node_name%% *}
     [[ -n $node_name ]] || die "cannot read the node name from 'slurmd -C': $node_line"
