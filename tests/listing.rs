@@ -1,4 +1,5 @@
-//! The disassembler (`sargon::original::disasm`) and `sargon listing`.
+//! The Z80 decoder (`sargon::original::z80`), Sargon's program map
+//! (`sargon::original::program`) and `sargon listing`.
 //!
 //! The disassembler is tested on the project's own Z80 programs: every instruction of
 //! `z80/asm-selftest.asm` must disassemble to text that the project's assembler turns back
@@ -13,7 +14,8 @@ use std::path::Path;
 
 use iz80::{Cpu, Machine, PlainMachine, Reg8};
 use sargon::original::asm;
-use sargon::original::disasm::{self, Flow, Program, Timing};
+use sargon::original::program::{self, Program};
+use sargon::original::z80::{self, Flow, Timing};
 
 fn selftest() -> (String, asm::Assembly) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("z80/asm-selftest.asm");
@@ -37,7 +39,7 @@ fn is_data_line(line: &str) -> bool {
 }
 
 /// Every instruction of the self-test, with the source line it comes from.
-fn selftest_instructions() -> Vec<(String, disasm::Instruction)> {
+fn selftest_instructions() -> Vec<(String, z80::Instruction)> {
     let (source, a) = selftest();
     let lines: Vec<&str> = source.lines().collect();
     let mut out = Vec::new();
@@ -48,7 +50,7 @@ fn selftest_instructions() -> Vec<(String, disasm::Instruction)> {
         }
         // A macro call's line holds several instructions.
         let end = u32::from(*addr) + bytes.len() as u32;
-        let ins = disasm::sweep(&a.memory, *addr, end);
+        let ins = z80::sweep(&a.memory, *addr, end);
         let covered: usize = ins.iter().map(|i| i.bytes.len()).sum();
         assert_eq!(covered, bytes.len(), "line {line} `{}`", text.trim());
         for i in ins {
@@ -67,7 +69,7 @@ fn selftest_round_trips_through_the_assembler() {
         let text = ins.text();
         let program = format!(
             "        ORG     {}\n        {text}\n",
-            disasm::hex_number(ins.addr.into(), 4)
+            z80::hex_number(ins.addr.into(), 4)
         );
         let back = asm::assemble(&program).unwrap_or_else(|e| {
             panic!("`{src}` disassembled as `{text}`, which does not assemble: {e}")
@@ -176,10 +178,10 @@ const MANUAL_TIMINGS: &[(&[u8], &str)] = &[
     (&[0x76], "4"),                    // HALT
 ];
 
-fn decode_at(bytes: &[u8], at: u16) -> disasm::Instruction {
+fn decode_at(bytes: &[u8], at: u16) -> z80::Instruction {
     let mut mem = vec![0u8; 0x10000];
     mem[at as usize..at as usize + bytes.len()].copy_from_slice(bytes);
-    disasm::decode(&mem, at)
+    z80::decode(&mem, at)
 }
 
 #[test]
@@ -348,7 +350,7 @@ fn routines_are_the_call_targets_and_cover_the_search() {
     let blocks = program.code_blocks();
     for (addr, p) in sargon::original::listing::hook_addresses(&rom) {
         assert!(
-            disasm::block_containing(&blocks, addr).is_some(),
+            program::block_containing(&blocks, addr).is_some(),
             "{} outside the code",
             p.name()
         );

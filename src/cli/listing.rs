@@ -6,8 +6,8 @@
 
 use anyhow::Result;
 
-use sargon::original::disasm::Program;
 use sargon::original::listing::{full_listing, hook_addresses, listing_of};
+use sargon::original::program::Program;
 use sargon::original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]

@@ -10,8 +10,9 @@ use std::fmt::Write as _;
 use anyhow::{bail, Result};
 
 use crate::base::hooks::HookPoint;
-use crate::original::disasm::{block_containing, Flow, Instruction, Names, Program};
 use crate::original::emu;
+use crate::original::program::{block_containing, Program};
+use crate::original::z80::{Flow, Instruction, Names};
 
 /// The hook points' addresses, when the harness can use this ROM.
 pub fn hook_addresses(rom: &crate::original::rom::Rom) -> Vec<(u16, HookPoint)> {
