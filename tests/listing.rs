@@ -6,7 +6,8 @@
 //! into the same bytes, and the T-states of a table of instructions, written by hand from
 //! Zilog's Z80 CPU User Manual, must match. `iz80` cross-checks instruction lengths and the
 //! timings it models correctly. The listing of the imported ROM is checked for structure
-//! only (labels, hook markers, symbolic operands): nothing of Sargon is stored here.
+//! only (labels, hook markers, symbolic operands, the port's sites beside the labels): nothing
+//! of Sargon is stored here.
 
 mod common;
 
@@ -14,6 +15,7 @@ use std::path::Path;
 
 use iz80::{Cpu, Machine, PlainMachine, Reg8};
 use sargon::original::asm;
+use sargon::original::port_links::{PortLinks, PORT_SOURCES};
 use sargon::original::program::{self, Program};
 use sargon::original::z80::{self, Flow, Timing};
 
@@ -355,4 +357,89 @@ fn routines_are_the_call_targets_and_cover_the_search() {
             p.name()
         );
     }
+}
+
+fn sargon(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(args)
+        .output()
+        .expect("sargon runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "sargon {args:?}: {stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn listing_with_the_port_shows_where_each_label_is_ported() {
+    let Some(rom) = common::rom("listing_with_the_port_shows_where_each_label_is_ported") else {
+        return;
+    };
+    let hooks = sargon::original::listing::hook_addresses(&rom);
+    let program = Program::of_rom(&rom);
+    let links = PortLinks::of_port();
+    let text = sargon::original::listing::port_listing_of(&program, &hooks, &links, "points")
+        .expect("POINTS");
+    // The plain listing's lines, in the same order, with port lines added under labels.
+    let plain = sargon::original::listing::listing_of(&program, &hooks, "points").unwrap();
+    let without: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("  ; -> port"))
+        .collect();
+    assert_eq!(without, plain.lines().collect::<Vec<_>>());
+    // Under every label, its sites (or "not cited"); each site names a port file and line
+    // that holds the label or a range around it, and the function there.
+    let lines: Vec<&str> = text.lines().collect();
+    let mut labels = 0;
+    let mut cited = 0;
+    for (k, line) in lines.iter().enumerate() {
+        let Some(label) = line.strip_suffix(':') else {
+            continue;
+        };
+        labels += 1;
+        let sites: Vec<&str> = lines[k + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("  ; -> port"))
+            .copied()
+            .collect();
+        assert!(!sites.is_empty(), "no port line under {label}");
+        if sites == ["  ; -> port: not cited"] {
+            continue;
+        }
+        cited += 1;
+        for site in sites {
+            let place = site.strip_prefix("  ; -> port ").expect("a site");
+            let (file_line, rest) = place.split_once(' ').expect("FILE:LINE ITEM");
+            let (file, n) = file_line.rsplit_once(':').expect("FILE:LINE");
+            let (_, source) = PORT_SOURCES
+                .iter()
+                .find(|(p, _)| *p == file)
+                .unwrap_or_else(|| panic!("{file} is no port file"));
+            let at = source.lines().nth(n.parse::<usize>().unwrap() - 1).unwrap();
+            let range = rest.split_once(" (").map(|(_, r)| r.trim_end_matches(')'));
+            let written = range.unwrap_or(label);
+            assert!(at.contains(written), "{label}: {file}:{n} is `{at}`");
+        }
+    }
+    assert!(labels >= 15, "POINTS has {labels} labels");
+    assert!(
+        cited >= 10,
+        "only {cited} of POINTS's labels are cited by the port"
+    );
+    assert!(text.contains("POINTS:\n  ; -> port src/port/"));
+
+    // The command, with a routine and without (the coverage).
+    let out = sargon(&["listing", "fndmov", "--port"]);
+    assert!(out.contains("FNDMOV:\n  ; -> port src/port/"), "{out}");
+    let coverage = sargon(&["listing", "--port"]);
+    assert_eq!(coverage, links.coverage(&program).report());
+    assert!(coverage.contains("routines and"), "{coverage}");
+    let fndmov = coverage
+        .split("\n\n")
+        .find(|b| b.starts_with("FNDMOV "))
+        .expect("a FNDMOV entry");
+    assert!(fndmov.contains("ported by src/port/"), "{fndmov}");
+    assert!(
+        coverage.contains("(routine not cited)"),
+        "the port leaves the I/O out"
+    );
 }
