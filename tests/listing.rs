@@ -1,11 +1,13 @@
-//! The disassembler (`sargon::original::disasm`) and `sargon listing`.
+//! The Z80 decoder (`sargon::original::z80`), Sargon's program map
+//! (`sargon::original::program`) and `sargon listing`.
 //!
 //! The disassembler is tested on the project's own Z80 programs: every instruction of
 //! `z80/asm-selftest.asm` must disassemble to text that the project's assembler turns back
 //! into the same bytes, and the T-states of a table of instructions, written by hand from
 //! Zilog's Z80 CPU User Manual, must match. `iz80` cross-checks instruction lengths and the
 //! timings it models correctly. The listing of the imported ROM is checked for structure
-//! only (labels, hook markers, symbolic operands): nothing of Sargon is stored here.
+//! only (labels, hook markers, symbolic operands, the port's sites beside the labels): nothing
+//! of Sargon is stored here.
 
 mod common;
 
@@ -13,7 +15,9 @@ use std::path::Path;
 
 use iz80::{Cpu, Machine, PlainMachine, Reg8};
 use sargon::original::asm;
-use sargon::original::disasm::{self, Flow, Program, Timing};
+use sargon::original::port_links::{PortLinks, PORT_SOURCES};
+use sargon::original::program::{self, Program};
+use sargon::original::z80::{self, Flow, Timing};
 
 fn selftest() -> (String, asm::Assembly) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("z80/asm-selftest.asm");
@@ -37,7 +41,7 @@ fn is_data_line(line: &str) -> bool {
 }
 
 /// Every instruction of the self-test, with the source line it comes from.
-fn selftest_instructions() -> Vec<(String, disasm::Instruction)> {
+fn selftest_instructions() -> Vec<(String, z80::Instruction)> {
     let (source, a) = selftest();
     let lines: Vec<&str> = source.lines().collect();
     let mut out = Vec::new();
@@ -48,7 +52,7 @@ fn selftest_instructions() -> Vec<(String, disasm::Instruction)> {
         }
         // A macro call's line holds several instructions.
         let end = u32::from(*addr) + bytes.len() as u32;
-        let ins = disasm::sweep(&a.memory, *addr, end);
+        let ins = z80::sweep(&a.memory, *addr, end);
         let covered: usize = ins.iter().map(|i| i.bytes.len()).sum();
         assert_eq!(covered, bytes.len(), "line {line} `{}`", text.trim());
         for i in ins {
@@ -67,7 +71,7 @@ fn selftest_round_trips_through_the_assembler() {
         let text = ins.text();
         let program = format!(
             "        ORG     {}\n        {text}\n",
-            disasm::hex_number(ins.addr.into(), 4)
+            z80::hex_number(ins.addr.into(), 4)
         );
         let back = asm::assemble(&program).unwrap_or_else(|e| {
             panic!("`{src}` disassembled as `{text}`, which does not assemble: {e}")
@@ -176,10 +180,10 @@ const MANUAL_TIMINGS: &[(&[u8], &str)] = &[
     (&[0x76], "4"),                    // HALT
 ];
 
-fn decode_at(bytes: &[u8], at: u16) -> disasm::Instruction {
+fn decode_at(bytes: &[u8], at: u16) -> z80::Instruction {
     let mut mem = vec![0u8; 0x10000];
     mem[at as usize..at as usize + bytes.len()].copy_from_slice(bytes);
-    disasm::decode(&mem, at)
+    z80::decode(&mem, at)
 }
 
 #[test]
@@ -348,9 +352,94 @@ fn routines_are_the_call_targets_and_cover_the_search() {
     let blocks = program.code_blocks();
     for (addr, p) in sargon::original::listing::hook_addresses(&rom) {
         assert!(
-            disasm::block_containing(&blocks, addr).is_some(),
+            program::block_containing(&blocks, addr).is_some(),
             "{} outside the code",
             p.name()
         );
     }
+}
+
+fn sargon(args: &[&str]) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(args)
+        .output()
+        .expect("sargon runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "sargon {args:?}: {stderr}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn listing_with_the_port_shows_where_each_label_is_ported() {
+    let Some(rom) = common::rom("listing_with_the_port_shows_where_each_label_is_ported") else {
+        return;
+    };
+    let hooks = sargon::original::listing::hook_addresses(&rom);
+    let program = Program::of_rom(&rom);
+    let links = PortLinks::of_port();
+    let text = sargon::original::listing::port_listing_of(&program, &hooks, &links, "points")
+        .expect("POINTS");
+    // The plain listing's lines, in the same order, with port lines added under labels.
+    let plain = sargon::original::listing::listing_of(&program, &hooks, "points").unwrap();
+    let without: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with("  ; -> port"))
+        .collect();
+    assert_eq!(without, plain.lines().collect::<Vec<_>>());
+    // Under every label, its sites (or "not cited"); each site names a port file and line
+    // that holds the label or a range around it, and the function there.
+    let lines: Vec<&str> = text.lines().collect();
+    let mut labels = 0;
+    let mut cited = 0;
+    for (k, line) in lines.iter().enumerate() {
+        let Some(label) = line.strip_suffix(':') else {
+            continue;
+        };
+        labels += 1;
+        let sites: Vec<&str> = lines[k + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("  ; -> port"))
+            .copied()
+            .collect();
+        assert!(!sites.is_empty(), "no port line under {label}");
+        if sites == ["  ; -> port: not cited"] {
+            continue;
+        }
+        cited += 1;
+        for site in sites {
+            let place = site.strip_prefix("  ; -> port ").expect("a site");
+            let (file_line, rest) = place.split_once(' ').expect("FILE:LINE ITEM");
+            let (file, n) = file_line.rsplit_once(':').expect("FILE:LINE");
+            let (_, source) = PORT_SOURCES
+                .iter()
+                .find(|(p, _)| *p == file)
+                .unwrap_or_else(|| panic!("{file} is no port file"));
+            let at = source.lines().nth(n.parse::<usize>().unwrap() - 1).unwrap();
+            let range = rest.split_once(" (").map(|(_, r)| r.trim_end_matches(')'));
+            let written = range.unwrap_or(label);
+            assert!(at.contains(written), "{label}: {file}:{n} is `{at}`");
+        }
+    }
+    assert!(labels >= 15, "POINTS has {labels} labels");
+    assert!(
+        cited >= 10,
+        "only {cited} of POINTS's labels are cited by the port"
+    );
+    assert!(text.contains("POINTS:\n  ; -> port src/port/"));
+
+    // The command, with a routine and without (the coverage).
+    let out = sargon(&["listing", "fndmov", "--port"]);
+    assert!(out.contains("FNDMOV:\n  ; -> port src/port/"), "{out}");
+    let coverage = sargon(&["listing", "--port"]);
+    assert_eq!(coverage, links.coverage(&program).report());
+    assert!(coverage.contains("routines and"), "{coverage}");
+    let fndmov = coverage
+        .split("\n\n")
+        .find(|b| b.starts_with("FNDMOV "))
+        .expect("a FNDMOV entry");
+    assert!(fndmov.contains("ported by src/port/"), "{fndmov}");
+    assert!(
+        coverage.contains("(routine not cited)"),
+        "the port leaves the I/O out"
+    );
 }

@@ -7,9 +7,10 @@ use iz80::Cpu;
 use sargon::base::engine::{Engine, SearchOptions};
 use sargon::base::hooks::Hooks;
 use sargon::base::position;
-use sargon::original::disasm::{self, Program};
 use sargon::original::emu::Observer;
 use sargon::original::profile::{self, Profile, Profiler};
+use sargon::original::program::Program;
+use sargon::original::z80;
 
 fn setup(fen: &str, book: bool) -> position::Setup {
     position::setup(&position::parse_position(fen).unwrap(), book).unwrap()
@@ -133,7 +134,7 @@ fn profile_of_a_depth_3_opening_search_adds_up() {
 /// known to deviate from the manual (see `tests/listing.rs`).
 struct Compare {
     inner: Profiler,
-    timing: disasm::TimingCache,
+    timing: z80::TimingCache,
     prev_sp: u16,
     mismatches: Vec<String>,
 }
@@ -144,9 +145,9 @@ impl Observer for Compare {
         let sp = r.get16(iz80::Reg16::SP);
         let doc = u32::from(self.timing.t_states(mem, pc, r.pc(), self.prev_sp, sp));
         self.prev_sp = sp;
-        let ins = disasm::decode(mem, pc);
+        let ins = z80::decode(mem, pc);
         let known = matches!(ins.bytes[0], 0xDD | 0xFD)
-            || (ins.mnemonic == "JP" && matches!(ins.flow, disasm::Flow::CondJump(_)))
+            || (ins.mnemonic == "JP" && matches!(ins.flow, z80::Flow::CondJump(_)))
             || (ins.mnemonic == "JR" && doc == 7 && t_states == 8);
         if doc != t_states && !known && self.mismatches.len() < 10 {
             self.mismatches
@@ -168,7 +169,7 @@ fn documented_t_states_differ_from_the_emulators_only_where_iz80_deviates() {
     let sp = profile::entry_sp(syms.stack);
     let mut c = Compare {
         inner: Profiler::new(&program, syms.fndmov, sp),
-        timing: disasm::TimingCache::new(),
+        timing: z80::TimingCache::new(),
         prev_sp: sp,
         mismatches: Vec::new(),
     };

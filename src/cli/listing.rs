@@ -1,13 +1,14 @@
 //! `sargon listing`: the imported image disassembled, with its symbols, T-states and the
-//! harness's hook points.
+//! harness's hook points; with `--port`, the port's functions beside the original's labels.
 //!
 //! The listing is made at run time from the user's own imported ROM (image and symbol
 //! table): nothing of Sargon is stored in the project.
 
 use anyhow::Result;
 
-use sargon::original::disasm::Program;
-use sargon::original::listing::{full_listing, hook_addresses, listing_of};
+use sargon::original::listing::{full_listing, hook_addresses, listing_of, port_listing_of};
+use sargon::original::port_links::PortLinks;
+use sargon::original::program::Program;
 use sargon::original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
@@ -17,15 +18,22 @@ pub struct ListingArgs {
     /// ROM to list (default: the only one imported, or `sargon`)
     #[arg(long)]
     pub rom: Option<String>,
+    /// Show the port beside the original: under each label, the port function and
+    /// source line that implement it; without a routine, which routines and labels the
+    /// port cites and which it does not
+    #[arg(long)]
+    pub port: bool,
 }
 
 pub fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
     let rom = store.load(args.rom.as_deref())?;
     let hooks = hook_addresses(&rom);
     let program = Program::of_rom(&rom);
-    let text = match &args.routine {
-        Some(name) => listing_of(&program, &hooks, name)?,
-        None => full_listing(&program, &hooks),
+    let text = match (&args.routine, args.port) {
+        (Some(name), false) => listing_of(&program, &hooks, name)?,
+        (Some(name), true) => port_listing_of(&program, &hooks, &PortLinks::of_port(), name)?,
+        (None, false) => full_listing(&program, &hooks),
+        (None, true) => PortLinks::of_port().coverage(&program).report(),
     };
     use std::io::Write;
     let mut out = std::io::stdout().lock();

@@ -1,5 +1,6 @@
 //! The annotated listing: the imported image disassembled, with its symbols, T-states and
-//! the harness's hook points (what `sargon listing` prints).
+//! the harness's hook points (what `sargon listing` prints), and with `--port` the port's
+//! function and source line at each label ([`port_listing_of`]).
 //!
 //! The listing is made at run time from the user's own imported ROM (image and symbol
 //! table): nothing of Sargon is stored in the project.
@@ -10,8 +11,10 @@ use std::fmt::Write as _;
 use anyhow::{bail, Result};
 
 use crate::base::hooks::HookPoint;
-use crate::original::disasm::{block_containing, Flow, Instruction, Names, Program};
 use crate::original::emu;
+use crate::original::port_links::{Citation, PortLinks};
+use crate::original::program::{block_containing, Program};
+use crate::original::z80::{Flow, Instruction, Names};
 
 /// The hook points' addresses, when the harness can use this ROM.
 pub fn hook_addresses(rom: &crate::original::rom::Rom) -> Vec<(u16, HookPoint)> {
@@ -24,8 +27,32 @@ pub fn hook_addresses(rom: &crate::original::rom::Rom) -> Vec<(u16, HookPoint)> 
     }
 }
 
+/// Where the port implements each symbol (see [`PortLinks::sites`]).
+type PortSites<'a> = BTreeMap<String, Vec<&'a Citation>>;
+
 /// The listing of one routine or label, by name.
 pub fn listing_of(program: &Program, hooks: &[(u16, HookPoint)], name: &str) -> Result<String> {
+    listing_with(program, hooks, None, name)
+}
+
+/// The listing of one routine or label with, under each label, the port's functions and
+/// source lines that implement it (`; -> port FILE:LINE ITEM`), or `; -> port: not cited`.
+pub fn port_listing_of(
+    program: &Program,
+    hooks: &[(u16, HookPoint)],
+    links: &PortLinks,
+    name: &str,
+) -> Result<String> {
+    let sites = links.sites(program);
+    listing_with(program, hooks, Some(&sites), name)
+}
+
+fn listing_with(
+    program: &Program,
+    hooks: &[(u16, HookPoint)],
+    port: Option<&PortSites<'_>>,
+    name: &str,
+) -> Result<String> {
     let Some(addr) = program.lookup(name) else {
         let close = program.close_names(name);
         if close.is_empty() {
@@ -59,7 +86,7 @@ pub fn listing_of(program: &Program, hooks: &[(u16, HookPoint)], name: &str) -> 
         u32::from(addr) + bytes - 1,
         code.len()
     );
-    write_code(&mut out, program, &blocks, hooks, &code);
+    write_code(&mut out, program, &blocks, hooks, port, &code);
     Ok(out)
 }
 
@@ -85,7 +112,7 @@ pub fn full_listing(program: &Program, hooks: &[(u16, HookPoint)]) -> String {
             gap_note(&mut out, program, pc, a32);
         }
         out.push('\n');
-        write_code(&mut out, program, &blocks, hooks, code);
+        write_code(&mut out, program, &blocks, hooks, None, code);
         pc = code
             .last()
             .map(|l| u32::from(l.addr) + u32::from(l.len()))
@@ -122,17 +149,35 @@ fn gap_note(out: &mut String, program: &Program, from: u32, to: u32) {
     );
 }
 
-/// Write instructions with labels on their own lines, T-states and hook markers.
+/// Write instructions with labels on their own lines, T-states and hook markers; with
+/// `port`, the port's sites under each label.
 fn write_code(
     out: &mut String,
     program: &Program,
     blocks: &BTreeMap<u16, Vec<Instruction>>,
     hooks: &[(u16, HookPoint)],
+    port: Option<&PortSites<'_>>,
     code: &[Instruction],
 ) {
     for ins in code {
         for n in program.names_at(ins.addr) {
             let _ = writeln!(out, "{n}:");
+            let Some(port) = port else { continue };
+            match port.get(n) {
+                Some(sites) => {
+                    for c in sites {
+                        let range = if c.through.is_some() {
+                            format!(" ({})", c.written())
+                        } else {
+                            String::new()
+                        };
+                        let _ = writeln!(out, "  ; -> port {}{range}", c.place());
+                    }
+                }
+                None => {
+                    let _ = writeln!(out, "  ; -> port: not cited");
+                }
+            }
         }
         let bytes: Vec<String> = ins.bytes.iter().map(|b| format!("{b:02X}")).collect();
         let mut line = format!(

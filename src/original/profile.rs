@@ -1,7 +1,7 @@
 //! Where a search spends its time: every instruction FNDMOV's search executes, attributed to
 //! the Sargon routine it belongs to.
 //!
-//! The routines are those of [`crate::original::disasm::Program`]: FNDMOV and every label some `CALL`
+//! The routines are those of [`crate::original::program::Program`]: FNDMOV and every label some `CALL`
 //! of the image calls; an instruction belongs to the last routine entry at or below its
 //! address. For each routine the profile counts:
 //!
@@ -24,15 +24,16 @@
 //! FD prefix (`LD A,(IX+d)` counts 7 T-states instead of 19), it counts `JP cc` as 7 when
 //! not taken and 12 when taken (the manual: 10 either way), and `JR cc` not taken as 8 (the
 //! manual: 7). The profile therefore carries both: the documented T-states of every
-//! executed instruction (from [`crate::original::disasm`]'s tables, taken or not taken as the
+//! executed instruction (from [`crate::original::z80`]'s tables, taken or not taken as the
 //! instruction went), which are the figures the tables and the 1978 time estimates use,
 //! and the emulator's count, whose total equals the search's own
 //! [`crate::base::engine::SearchStats::t_states`].
 
 use iz80::{Cpu, Reg16};
 
-use crate::original::disasm::{Program, TimingCache};
 use crate::original::emu::Observer;
+use crate::original::program::Program;
+use crate::original::z80::TimingCache;
 
 /// Counts the documented T-states of every instruction (and the emulator's), without
 /// attributing them: the cheap observer for timing runs.
