@@ -19,7 +19,6 @@ fn main() {
     embed_port_sources();
 }
 
-
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;
     if !out.status.success() {
@@ -62,7 +61,6 @@ fn embed_git_commit() {
         }
     }
 }
-
 
 /// `port_sources.rs`: the port's source files, for `original::port_links`.
 fn embed_port_sources() {

@@ -68,10 +68,17 @@ fn main() -> ExitCode {
         Command::History { command } => cli::history::run(&store, command),
         Command::Listing(args) => cli::listing::run(&store, args),
         Command::Bench(args) => cli::bench::run(&store, args),
+        // As diff(1): 0 the engines agree, 1 they differ (or a report found a gap), 2
+        // trouble. A batch scheduler can then tell a shard that ran to its end from one
+        // that failed (scripts/slurm/diff-array.sbatch).
         Command::Diff(args) => match cli::diff::run(&store, args) {
-            // Divergences were reported on stdout: exit non-zero without another message.
+            Ok(true) => return ExitCode::SUCCESS,
+            // Divergences were reported on stdout: no other message.
             Ok(false) => return ExitCode::from(1),
-            other => other.map(|_| ()),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                return ExitCode::from(2);
+            }
         },
     };
     match result {

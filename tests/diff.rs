@@ -524,7 +524,8 @@ fn run_arguments_are_checked_before_any_search() {
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success(), "{args:?}");
+        // As diff(1): 2 is trouble (1 would mean the engines differ).
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(expected), "{args:?}: {err}");
         assert!(!out.exists(), "{args:?} wrote results");
     };

@@ -66,9 +66,10 @@ rm -f "$OUTDIR/report.txt" "$OUTDIR/report.json"
 array=$(sbatch --parsable --array="0-$((tasks - 1))" \
     --output="$OUTDIR/slurm-%A_%a.out" "$here/diff-array.sbatch")
 array=${array%%;*} # "ID;cluster" on a multi-cluster site
-# afterany, not afterok: a shard that finds a divergence (or dies) exits non-zero, and with
-# afterok the report, which is what explains that, would never run.
-report=$(sbatch --parsable --dependency="afterany:$array" \
+# afterok: the report runs once every shard has run to its end. A shard that finds a
+# divergence still ends with 0 (diff-array.sbatch: it recorded what it found); a shard in
+# trouble fails, and the report job is then cancelled (kill_invalid_depend) and --wait says so.
+report=$(sbatch --parsable --dependency="afterok:$array" \
     --output="$OUTDIR/slurm-report-%j.out" "$here/diff-report.sbatch")
 report=${report%%;*}
 echo "array job: $array"
@@ -108,6 +109,10 @@ elif line=$(sacct -n -X -P -j "$report" -o State,ExitCode 2>/dev/null) &&
 fi
 case $state in
 "" | COMPLETED | FAILED) ;; # the report ran to its end; its exit code says what it found
+CANCELLED)
+    echo "submit-diff: the report job was cancelled: a shard failed (see $OUTDIR/slurm-${array}_*.out); fix it and submit again (--resume keeps the searches done)" >&2
+    exit 2
+    ;;
 *)
     echo "submit-diff: the report job ended $state; see $OUTDIR/slurm-report-$report.out" >&2
     exit 2

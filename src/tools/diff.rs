@@ -336,7 +336,13 @@ mod tests {
         let setup = crate::base::position::setup(&Chess::default(), false).unwrap();
         let mut left = crate::engines::open_port();
         let mut right = crate::engines::open_port();
-        let r = compare_search(left.as_mut(), right.as_mut(), &setup, &SearchOptions::depth(3)).unwrap();
+        let r = compare_search(
+            left.as_mut(),
+            right.as_mut(),
+            &setup,
+            &SearchOptions::depth(3),
+        )
+        .unwrap();
         assert!(r.divergence.is_none());
         assert_eq!(r.left.cpu.is_some(), cfg!(unix));
         assert_eq!(r.right.cpu.is_some(), cfg!(unix));
