@@ -2,7 +2,6 @@
 //! score in centipawns and what the search cost out. Shared by `sargon analyze` and the
 //! batch and UCI front ends.
 
-use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
 use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
@@ -60,15 +59,9 @@ pub enum AnalysisError {
     IllegalChoice { uci: String, fen: String },
 }
 
-/// A move of Sargon's as a legal chess move of `pos`.
-pub fn to_chess_move(pos: &Chess, m: &SMove) -> Option<shakmaty::Move> {
-    let uci: UciMove = m.uci().parse().ok()?;
-    uci.to_move(pos).ok()
-}
-
 /// SAN of a Sargon move in `pos` (with + or #).
 pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
-    let mv = to_chess_move(pos, m)?;
+    let mv = m.to_chess(pos)?;
     Some(shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string())
 }
 

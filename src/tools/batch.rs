@@ -26,7 +26,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
-use crate::base::engine::{Engine, SearchOptions};
+use crate::base::engine::{Engine, SearchOptions, SearchOutcome};
 use crate::base::position;
 use crate::tools::analysis::{self, Analysis};
 
@@ -374,18 +374,14 @@ pub fn analyse_entry(
         .and_then(|setup| analysis::analyse(engine, &setup, opts).map_err(|e| e.to_string()));
     row.time_ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
-        Ok((a, _)) => fill(&mut row, entry, &a),
+        Ok((a, outcome)) => fill(&mut row, entry, &a, &outcome),
         Err(e) => row.error = Some(e),
     }
     row
 }
 
-fn fill(row: &mut BatchRow, entry: &EpdEntry, a: &Analysis) {
-    let chosen = a
-        .best_uci
-        .as_ref()
-        .and_then(|u| u.parse::<UciMove>().ok())
-        .and_then(|u| u.to_move(&entry.position).ok());
+fn fill(row: &mut BatchRow, entry: &EpdEntry, a: &Analysis, outcome: &SearchOutcome) {
+    let chosen = outcome.best.and_then(|m| m.to_chess(&entry.position));
     row.best_uci = a.best_uci.clone();
     row.best_san = a.best_san.clone();
     row.score_cp = (!a.no_legal_move).then_some(a.score_cp);

@@ -16,7 +16,6 @@ use crate::base::engine::{Engine, SearchError, SearchOptions};
 use crate::base::hooks::Hooks;
 use crate::base::position::Setup;
 use crate::base::trace::{self, Detail, Event, Recorder};
-use crate::tools::analysis;
 
 /// Events in flight between the two engines.
 const CHANNEL_DEPTH: usize = 1 << 14;
@@ -46,7 +45,7 @@ impl Divergence {
     pub fn position(&self, root: &Chess) -> Chess {
         let mut pos = root.clone();
         for m in self.path().map(|p| p.as_slice()).unwrap_or(&[]) {
-            match analysis::to_chess_move(&pos, m) {
+            match m.to_chess(&pos) {
                 Some(mv) => pos.play_unchecked(mv),
                 None => break,
             }

@@ -11,7 +11,6 @@ use shakmaty::{Chess, Position};
 
 use crate::base::trace::Event;
 use crate::base::vocab::SMove;
-use crate::tools::analysis;
 
 /// The principal variation from a trace's `best` events (other events are ignored).
 pub fn principal_variation<'a>(events: impl DoubleEndedIterator<Item = &'a Event>) -> Vec<SMove> {
@@ -35,7 +34,7 @@ pub fn pv_notation(pos: &Chess, pv: &[SMove]) -> (Vec<String>, Vec<String>) {
     let mut san = Vec::new();
     let mut p = pos.clone();
     for m in pv {
-        let Some(mv) = analysis::to_chess_move(&p, m) else {
+        let Some(mv) = m.to_chess(&p) else {
             break;
         };
         san.push(shakmaty::san::SanPlus::from_move(p.clone(), mv).to_string());

@@ -244,7 +244,7 @@ impl SearchTree {
             let m = moves[id].expect("non-root has a move");
             let legal = positions[parent]
                 .as_ref()
-                .and_then(|p| analysis::to_chess_move(p, &m).map(|mv| (p, mv)));
+                .and_then(|p| m.to_chess(p).map(|mv| (p, mv)));
             match legal {
                 Some((p, mv)) => {
                     let san = SanPlus::from_move(p.clone(), mv).to_string();

@@ -65,7 +65,6 @@ use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions};
 use crate::base::hooks::{FnHook, HookPoint, Hooks};
 use crate::base::position::{self, Setup};
 use crate::base::trace::{Detail, Recorder};
-use crate::tools::analysis;
 use crate::tools::pv;
 
 /// Builds an engine of a kind.
@@ -769,7 +768,7 @@ pub fn search_depth(
         engine.search(setup, opts, &mut hooks)?
     };
     let best_s = outcome.best.ok_or(SearchError::Stopped)?;
-    let Some(best) = analysis::to_chess_move(pos, &best_s) else {
+    let Some(best) = best_s.to_chess(pos) else {
         return Err(SearchError::ReplayRefused {
             uci: format!("{} (Sargon's choice, illegal here)", best_s.uci()),
         });
@@ -778,7 +777,7 @@ pub fn search_depth(
     if !outcome.from_book {
         let mut p = pos.clone();
         for m in pv::principal_variation(bests.iter()) {
-            let Some(mv) = analysis::to_chess_move(&p, &m) else {
+            let Some(mv) = m.to_chess(&p) else {
                 break;
             };
             p.play_unchecked(mv);
