@@ -7,10 +7,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
-use sargon::base::hooks::Hooks;
 use sargon::base::position;
-use sargon::base::trace::{self, Detail, Recorder};
+use sargon::base::trace::Detail;
 use sargon::original::rom::RomStore;
+use sargon::tools::record;
 use sargon::tools::tree::{self, Layout, SearchTree, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -83,14 +83,7 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     }
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
-    let mut events = Vec::new();
-    let outcome = {
-        let mut recorder = Recorder::into_vec(Detail::Full, &mut events);
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder);
-        engine.search(&setup, &opts, &mut hooks)?
-    };
-    events.push(trace::result_event(&outcome));
+    let events = record::search(engine.as_mut(), &setup, &opts, Detail::Full, &mut [])?.events;
     let rom = engine
         .rom_id()
         .map(|r| format!(", ROM {}", r.name))

@@ -13,9 +13,9 @@ use std::sync::Arc;
 use shakmaty::{Chess, Position};
 
 use crate::base::engine::{Engine, SearchError, SearchOptions};
-use crate::base::hooks::Hooks;
 use crate::base::position::Setup;
-use crate::base::trace::{self, Detail, Event, Recorder};
+use crate::base::trace::{self, Detail, Event};
+use crate::tools::record;
 
 /// Events in flight between the two engines.
 const CHANNEL_DEPTH: usize = 1 << 14;
@@ -77,19 +77,10 @@ pub fn compare_search(
     std::thread::scope(|scope| {
         let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
-            let result = {
-                let mut recorder = Recorder::new(Detail::Full, |e| {
-                    // A closed channel means the comparison is over: nothing more to send.
-                    let _ = tx.send(e);
-                });
-                let mut hooks = Hooks::new();
-                hooks.add(&mut recorder);
-                left.search(setup, &left_opts, &mut hooks)
-            };
-            if let Ok(outcome) = &result {
-                let _ = tx.send(trace::result_event(outcome));
-            }
-            result
+            // A closed channel means the comparison is over: nothing more to send.
+            record::search_streaming(left, setup, &left_opts, Detail::Full, &mut [], |e| {
+                let _ = tx.send(e);
+            })
         });
 
         let mut events = 0u64;
@@ -119,15 +110,10 @@ pub fn compare_search(
                 stop.store(true, Ordering::Relaxed);
             }
         };
-        let right_result = {
-            let mut recorder = Recorder::new(Detail::Full, |e| compare(e, &rx));
-            let mut hooks = Hooks::new();
-            hooks.add(&mut recorder);
-            right.search(setup, &opts, &mut hooks)
-        };
-        if let Ok(outcome) = &right_result {
-            compare(trace::result_event(outcome), &rx);
-        }
+        let right_result =
+            record::search_streaming(right, setup, &opts, Detail::Full, &mut [], |e| {
+                compare(e, &rx)
+            });
         // The left trace must end where the right one did.
         if divergence.is_none() && right_result.is_ok() {
             if let Ok(extra) = rx.recv() {
@@ -154,7 +140,7 @@ pub fn compare_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::hooks::{HookPoint, SearchState};
+    use crate::base::hooks::{HookPoint, Hooks, SearchState};
     use crate::base::vocab::{SMove, Score, Sq};
 
     /// A fake engine that emits a scripted trace through the hooks machinery's public face.

@@ -32,7 +32,6 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::base::trace::Event;
 use crate::base::vocab::SMove;
-use crate::tools::analysis;
 use crate::tools::models::{Decision, ModelRun, KEYS, MAX_PAWNS};
 use crate::tools::pv;
 
@@ -271,7 +270,7 @@ impl SearchTree {
         let mut root_text = format!("{side} to move");
         if let Some((best, score)) = result {
             let choice = best
-                .and_then(|m| analysis::san(pos, &m))
+                .and_then(|m| pv::san(pos, &m))
                 .unwrap_or_else(|| "no move".into());
             let _ = write!(
                 root_text,

@@ -62,10 +62,10 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions};
-use crate::base::hooks::{FnHook, HookPoint, Hooks};
+use crate::base::hooks::{FnHook, HookPoint};
 use crate::base::position::{self, Setup};
-use crate::base::trace::{Detail, Recorder};
-use crate::tools::pv;
+use crate::base::trace::Detail;
+use crate::tools::record;
 
 /// Builds an engine of a kind.
 pub type EngineFactory =
@@ -750,40 +750,25 @@ pub fn search_depth(
     node_limit: Option<u64>,
 ) -> Result<DepthResult, SearchError> {
     let pos = &setup.position;
-    let mut bests = Vec::new();
     let stop = opts.stop.clone();
-    let outcome = {
-        let mut recorder = Recorder::into_vec(Detail::BestOnly, &mut bests);
-        let counted = &mut *nodes;
-        let mut counter = FnHook::new(&[HookPoint::PointsEnd], move |_| {
-            *counted += 1;
-            if let (Some(limit), Some(stop)) = (node_limit, &stop) {
-                if *counted >= limit {
-                    stop.store(true, Ordering::Relaxed);
-                }
+    let counted = &mut *nodes;
+    let mut counter = FnHook::new(&[HookPoint::PointsEnd], move |_| {
+        *counted += 1;
+        if let (Some(limit), Some(stop)) = (node_limit, &stop) {
+            if *counted >= limit {
+                stop.store(true, Ordering::Relaxed);
             }
-        });
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder).add(&mut counter);
-        engine.search(setup, opts, &mut hooks)?
-    };
+        }
+    });
+    let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut [&mut counter])?;
+    let outcome = &recorded.outcome;
     let best_s = outcome.best.ok_or(SearchError::Stopped)?;
     let Some(best) = best_s.to_chess(pos) else {
         return Err(SearchError::ReplayRefused {
             uci: format!("{} (Sargon's choice, illegal here)", best_s.uci()),
         });
     };
-    let mut pv = Vec::new();
-    if !outcome.from_book {
-        let mut p = pos.clone();
-        for m in pv::principal_variation(bests.iter()) {
-            let Some(mv) = m.to_chess(&p) else {
-                break;
-            };
-            p.play_unchecked(mv);
-            pv.push(mv);
-        }
-    }
+    let mut pv = recorded.pv(pos).moves;
     if pv.first() != Some(&best) {
         pv = vec![best];
     }
