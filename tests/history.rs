@@ -30,7 +30,10 @@ fn manual_times_and_formatting() {
     assert_eq!(set[10], "startpos");
     for fen in set {
         let pos = position::parse_position(fen).unwrap();
-        assert!(!position::setup(&pos, false).unwrap().uses_book(), "{fen}");
+        assert!(
+            !position::setup(&pos, false).unwrap().plays_from_book(),
+            "{fen}"
+        );
     }
 }
 

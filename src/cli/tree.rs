@@ -77,7 +77,7 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     }
     let pos = position::parse_position(&args.position)?;
     let mut setup = position::setup(&pos, !args.engine.no_book)?;
-    if setup.uses_book() {
+    if setup.plays_from_book() {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
         setup = position::setup(&pos, false)?;
     }

@@ -96,7 +96,7 @@ pub fn analyse(
         rom,
         fen,
         depth: opts.depth,
-        book: setup.uses_book(),
+        book: setup.plays_from_book(),
         best_uci,
         best_san,
         score_cp: if outcome.from_book {
