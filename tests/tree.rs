@@ -9,7 +9,7 @@ use std::process::Command;
 use sargon::base::engine::{Engine, SearchOptions};
 use sargon::base::position;
 use sargon::base::trace::{Detail, Event};
-use sargon::tools::tree::{self, Layout, SearchTree, Status, View};
+use sargon::tools::tree::{self, DotLayout, SearchTree, Status, View};
 use sargon::tools::{models, record};
 
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
@@ -88,7 +88,7 @@ fn check_tree(tree: &SearchTree, depth: usize) {
         tree.len(),
         "every node is shown, grouped or counted as left out"
     );
-    let dot = tree::to_dot(tree, &view, Layout::LeftToRight);
+    let dot = tree::to_dot(tree, &view, DotLayout::LeftToRight);
     assert!(dot.starts_with("digraph sargon_search {"));
     assert!(dot.contains("CUTOFF") && dot.contains("cut off by ("));
     assert!(dot.contains("nodes not shown"));
@@ -164,7 +164,7 @@ fn svg_with_graphviz() {
     let svg = tree::render_svg(&tree::to_dot(
         &t,
         &View::select(&t, Some(80), None),
-        Layout::LeftToRight,
+        DotLayout::LeftToRight,
     ))
     .unwrap();
     assert!(svg.contains("<svg") && svg.contains("CUTOFF"));

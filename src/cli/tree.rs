@@ -11,7 +11,7 @@ use sargon::base::position;
 use sargon::base::trace::Detail;
 use sargon::original::rom::RomStore;
 use sargon::tools::record;
-use sargon::tools::tree::{self, Layout, SearchTree, View};
+use sargon::tools::tree::{self, DotLayout, SearchTree, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TreeFormat {
@@ -101,12 +101,12 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     let view = View::select(&t, max_nodes, args.ply);
     let bytes: Vec<u8> = match format {
         TreeFormat::Text => tree::to_text(&t, &view).into_bytes(),
-        TreeFormat::Dot => tree::to_dot(&t, &view, Layout::LeftToRight).into_bytes(),
+        TreeFormat::Dot => tree::to_dot(&t, &view, DotLayout::LeftToRight).into_bytes(),
         TreeFormat::Svg => {
-            tree::render_svg(&tree::to_dot(&t, &view, Layout::LeftToRight))?.into_bytes()
+            tree::render_svg(&tree::to_dot(&t, &view, DotLayout::LeftToRight))?.into_bytes()
         }
         TreeFormat::Png => {
-            tree::render_with_graphviz(&tree::to_dot(&t, &view, Layout::LeftToRight), "png")?
+            tree::render_with_graphviz(&tree::to_dot(&t, &view, DotLayout::LeftToRight), "png")?
         }
     };
     match &args.output {

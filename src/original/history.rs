@@ -146,7 +146,7 @@ pub enum HistoryError {
 
 /// Where a level run is, for progress reports.
 #[derive(Clone, Debug)]
-pub struct Progress {
+pub struct LevelProgress {
     pub level: u8,
     pub max_level: u8,
     /// From 1.
@@ -163,7 +163,7 @@ pub fn run_levels(
     emu: &mut Emulator,
     positions: &[String],
     max_level: u8,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut dyn FnMut(&LevelProgress),
 ) -> Result<LevelsReport, HistoryError> {
     if !(1..=6).contains(&max_level) {
         return Err(HistoryError::Level(max_level));
@@ -191,7 +191,7 @@ pub fn run_levels(
         let opts = SearchOptions::depth(level);
         let mut this_level = Vec::new();
         for (i, setup) in setups.iter().enumerate() {
-            let mut report = Progress {
+            let mut report = LevelProgress {
                 level,
                 max_level,
                 position: i + 1,

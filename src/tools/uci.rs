@@ -309,15 +309,15 @@ impl Plan {
 }
 
 /// Where the answers go: shared by the reader and the search thread, one line at a time.
-struct Output<W: Write>(Arc<Mutex<W>>);
+struct AnswerWriter<W: Write>(Arc<Mutex<W>>);
 
-impl<W: Write> Clone for Output<W> {
+impl<W: Write> Clone for AnswerWriter<W> {
     fn clone(&self) -> Self {
-        Output(self.0.clone())
+        AnswerWriter(self.0.clone())
     }
 }
 
-impl<W: Write> Output<W> {
+impl<W: Write> AnswerWriter<W> {
     fn line(&self, text: &str) {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
         // A GUI that has gone away is not our problem: there is nobody left to tell.
@@ -350,7 +350,7 @@ struct Running {
 
 /// A UCI session.
 pub struct Uci<W: Write + Send + 'static> {
-    out: Output<W>,
+    out: AnswerWriter<W>,
     factory: EngineFactory,
     settings: Settings,
     engine: Option<Loaded>,
@@ -361,7 +361,7 @@ pub struct Uci<W: Write + Send + 'static> {
 impl<W: Write + Send + 'static> Uci<W> {
     pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
         Uci {
-            out: Output(Arc::new(Mutex::new(out))),
+            out: AnswerWriter(Arc::new(Mutex::new(out))),
             factory,
             settings,
             engine: None,
@@ -835,7 +835,7 @@ fn search_thread<W: Write>(
     job: Job,
     stop: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
-    out: Output<W>,
+    out: AnswerWriter<W>,
 ) -> Option<Loaded> {
     // A watchdog sets the stop flag at the hard time limit.
     let finished = Arc::new(AtomicBool::new(false));
@@ -906,7 +906,7 @@ fn iterate<W: Write>(
     loaded: &mut Loaded,
     job: &Job,
     stop: &Arc<AtomicBool>,
-    out: &Output<W>,
+    out: &AnswerWriter<W>,
 ) -> Option<DepthResult> {
     let setup = match position::setup(&job.position, job.plan.book) {
         Ok(s) => s,
