@@ -15,9 +15,9 @@ use std::io::Write as _;
 use std::path::Path;
 
 use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::hooks::Hooks;
 use sargon::base::position::{parse_position, setup};
-use sargon::base::trace::{self, Detail, DigestBuilder, Recorder};
+use sargon::base::trace::{Detail, DigestBuilder, Event};
+use sargon::tools::record;
 
 const GOLDEN_DIR: &str = "tests/golden";
 /// Depths up to this are kept as full event streams (when small enough).
@@ -60,22 +60,24 @@ fn golden(engine: &mut dyn Engine, case: &Case, depth: u8) -> (String, String) {
     let mut text = String::new();
     let mut digest = DigestBuilder::new();
     let keep_text = depth <= FULL_MAX_DEPTH;
-    let outcome = {
-        let mut recorder = Recorder::new(Detail::Full, |e| {
+    // The trace's last event is the result, which the digest file names too.
+    let mut last = None;
+    record::search_streaming(
+        engine,
+        &s,
+        &SearchOptions::depth(depth),
+        Detail::Full,
+        &mut [],
+        |e| {
             digest.add(&e);
-            if keep_text && text.len() <= FULL_MAX_BYTES {
+            if (keep_text && text.len() <= FULL_MAX_BYTES) || matches!(e, Event::Result { .. }) {
                 let _ = writeln!(text, "{e}");
             }
-        });
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder);
-        engine
-            .search(&s, &SearchOptions::depth(depth), &mut hooks)
-            .unwrap()
-    };
-    let result = trace::result_event(&outcome);
-    digest.add(&result);
-    let _ = writeln!(text, "{result}");
+            last = Some(e);
+        },
+    )
+    .unwrap();
+    let result = last.expect("a trace ends with its result");
     let base = format!("{}.d{depth}", case.label);
     if keep_text && text.len() <= FULL_MAX_BYTES {
         (format!("{base}.trace"), text)

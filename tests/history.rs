@@ -5,7 +5,7 @@ mod common;
 use sargon::base::engine::{Engine, SearchOptions};
 use sargon::base::hooks::Hooks;
 use sargon::base::position;
-use sargon::original::history::{self, Progress};
+use sargon::original::history::{self, LevelProgress};
 
 #[test]
 fn manual_times_and_formatting() {
@@ -30,7 +30,10 @@ fn manual_times_and_formatting() {
     assert_eq!(set[10], "startpos");
     for fen in set {
         let pos = position::parse_position(fen).unwrap();
-        assert!(!position::setup(&pos, false).unwrap().uses_book(), "{fen}");
+        assert!(
+            !position::setup(&pos, false).unwrap().plays_from_book(),
+            "{fen}"
+        );
     }
 }
 
@@ -44,7 +47,7 @@ fn two_positions_at_levels_1_and_2() {
         "startpos".to_string(),
     ];
     let mut events = Vec::new();
-    let report = history::run_levels(&mut emu, &positions, 2, &mut |p: &Progress| {
+    let report = history::run_levels(&mut emu, &positions, 2, &mut |p: &LevelProgress| {
         events.push((p.level, p.position, p.done.is_some()))
     })
     .unwrap();
@@ -109,7 +112,7 @@ fn bad_levels_and_positions_are_refused() {
     let Some(mut emu) = common::emulator("bad_levels_and_positions_are_refused") else {
         return;
     };
-    let mut quiet = |_: &Progress| {};
+    let mut quiet = |_: &LevelProgress| {};
     let one = vec!["startpos".to_string()];
     assert!(history::run_levels(&mut emu, &one, 7, &mut quiet).is_err());
     assert!(history::run_levels(&mut emu, &[], 1, &mut quiet).is_err());

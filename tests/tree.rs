@@ -7,27 +7,25 @@ mod common;
 use std::process::Command;
 
 use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::hooks::Hooks;
 use sargon::base::position;
-use sargon::base::trace::{self, Detail, Event, Recorder};
-use sargon::tools::models;
-use sargon::tools::tree::{self, Layout, SearchTree, Status, View};
+use sargon::base::trace::{Detail, Event};
+use sargon::tools::tree::{self, DotLayout, SearchTree, Status, View};
+use sargon::tools::{models, record};
 
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 
 fn search_tree(engine: &mut dyn Engine, fen: &str, depth: u8) -> SearchTree {
     let pos = position::parse_position(fen).unwrap();
     let setup = position::setup(&pos, false).unwrap();
-    let mut events = Vec::new();
-    let outcome = {
-        let mut recorder = Recorder::into_vec(Detail::Full, &mut events);
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder);
-        engine
-            .search(&setup, &SearchOptions::depth(depth), &mut hooks)
-            .unwrap()
-    };
-    events.push(trace::result_event(&outcome));
+    let events = record::search(
+        engine,
+        &setup,
+        &SearchOptions::depth(depth),
+        Detail::Full,
+        &mut [],
+    )
+    .unwrap()
+    .events;
     let created = events
         .iter()
         .filter(|e| matches!(e, Event::Created { .. }))
@@ -90,7 +88,7 @@ fn check_tree(tree: &SearchTree, depth: usize) {
         tree.len(),
         "every node is shown, grouped or counted as left out"
     );
-    let dot = tree::to_dot(tree, &view, Layout::LeftToRight);
+    let dot = tree::to_dot(tree, &view, DotLayout::LeftToRight);
     assert!(dot.starts_with("digraph sargon_search {"));
     assert!(dot.contains("CUTOFF") && dot.contains("cut off by ("));
     assert!(dot.contains("nodes not shown"));
@@ -166,7 +164,7 @@ fn svg_with_graphviz() {
     let svg = tree::render_svg(&tree::to_dot(
         &t,
         &View::select(&t, Some(80), None),
-        Layout::LeftToRight,
+        DotLayout::LeftToRight,
     ))
     .unwrap();
     assert!(svg.contains("<svg") && svg.contains("CUTOFF"));

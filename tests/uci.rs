@@ -79,7 +79,7 @@ impl Engine for Fake {
         _hooks: &mut Hooks,
     ) -> Result<SearchOutcome, SearchError> {
         self.check_depth(opts.depth)?;
-        let from_book = setup.uses_book();
+        let from_book = setup.plays_from_book();
         if !from_book {
             let t = self.base * 4u32.pow(u32::from(opts.depth) - 1);
             let t0 = Instant::now();

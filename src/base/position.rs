@@ -46,8 +46,10 @@ impl Setup {
         color_byte(self.position.turn())
     }
 
-    /// The search will take its move from the opening book.
-    pub fn uses_book(&self) -> bool {
+    /// The search will play its move from the opening book instead of searching: FNDMOV
+    /// consults the book when MOVENO is 1. Both engines report this as
+    /// [`crate::base::engine::SearchOutcome::from_book`], decided here once.
+    pub fn plays_from_book(&self) -> bool {
         self.moveno == 1
     }
 }
@@ -342,8 +344,10 @@ mod tests {
         assert_eq!(s.board[95], vocab::KING | BLACK);
         assert_eq!(s.board[31], vocab::PAWN);
         assert_eq!(s.board[20], OFF_BOARD);
+        assert!(s.plays_from_book());
         let s = setup(&Chess::default(), false).unwrap();
         assert_eq!(s.moveno, 2);
+        assert!(!s.plays_from_book());
     }
 
     #[test]
@@ -363,6 +367,10 @@ mod tests {
         let pos = parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30").unwrap();
         let s = setup(&pos, true).unwrap();
         assert_eq!(s.moveno, 30);
+        assert!(
+            !s.plays_from_book(),
+            "not a book position, whatever `book` says"
+        );
         assert_eq!(s.color, BLACK);
         assert_eq!(s.replay, Some((Sq(84), Sq(64))));
         assert_eq!(s.board[84], vocab::PAWN | BLACK);

@@ -11,7 +11,6 @@ use std::fmt::{self, Write as _};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::base::engine::SearchOutcome;
 use crate::base::hooks::{Hook, HookMask, HookPoint, SearchState};
 use crate::base::vocab::{SMove, Score};
 
@@ -45,7 +44,8 @@ pub enum Event {
     Best { path: Path, score: Score },
     /// ASCEND: the search goes up from ply `ply`.
     Ascend { ply: u8 },
-    /// The search's result: the chosen move (BESTM) and SCORE+1.
+    /// The search's result: the chosen move (BESTM) and SCORE+1. Not a hook's: it is made
+    /// from the search's outcome and closes every trace that `tools::record` takes.
     Result { best: Option<SMove>, score: Score },
 }
 
@@ -188,14 +188,6 @@ impl fmt::Display for Event {
                 None => write!(f, "result none : {:02x}", score.0),
             },
         }
-    }
-}
-
-/// The result event that closes a trace.
-pub fn result_event(outcome: &SearchOutcome) -> Event {
-    Event::Result {
-        best: outcome.best,
-        score: outcome.root_score,
     }
 }
 

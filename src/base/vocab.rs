@@ -8,6 +8,8 @@
 
 use std::fmt;
 
+use shakmaty::{Chess, Move, Position, Role};
+
 /// Piece type codes (bits 0-2 of a board byte).
 pub const PAWN: u8 = 1;
 pub const KNIGHT: u8 = 2;
@@ -108,6 +110,25 @@ impl SMove {
         };
         format!("{}{}{}", self.from, self.to, promo)
     }
+
+    /// The legal chess move of `pos` that this move of Sargon's stands for, found by its
+    /// squares (no detour through text): the legal move from `from` that lands on `to`,
+    /// counting a castling move as the king's move (which is how Sargon lists it) and
+    /// promoting to a queen exactly when the promotion flag is set. `None` when no legal
+    /// move fits: Sargon generates moves that leave its king in check and drops them only
+    /// when it plays them, so its trace may name such moves.
+    pub fn to_chess(&self, pos: &Chess) -> Option<Move> {
+        let from = self.from.to_shakmaty()?;
+        let to = self.to.to_shakmaty()?;
+        let promotion = (self.flags & flag::PROMOTE != 0).then_some(Role::Queen);
+        pos.legal_moves().into_iter().find(|m| {
+            let lands_on = match m.castling_side() {
+                Some(side) => side.king_to(pos.turn()),
+                None => m.to(),
+            };
+            m.from() == Some(from) && lands_on == to && m.promotion() == promotion
+        })
+    }
 }
 
 impl fmt::Display for SMove {
@@ -182,6 +203,133 @@ mod tests {
         assert_eq!(Sq(29).file_rank(), None);
         for sq in shakmaty::Square::ALL {
             assert_eq!(Sq::from_shakmaty(sq).to_shakmaty(), Some(sq));
+        }
+    }
+
+    /// A move of Sargon's from its squares in UCI notation, with Sargon's flags.
+    fn smove(uci: &str, flags: u8) -> SMove {
+        let sq = |s: &str| {
+            let sq: shakmaty::Square = s.parse().unwrap();
+            Sq::from_shakmaty(sq)
+        };
+        SMove {
+            from: sq(&uci[0..2]),
+            to: sq(&uci[2..4]),
+            flags,
+        }
+    }
+
+    fn position(fen: &str) -> Chess {
+        crate::base::position::parse_position(fen).unwrap()
+    }
+
+    #[test]
+    fn ordinary_moves_convert_by_their_squares() {
+        let pos = Chess::default();
+        let m = smove("g1f3", flag::FIRST_MOVE).to_chess(&pos).unwrap();
+        assert_eq!(m.role(), Role::Knight);
+        assert_eq!(m.from(), Some(shakmaty::Square::G1));
+        assert_eq!(m.to(), shakmaty::Square::F3);
+        let capture = position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 30");
+        let m = smove("e4d5", PAWN).to_chess(&capture).unwrap();
+        assert_eq!(m.capture(), Some(Role::Pawn));
+    }
+
+    #[test]
+    fn castling_is_the_kings_move() {
+        let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 12");
+        let short = smove("e1g1", flag::DOUBLE | flag::FIRST_MOVE)
+            .to_chess(&pos)
+            .unwrap();
+        assert_eq!(
+            short.castling_side(),
+            Some(shakmaty::CastlingSide::KingSide)
+        );
+        let long = smove("e1c1", flag::DOUBLE | flag::FIRST_MOVE)
+            .to_chess(&pos)
+            .unwrap();
+        assert_eq!(
+            long.castling_side(),
+            Some(shakmaty::CastlingSide::QueenSide)
+        );
+        let black = position("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 12");
+        let m = smove("e8c8", flag::DOUBLE).to_chess(&black).unwrap();
+        assert!(m.is_castle());
+        // Without the right, the king's two-square move is no move at all.
+        let no_rights = position("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 12");
+        assert_eq!(smove("e1g1", flag::DOUBLE).to_chess(&no_rights), None);
+    }
+
+    #[test]
+    fn en_passant_is_the_capturing_pawns_move() {
+        let pos = position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30");
+        let m = smove("e5d6", flag::DOUBLE | PAWN).to_chess(&pos).unwrap();
+        assert!(m.is_en_passant());
+        assert_eq!(m.to(), shakmaty::Square::D6);
+        // Without the en passant square the same squares are not a legal move.
+        let late = position("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 30");
+        assert_eq!(smove("e5d6", flag::DOUBLE | PAWN).to_chess(&late), None);
+    }
+
+    #[test]
+    fn promotion_is_to_a_queen_when_flagged() {
+        let pos = position("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 40");
+        let push = smove("a7a8", flag::PROMOTE).to_chess(&pos).unwrap();
+        assert_eq!(push.promotion(), Some(Role::Queen));
+        let capture = smove("a7b8", flag::PROMOTE | KNIGHT)
+            .to_chess(&pos)
+            .unwrap();
+        assert_eq!(capture.promotion(), Some(Role::Queen));
+        assert_eq!(capture.capture(), Some(Role::Knight));
+        // A pawn reaching the last rank must promote; a promotion flag on a move that does
+        // not promote fits no legal move either.
+        assert_eq!(smove("a7a8", 0).to_chess(&pos), None);
+        assert_eq!(smove("e1e2", flag::PROMOTE).to_chess(&pos), None);
+    }
+
+    #[test]
+    fn illegal_and_off_board_moves_convert_to_none() {
+        // The king may take the rook, but not step beside it into its line.
+        let rook = position("4k3/8/8/8/8/8/4r3/4K3 w - - 0 30");
+        assert!(smove("e1e2", ROOK).to_chess(&rook).unwrap().is_capture());
+        assert_eq!(smove("e1f2", 0).to_chess(&rook), None);
+        // A move of the side not to move, a move of nothing, a square off the board.
+        let pos = Chess::default();
+        assert_eq!(smove("e7e5", 0).to_chess(&pos), None);
+        assert_eq!(smove("e4e5", 0).to_chess(&pos), None);
+        let border = SMove {
+            from: Sq(20),
+            to: Sq(35),
+            flags: 0,
+        };
+        assert_eq!(border.to_chess(&pos), None);
+    }
+
+    /// Every legal move Sargon can name (all but under-promotions) comes back from its squares.
+    #[test]
+    fn every_legal_move_comes_back_from_its_squares() {
+        for fen in [
+            "startpos",
+            "r3k2r/pPp2ppp/8/3pP3/8/8/P1P2PPP/R3K2R w KQkq d6 0 20",
+            "r3k2r/8/8/8/4pP2/8/1p6/R3K2R b KQkq f3 0 20",
+        ] {
+            let pos = position(fen);
+            for m in pos.legal_moves() {
+                if m.promotion().is_some_and(|r| r != Role::Queen) {
+                    continue;
+                }
+                let to = match m.castling_side() {
+                    Some(side) => side.king_to(pos.turn()),
+                    None => m.to(),
+                };
+                let flags = if m.is_promotion() { flag::PROMOTE } else { 0 };
+                let s = SMove {
+                    from: Sq::from_shakmaty(m.from().unwrap()),
+                    to: Sq::from_shakmaty(to),
+                    flags,
+                };
+                assert_eq!(s.to_chess(&pos), Some(m), "{fen}: {s}");
+            }
         }
     }
 

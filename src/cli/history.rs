@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 
 use super::Format;
 use sargon::original::emu::Emulator;
-use sargon::original::history::{self, Progress};
+use sargon::original::history::{self, LevelProgress};
 use sargon::original::rom::RomStore;
 
 #[derive(clap::Subcommand, Debug)]
@@ -103,7 +103,7 @@ fn run_levels(
     let rom = store.load(args.rom.as_deref())?;
     let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
     let quiet = args.quiet;
-    let mut progress = |p: &Progress| {
+    let mut progress = |p: &LevelProgress| {
         if quiet {
             return;
         }

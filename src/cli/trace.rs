@@ -5,9 +5,9 @@ use std::io::{self, Write};
 use anyhow::{Context, Result};
 
 use super::{make_engine, EngineArgs};
-use sargon::base::hooks::Hooks;
-use sargon::base::trace::{self, Detail, DigestBuilder, Recorder};
+use sargon::base::trace::{self, Detail, DigestBuilder};
 use sargon::original::rom::RomStore;
+use sargon::tools::record;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TraceFormat {
@@ -42,7 +42,7 @@ pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     // Events are written as they happen; the first write error is kept and reported after.
     let mut io_error: Option<io::Error> = None;
     let format = args.format;
-    let mut emit = |e: trace::Event| {
+    let emit = |e: trace::Event| {
         let r = match format {
             TraceFormat::Text => writeln!(out, "{e}"),
             TraceFormat::Jsonl => writeln!(out, "{}", e.to_json()),
@@ -55,13 +55,7 @@ pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
             io_error.get_or_insert(err);
         }
     };
-    let outcome = {
-        let mut recorder = Recorder::new(Detail::Full, &mut emit);
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder);
-        engine.search(&setup, &opts, &mut hooks)?
-    };
-    emit(trace::result_event(&outcome));
+    record::search_streaming(engine.as_mut(), &setup, &opts, Detail::Full, &mut [], emit)?;
     let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     if let Some(e) = io_error {
         // A closed pipe (`sargon trace ... | head`) is not an error.

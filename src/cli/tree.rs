@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
-use sargon::base::hooks::Hooks;
 use sargon::base::position;
-use sargon::base::trace::{self, Detail, Recorder};
+use sargon::base::trace::Detail;
 use sargon::original::rom::RomStore;
-use sargon::tools::tree::{self, Layout, SearchTree, View};
+use sargon::tools::record;
+use sargon::tools::tree::{self, DotLayout, SearchTree, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TreeFormat {
@@ -77,20 +77,13 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     }
     let pos = position::parse_position(&args.position)?;
     let mut setup = position::setup(&pos, !args.engine.no_book)?;
-    if setup.uses_book() {
+    if setup.plays_from_book() {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
         setup = position::setup(&pos, false)?;
     }
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
-    let mut events = Vec::new();
-    let outcome = {
-        let mut recorder = Recorder::into_vec(Detail::Full, &mut events);
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder);
-        engine.search(&setup, &opts, &mut hooks)?
-    };
-    events.push(trace::result_event(&outcome));
+    let events = record::search(engine.as_mut(), &setup, &opts, Detail::Full, &mut [])?.events;
     let rom = engine
         .rom_id()
         .map(|r| format!(", ROM {}", r.name))
@@ -108,12 +101,12 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     let view = View::select(&t, max_nodes, args.ply);
     let bytes: Vec<u8> = match format {
         TreeFormat::Text => tree::to_text(&t, &view).into_bytes(),
-        TreeFormat::Dot => tree::to_dot(&t, &view, Layout::LeftToRight).into_bytes(),
+        TreeFormat::Dot => tree::to_dot(&t, &view, DotLayout::LeftToRight).into_bytes(),
         TreeFormat::Svg => {
-            tree::render_svg(&tree::to_dot(&t, &view, Layout::LeftToRight))?.into_bytes()
+            tree::render_svg(&tree::to_dot(&t, &view, DotLayout::LeftToRight))?.into_bytes()
         }
         TreeFormat::Png => {
-            tree::render_with_graphviz(&tree::to_dot(&t, &view, Layout::LeftToRight), "png")?
+            tree::render_with_graphviz(&tree::to_dot(&t, &view, DotLayout::LeftToRight), "png")?
         }
     };
     match &args.output {

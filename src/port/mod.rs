@@ -133,7 +133,7 @@ impl Engine for Port {
         Ok(SearchOutcome {
             best,
             root_score: Score(m.rd(SCORE + 1)),
-            from_book: setup.moveno == 1,
+            from_book: setup.plays_from_book(),
             stats: SearchStats {
                 z80_instructions: None,
                 t_states: None,

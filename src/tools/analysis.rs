@@ -2,15 +2,12 @@
 //! score in centipawns and what the search cost out. Shared by `sargon analyze` and the
 //! batch and UCI front ends.
 
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Position};
+use shakmaty::{Color, Position};
 
 use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
-use crate::base::hooks::Hooks;
 use crate::base::position::{self, Setup};
-use crate::base::trace::{Detail, Recorder};
-use crate::base::vocab::SMove;
-use crate::tools::pv;
+use crate::base::trace::Detail;
+use crate::tools::{pv, record};
 
 /// The result of one analysis, as `sargon analyze --format json` prints it.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -60,18 +57,6 @@ pub enum AnalysisError {
     IllegalChoice { uci: String, fen: String },
 }
 
-/// A move of Sargon's as a legal chess move of `pos`.
-pub fn to_chess_move(pos: &Chess, m: &SMove) -> Option<shakmaty::Move> {
-    let uci: UciMove = m.uci().parse().ok()?;
-    uci.to_move(pos).ok()
-}
-
-/// SAN of a Sargon move in `pos` (with + or #).
-pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
-    let mv = to_chess_move(pos, m)?;
-    Some(shakmaty::san::SanPlus::from_move(pos.clone(), mv).to_string())
-}
-
 /// Analyse `setup` with `engine`, recording the "best so far" nodes for the PV.
 pub fn analyse(
     engine: &mut dyn Engine,
@@ -79,18 +64,7 @@ pub fn analyse(
     opts: &SearchOptions,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
     let rom = engine.rom_id().map(|r| r.name.clone());
-    let mut bests = Vec::new();
-    let mut recorder = Recorder::into_vec(Detail::BestOnly, &mut bests);
-    let mut hooks = Hooks::new();
-    hooks.add(&mut recorder);
-    let outcome = engine.search(setup, opts, &mut hooks)?;
-    drop(hooks);
-    drop(recorder);
-    let pv = if outcome.from_book {
-        outcome.best.into_iter().collect()
-    } else {
-        pv::principal_variation(bests.iter())
-    };
+    let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut [])?;
     let pos = &setup.position;
     let fen = position::fen_of(pos);
     // With no legal move Sargon still names a move: the last one it tried (and found
@@ -99,11 +73,13 @@ pub fn analyse(
     let (pv_uci, pv_san) = if no_legal_move {
         (vec![], vec![])
     } else {
-        pv::pv_notation(pos, &pv)
+        let line = recorded.pv(pos);
+        (line.uci, line.san)
     };
+    let outcome = recorded.outcome;
     let (best_uci, best_san) = match &outcome.best {
         Some(m) if !no_legal_move => {
-            let san = san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice {
+            let san = pv::san(pos, m).ok_or_else(|| AnalysisError::IllegalChoice {
                 uci: m.uci(),
                 fen: fen.clone(),
             })?;
@@ -120,7 +96,7 @@ pub fn analyse(
         rom,
         fen,
         depth: opts.depth,
-        book: setup.uses_book(),
+        book: setup.plays_from_book(),
         best_uci,
         best_san,
         score_cp: if outcome.from_book {

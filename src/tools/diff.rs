@@ -19,10 +19,9 @@ use std::time::Duration;
 use shakmaty::{Chess, Position};
 
 use crate::base::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
-use crate::base::hooks::Hooks;
 use crate::base::position::Setup;
-use crate::base::trace::{self, Detail, Event, Recorder};
-use crate::tools::analysis;
+use crate::base::trace::{self, Detail, Event};
+use crate::tools::record;
 
 /// Events in flight between the two engines.
 const CHANNEL_DEPTH: usize = 1 << 14;
@@ -52,7 +51,7 @@ impl Divergence {
     pub fn position(&self, root: &Chess) -> Chess {
         let mut pos = root.clone();
         for m in self.path().map(|p| p.as_slice()).unwrap_or(&[]) {
-            match analysis::to_chess_move(&pos, m) {
+            match m.to_chess(&pos) {
                 Some(mv) => pos.play_unchecked(mv),
                 None => break,
             }
@@ -138,19 +137,12 @@ pub fn compare_search(
     std::thread::scope(|scope| {
         let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
-            let (result, cpu) = cpu_timed(|| {
-                let mut recorder = Recorder::new(Detail::Full, |e| {
-                    // A closed channel means the comparison is over: nothing more to send.
+            cpu_timed(|| {
+                // A closed channel means the comparison is over: nothing more to send.
+                record::search_streaming(left, setup, &left_opts, Detail::Full, &mut [], |e| {
                     let _ = tx.send(e);
-                });
-                let mut hooks = Hooks::new();
-                hooks.add(&mut recorder);
-                left.search(setup, &left_opts, &mut hooks)
-            });
-            if let Ok(outcome) = &result {
-                let _ = tx.send(trace::result_event(outcome));
-            }
-            (result, cpu)
+                })
+            })
         });
 
         let mut events = 0u64;
@@ -181,14 +173,10 @@ pub fn compare_search(
             }
         };
         let (right_result, right_cpu) = cpu_timed(|| {
-            let mut recorder = Recorder::new(Detail::Full, |e| compare(e, &rx));
-            let mut hooks = Hooks::new();
-            hooks.add(&mut recorder);
-            right.search(setup, &opts, &mut hooks)
+            record::search_streaming(right, setup, &opts, Detail::Full, &mut [], |e| {
+                compare(e, &rx)
+            })
         });
-        if let Ok(outcome) = &right_result {
-            compare(trace::result_event(outcome), &rx);
-        }
         // The left trace must end where the right one did.
         if divergence.is_none() && right_result.is_ok() {
             if let Ok(extra) = rx.recv() {
@@ -222,7 +210,7 @@ pub fn compare_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::hooks::{HookPoint, SearchState};
+    use crate::base::hooks::{HookPoint, Hooks, SearchState};
     use crate::base::vocab::{SMove, Score, Sq};
 
     /// A fake engine that emits a scripted trace through the hooks machinery's public face.

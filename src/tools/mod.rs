@@ -1,7 +1,7 @@
 //! The tools: what people do with either engine.
 //!
 //! Each tool sees an engine only through [`crate::base::engine::Engine`] and its trace
-//! through [`crate::base::trace`]: analysis and the principal variation, the differential
+//! through [`crate::base::trace`], recorded by [`record`]: analysis and the principal variation, the differential
 //! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches
 //! and the UCI protocol.
 
@@ -11,5 +11,6 @@ pub mod diff;
 pub mod diff_run;
 pub mod models;
 pub mod pv;
+pub mod record;
 pub mod tree;
 pub mod uci;

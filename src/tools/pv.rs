@@ -7,11 +7,12 @@
 //! met after it, and so on. A later `best` at ply N overrides everything recorded below an
 //! earlier ply-N node, which is exactly why the backward scan finds the surviving line.
 
-use shakmaty::{Chess, Position};
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Move, Position};
 
+use crate::base::engine::SearchOutcome;
 use crate::base::trace::Event;
 use crate::base::vocab::SMove;
-use crate::tools::analysis;
 
 /// The principal variation from a trace's `best` events (other events are ignored).
 pub fn principal_variation<'a>(events: impl DoubleEndedIterator<Item = &'a Event>) -> Vec<SMove> {
@@ -28,20 +29,59 @@ pub fn principal_variation<'a>(events: impl DoubleEndedIterator<Item = &'a Event
     pv
 }
 
-/// The PV as UCI and SAN from `pos`; SAN stops at the first move that is not legal (which
-/// would mean the trace and the position disagree).
-pub fn pv_notation(pos: &Chess, pv: &[SMove]) -> (Vec<String>, Vec<String>) {
-    let uci: Vec<String> = pv.iter().map(|m| m.uci()).collect();
-    let mut san = Vec::new();
-    let mut p = pos.clone();
-    for m in pv {
-        let Some(mv) = analysis::to_chess_move(&p, m) else {
-            break;
-        };
-        san.push(shakmaty::san::SanPlus::from_move(p.clone(), mv).to_string());
-        p.play_unchecked(mv);
+/// A principal variation in every form the tools print.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PvLine {
+    /// Sargon's moves, as its trace names them.
+    pub sargon: Vec<SMove>,
+    /// The chess moves, up to the first of Sargon's moves that is not legal (which would
+    /// mean the trace and the position disagree).
+    pub moves: Vec<Move>,
+    /// SAN (with + or #) of `moves`.
+    pub san: Vec<String>,
+    /// UCI of every one of Sargon's moves.
+    pub uci: Vec<String>,
+}
+
+impl PvLine {
+    /// Sargon's moves `sargon`, played from `pos`.
+    pub fn new(pos: &Chess, sargon: Vec<SMove>) -> PvLine {
+        let uci = sargon.iter().map(|m| m.uci()).collect();
+        let (mut moves, mut san) = (Vec::new(), Vec::new());
+        let mut p = pos.clone();
+        for m in &sargon {
+            let Some(mv) = m.to_chess(&p) else {
+                break;
+            };
+            san.push(SanPlus::from_move(p.clone(), mv).to_string());
+            p.play_unchecked(mv);
+            moves.push(mv);
+        }
+        PvLine {
+            sargon,
+            moves,
+            san,
+            uci,
+        }
     }
-    (uci, san)
+}
+
+/// The principal variation of a search of `pos` from its outcome and its events: the
+/// move alone when it came from the book (there was no search), else the line the `best`
+/// events give ([`principal_variation`]).
+pub fn line(pos: &Chess, outcome: &SearchOutcome, events: &[Event]) -> PvLine {
+    let sargon = if outcome.from_book {
+        outcome.best.into_iter().collect()
+    } else {
+        principal_variation(events.iter())
+    };
+    PvLine::new(pos, sargon)
+}
+
+/// SAN (with + or #) of one of Sargon's moves in `pos`, if it is legal there.
+pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
+    let mv = m.to_chess(pos)?;
+    Some(SanPlus::from_move(pos.clone(), mv).to_string())
 }
 
 /// SAN with move numbers, as in "1.Qg8+ Nxg8 2.Nf7#" (Black to move starts "1...").
@@ -126,6 +166,48 @@ mod tests {
             pv.iter().map(|m| (m.from.0, m.to.0)).collect::<Vec<_>>(),
             vec![b, g, b]
         );
+    }
+
+    fn outcome(best: Option<SMove>, from_book: bool) -> SearchOutcome {
+        SearchOutcome {
+            best,
+            root_score: Score(0x80),
+            from_book,
+            stats: Default::default(),
+        }
+    }
+
+    #[test]
+    fn the_line_in_every_notation() {
+        let pos = Chess::default();
+        // e2e4 e7e5 g1f3, then a move that is not legal there (the pawn on e4 cannot go
+        // back): the chess forms stop before it, the UCI keeps Sargon's whole line.
+        let Event::Best { path, .. } = best(&[(35, 55), (85, 65), (27, 46), (55, 35)]) else {
+            unreachable!()
+        };
+        let pv = PvLine::new(&pos, path);
+        assert_eq!(pv.uci, ["e2e4", "e7e5", "g1f3", "e4e2"]);
+        assert_eq!(pv.san, ["e4", "e5", "Nf3"]);
+        assert_eq!(pv.moves.len(), 3);
+        assert_eq!(pv.sargon.len(), 4);
+    }
+
+    #[test]
+    fn a_book_move_is_the_whole_line() {
+        let pos = Chess::default();
+        let e4 = SMove {
+            from: Sq(35),
+            to: Sq(55),
+            flags: 0,
+        };
+        // The book plays without searching: whatever the events, the line is its move.
+        let events = [best(&[(34, 54)]), best(&[(34, 54), (84, 64)])];
+        let book = line(&pos, &outcome(Some(e4), true), &events);
+        assert_eq!(book.uci, ["e2e4"]);
+        assert_eq!(book.san, ["e4"]);
+        let searched = line(&pos, &outcome(Some(e4), false), &events[..1]);
+        assert_eq!(searched.san, ["d4"]);
+        assert_eq!(line(&pos, &outcome(None, false), &[]), PvLine::default());
     }
 
     #[test]

@@ -32,7 +32,6 @@ use shakmaty::{Chess, Color, Position};
 
 use crate::base::trace::Event;
 use crate::base::vocab::SMove;
-use crate::tools::analysis;
 use crate::tools::models::{Decision, ModelRun, KEYS, MAX_PAWNS};
 use crate::tools::pv;
 
@@ -244,7 +243,7 @@ impl SearchTree {
             let m = moves[id].expect("non-root has a move");
             let legal = positions[parent]
                 .as_ref()
-                .and_then(|p| analysis::to_chess_move(p, &m).map(|mv| (p, mv)));
+                .and_then(|p| m.to_chess(p).map(|mv| (p, mv)));
             match legal {
                 Some((p, mv)) => {
                     let san = SanPlus::from_move(p.clone(), mv).to_string();
@@ -271,7 +270,7 @@ impl SearchTree {
         let mut root_text = format!("{side} to move");
         if let Some((best, score)) = result {
             let choice = best
-                .and_then(|m| analysis::san(pos, &m))
+                .and_then(|m| pv::san(pos, &m))
                 .unwrap_or_else(|| "no move".into());
             let _ = write!(
                 root_text,
@@ -693,7 +692,7 @@ fn dot_escape(s: &str) -> String {
 
 /// How a tree is laid out in DOT.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Layout {
+pub enum DotLayout {
     /// Plies as columns, one line per node (big trees).
     LeftToRight,
     /// Plies as rows, several lines per node (small trees, like the models).
@@ -708,13 +707,13 @@ const BEST_LINE: &str = "#2e7d32";
 const FADED: &str = "#a8a8a8";
 
 /// The nodes and edges of a tree as DOT statements, node names prefixed by `prefix`.
-fn dot_statements(tree: &SearchTree, view: &View, prefix: &str, layout: Layout) -> String {
+fn dot_statements(tree: &SearchTree, view: &View, prefix: &str, layout: DotLayout) -> String {
     let mut out = String::new();
     let name = |id: usize| format!("{prefix}n{id}");
     let join = |lines: &[String]| {
         let sep = match layout {
-            Layout::LeftToRight => "  ",
-            Layout::TopToBottom => "\\n",
+            DotLayout::LeftToRight => "  ",
+            DotLayout::TopToBottom => "\\n",
         };
         lines
             .iter()
@@ -830,10 +829,10 @@ const LEGEND: &str = "(N) = evaluation order;  scores in pawns for the side that
 Gold, thick = principal variation;  green = new best;  red = alpha-beta CUTOFF (the rest of that move list is skipped);\n\
 red dashed = refuted (a reply caused a cutoff: never backed up);  grey dashed = never searched (skipped by a cutoff) or illegal.";
 
-fn graph_header(out: &mut String, name: &str, layout: Layout, label: &str) {
+fn graph_header(out: &mut String, name: &str, layout: DotLayout, label: &str) {
     let rankdir = match layout {
-        Layout::LeftToRight => "LR",
-        Layout::TopToBottom => "TB",
+        DotLayout::LeftToRight => "LR",
+        DotLayout::TopToBottom => "TB",
     };
     let _ = writeln!(out, "digraph {name} {{");
     let _ = writeln!(
@@ -849,7 +848,7 @@ fn graph_header(out: &mut String, name: &str, layout: Layout, label: &str) {
 }
 
 /// The tree as a Graphviz DOT graph.
-pub fn to_dot(tree: &SearchTree, view: &View, layout: Layout) -> String {
+pub fn to_dot(tree: &SearchTree, view: &View, layout: DotLayout) -> String {
     let mut out = String::new();
     let label = format!("{}\n{}\n{LEGEND}", tree.title, view.summary());
     graph_header(&mut out, "sargon_search", layout, &label);
@@ -859,7 +858,7 @@ pub fn to_dot(tree: &SearchTree, view: &View, layout: Layout) -> String {
 }
 
 /// Several trees (the models) in one DOT graph, one box each, every node shown.
-pub fn to_dot_many(trees: &[SearchTree], title: &str, layout: Layout) -> String {
+pub fn to_dot_many(trees: &[SearchTree], title: &str, layout: DotLayout) -> String {
     let mut out = String::new();
     graph_header(
         &mut out,
@@ -895,7 +894,7 @@ pub fn models_dot(runs: &[ModelRun]) -> String {
         &trees,
         "Minimax and alpha-beta in Sargon: the models of \"A Window into Sargon\", searched by Sargon (depth 3).\n\
          Each node: (N) key and pretend move; score [alpha-beta threshold, minimax threshold] in pawns.",
-        Layout::TopToBottom,
+        DotLayout::TopToBottom,
     )
 }
 
@@ -1091,7 +1090,7 @@ mod tests {
         let skipped = tree.nodes[d4].children[1];
         assert_eq!(tree.nodes[skipped].label, "1...e5");
         assert_eq!(tree.nodes[skipped].status, Status::CutOff { by: Some(4) });
-        let dot = to_dot(&tree, &View::all(&tree), Layout::LeftToRight);
+        let dot = to_dot(&tree, &View::all(&tree), DotLayout::LeftToRight);
         assert!(dot.contains("cut off by (4)"), "{dot}");
         assert!(dot.contains("CUTOFF"));
         let text = to_text(&tree, &View::all(&tree));

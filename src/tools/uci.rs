@@ -62,11 +62,10 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
 
 use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions};
-use crate::base::hooks::{FnHook, HookPoint, Hooks};
+use crate::base::hooks::{FnHook, HookPoint};
 use crate::base::position::{self, Setup};
-use crate::base::trace::{Detail, Recorder};
-use crate::tools::analysis;
-use crate::tools::pv;
+use crate::base::trace::Detail;
+use crate::tools::record;
 
 /// Builds an engine of a kind.
 pub type EngineFactory =
@@ -310,15 +309,15 @@ impl Plan {
 }
 
 /// Where the answers go: shared by the reader and the search thread, one line at a time.
-struct Output<W: Write>(Arc<Mutex<W>>);
+struct AnswerWriter<W: Write>(Arc<Mutex<W>>);
 
-impl<W: Write> Clone for Output<W> {
+impl<W: Write> Clone for AnswerWriter<W> {
     fn clone(&self) -> Self {
-        Output(self.0.clone())
+        AnswerWriter(self.0.clone())
     }
 }
 
-impl<W: Write> Output<W> {
+impl<W: Write> AnswerWriter<W> {
     fn line(&self, text: &str) {
         let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
         // A GUI that has gone away is not our problem: there is nobody left to tell.
@@ -351,7 +350,7 @@ struct Running {
 
 /// A UCI session.
 pub struct Uci<W: Write + Send + 'static> {
-    out: Output<W>,
+    out: AnswerWriter<W>,
     factory: EngineFactory,
     settings: Settings,
     engine: Option<Loaded>,
@@ -362,7 +361,7 @@ pub struct Uci<W: Write + Send + 'static> {
 impl<W: Write + Send + 'static> Uci<W> {
     pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
         Uci {
-            out: Output(Arc::new(Mutex::new(out))),
+            out: AnswerWriter(Arc::new(Mutex::new(out))),
             factory,
             settings,
             engine: None,
@@ -751,40 +750,25 @@ pub fn search_depth(
     node_limit: Option<u64>,
 ) -> Result<DepthResult, SearchError> {
     let pos = &setup.position;
-    let mut bests = Vec::new();
     let stop = opts.stop.clone();
-    let outcome = {
-        let mut recorder = Recorder::into_vec(Detail::BestOnly, &mut bests);
-        let counted = &mut *nodes;
-        let mut counter = FnHook::new(&[HookPoint::PointsEnd], move |_| {
-            *counted += 1;
-            if let (Some(limit), Some(stop)) = (node_limit, &stop) {
-                if *counted >= limit {
-                    stop.store(true, Ordering::Relaxed);
-                }
+    let counted = &mut *nodes;
+    let mut counter = FnHook::new(&[HookPoint::PointsEnd], move |_| {
+        *counted += 1;
+        if let (Some(limit), Some(stop)) = (node_limit, &stop) {
+            if *counted >= limit {
+                stop.store(true, Ordering::Relaxed);
             }
-        });
-        let mut hooks = Hooks::new();
-        hooks.add(&mut recorder).add(&mut counter);
-        engine.search(setup, opts, &mut hooks)?
-    };
+        }
+    });
+    let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut [&mut counter])?;
+    let outcome = &recorded.outcome;
     let best_s = outcome.best.ok_or(SearchError::Stopped)?;
-    let Some(best) = analysis::to_chess_move(pos, &best_s) else {
+    let Some(best) = best_s.to_chess(pos) else {
         return Err(SearchError::ReplayRefused {
             uci: format!("{} (Sargon's choice, illegal here)", best_s.uci()),
         });
     };
-    let mut pv = Vec::new();
-    if !outcome.from_book {
-        let mut p = pos.clone();
-        for m in pv::principal_variation(bests.iter()) {
-            let Some(mv) = analysis::to_chess_move(&p, &m) else {
-                break;
-            };
-            p.play_unchecked(mv);
-            pv.push(mv);
-        }
-    }
+    let mut pv = recorded.pv(pos).moves;
     if pv.first() != Some(&best) {
         pv = vec![best];
     }
@@ -851,7 +835,7 @@ fn search_thread<W: Write>(
     job: Job,
     stop: Arc<AtomicBool>,
     answered: Arc<AtomicBool>,
-    out: Output<W>,
+    out: AnswerWriter<W>,
 ) -> Option<Loaded> {
     // A watchdog sets the stop flag at the hard time limit.
     let finished = Arc::new(AtomicBool::new(false));
@@ -922,7 +906,7 @@ fn iterate<W: Write>(
     loaded: &mut Loaded,
     job: &Job,
     stop: &Arc<AtomicBool>,
-    out: &Output<W>,
+    out: &AnswerWriter<W>,
 ) -> Option<DepthResult> {
     let setup = match position::setup(&job.position, job.plan.book) {
         Ok(s) => s,

@@ -107,7 +107,7 @@ pub(crate) fn is_ident_start(c: u8) -> bool {
 
 /// Parse a whole expression; trailing text is an error.
 pub(crate) fn parse(text: &str) -> Result<Expr, String> {
-    let mut p = Parser {
+    let mut p = ExprParser {
         s: text.as_bytes(),
         i: 0,
         text,
@@ -125,7 +125,7 @@ pub(crate) fn parse(text: &str) -> Result<Expr, String> {
     Ok(e)
 }
 
-struct Parser<'a> {
+struct ExprParser<'a> {
     s: &'a [u8],
     i: usize,
     text: &'a str,
@@ -147,7 +147,7 @@ const LEVELS: &[&[(&str, BinOp)]] = &[
     &[("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Mod)],
 ];
 
-impl Parser<'_> {
+impl ExprParser<'_> {
     fn skip_ws(&mut self) {
         while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
             self.i += 1;

@@ -97,14 +97,14 @@ fn eval_error(line: usize, e: EvalError) -> AsmError {
 }
 
 /// The symbols defined so far in a pass, checking for duplicates.
-struct Symbols {
+struct SymbolTable {
     values: HashMap<String, i64>,
     seen: HashSet<String>,
 }
 
-impl Symbols {
+impl SymbolTable {
     fn new() -> Self {
-        Symbols {
+        SymbolTable {
             values: HashMap::new(),
             seen: HashSet::new(),
         }
@@ -124,12 +124,12 @@ fn layout(
     stmts: &[Stmt],
     previous: &HashMap<String, i64>,
 ) -> Result<(HashMap<String, i64>, bool), AsmError> {
-    let mut syms = Symbols::new();
+    let mut syms = SymbolTable::new();
     let mut complete = true;
     let mut pc: i64 = 0;
     for s in stmts {
         let here = pc;
-        let value = |e: &Expr, syms: &Symbols| {
+        let value = |e: &Expr, syms: &SymbolTable| {
             e.eval(&Scope {
                 current: &syms.values,
                 previous,
@@ -191,13 +191,13 @@ fn ds_size(n: i64, line: usize) -> Result<i64, AsmError> {
 }
 
 /// Where the final pass writes.
-struct Output {
+struct ImageWriter {
     memory: Vec<u8>,
     extent: Option<(u16, u16)>,
     lines: Vec<(usize, u16, Vec<u8>)>,
 }
 
-impl Output {
+impl ImageWriter {
     fn write(&mut self, line: usize, addr: i64, bytes: &[u8]) -> Result<(), AsmError> {
         if bytes.is_empty() {
             return Ok(());
@@ -229,8 +229,8 @@ impl Output {
 
 /// The final pass: evaluate everything strictly and write the bytes.
 fn emit(stmts: &[Stmt], previous: &HashMap<String, i64>) -> Result<Assembly, AsmError> {
-    let mut syms = Symbols::new();
-    let mut out = Output {
+    let mut syms = SymbolTable::new();
+    let mut out = ImageWriter {
         memory: vec![0; 0x10000],
         extent: None,
         lines: Vec::new(),
@@ -240,7 +240,7 @@ fn emit(stmts: &[Stmt], previous: &HashMap<String, i64>) -> Result<Assembly, Asm
     for s in stmts {
         let here = pc;
         let line = s.line;
-        let value = |e: &Expr, syms: &Symbols| {
+        let value = |e: &Expr, syms: &SymbolTable| {
             e.eval(&Scope {
                 current: &syms.values,
                 previous,

@@ -77,12 +77,12 @@ fn error(line: usize, message: impl Into<String>) -> AsmError {
     }
 }
 
-struct Parser {
+struct SourceParser {
     macros: HashMap<String, Macro>,
     out: Vec<Stmt>,
 }
 
-impl Parser {
+impl SourceParser {
     fn is_op(&self, word: &str) -> bool {
         let w = word.to_ascii_uppercase();
         encode::is_mnemonic(&w)
@@ -156,7 +156,7 @@ impl Parser {
 
 /// Parse a whole program.
 pub(crate) fn program(source: &str) -> Result<Vec<Stmt>, AsmError> {
-    let mut p = Parser {
+    let mut p = SourceParser {
         macros: HashMap::new(),
         out: Vec::new(),
     };

@@ -587,7 +587,7 @@ impl Emulator {
         Ok(SearchOutcome {
             best,
             root_score: Score(self.peek(s.score + 1)),
-            from_book: setup.moveno == 1,
+            from_book: setup.plays_from_book(),
             stats: SearchStats {
                 z80_instructions: Some(self.instructions - instructions_before),
                 t_states: Some(self.cpu.cycle_count() - cycles_before),

@@ -20,11 +20,11 @@
 //!   ([`node_score`]), converted to Sargon's byte from the point of view of the side that
 //!   just moved, which is how POINTS scores; the root gets 0.
 //!
-//! Everything shown is then derived from the trace ([`crate::base::trace`]) that a
-//! [`Recorder`] takes of the search: the creation order from the `created` events, one
+//! Everything shown is then derived from the trace ([`crate::base::trace`]) that
+//! [`record::search`] takes of the search: the creation order from the `created` events, one
 //! numbered evaluation per `alpha_beta` event, its decision from that event (cutoff) or the
 //! `best_test` after it (new best or discard), the best-so-far nodes from the `best` events
-//! and the PV from those by [`pv::principal_variation`]. Nothing here knows which engine
+//! and the PV from those by [`crate::tools::pv::principal_variation`]. Nothing here knows which engine
 //! ran: any [`Engine`] must give the same output.
 //!
 //! # The thresholds
@@ -69,11 +69,11 @@ mod text;
 use anyhow::{bail, Context as _};
 
 use crate::base::engine::{Engine, SearchOptions};
-use crate::base::hooks::{Hook, HookMask, HookPoint, Hooks, SearchState};
+use crate::base::hooks::{Hook, HookMask, HookPoint, SearchState};
 use crate::base::position;
-use crate::base::trace::{Detail, Event, Recorder};
+use crate::base::trace::{Detail, Event};
 use crate::base::vocab::{SMove, Score, KING};
-use crate::tools::pv;
+use crate::tools::record;
 
 pub use data::{Model, ModelNode, KEYS, MODELS};
 
@@ -300,33 +300,38 @@ pub fn run_example_from(
         .with_context(|| format!("there is no example {number} (1-5)"))?;
     let pos = position::parse_position(real_fen)?;
     let setup = position::setup(&pos, false)?;
-    let mut events = Vec::new();
     let mut model_hook = ModelHook { model, stray: None };
-    let outcome = {
-        let mut recorder = Recorder::into_vec(Detail::Full, &mut events);
-        let mut hooks = Hooks::new();
-        // The score is replaced before the recorder reads it.
-        hooks.add(&mut model_hook).add(&mut recorder);
-        engine.search(&setup, &SearchOptions::depth(DEPTH), &mut hooks)?
-    };
+    // The extra hook runs before the recorder: the score is replaced before it is read.
+    let recorded = record::search(
+        engine,
+        &setup,
+        &SearchOptions::depth(DEPTH),
+        Detail::Full,
+        &mut [&mut model_hook],
+    )?;
     if let Some(path) = model_hook.stray {
         bail!("example {number}: the search scored a node the model does not have: {path}");
     }
-    let run = derive(model, &events)
+    let pv = recorded.pv(&pos);
+    let run = derive(model, &recorded.events, &pv.sargon)
         .with_context(|| format!("example {number}: the trace does not fit the model"))?;
-    let pv_first = run.pv_uci.first().cloned();
-    if outcome.best.map(|m| m.uci()) != pv_first {
+    let best = recorded.outcome.best;
+    if best.as_ref() != pv.sargon.first() {
         bail!(
             "example {number}: Sargon chose {:?} but the PV starts with {:?}",
-            outcome.best.map(|m| m.uci()),
-            pv_first
+            best.map(|m| m.uci()),
+            pv.uci.first()
         );
     }
     Ok(run)
 }
 
-/// Derive a model run from a full trace of its search.
-pub fn derive(model: &'static Model, events: &[Event]) -> anyhow::Result<ModelRun> {
+/// Derive a model run from a full trace of its search and the principal variation it gives.
+pub fn derive(
+    model: &'static Model,
+    events: &[Event],
+    pv_moves: &[SMove],
+) -> anyhow::Result<ModelRun> {
     let key = |path: &[SMove]| -> anyhow::Result<String> {
         key_of(path).with_context(|| {
             let p: Vec<String> = path.iter().map(|m| m.uci()).collect();
@@ -440,7 +445,6 @@ pub fn derive(model: &'static Model, events: &[Event]) -> anyhow::Result<ModelRu
     if let Some((ev, _)) = pending {
         bail!("evaluation ({}) of {} had no best_test", ev.order, ev.key);
     }
-    let pv_moves = pv::principal_variation(events.iter());
     let pv = (1..=pv_moves.len())
         .map(|n| key(&pv_moves[..n]))
         .collect::<anyhow::Result<Vec<_>>>()?;

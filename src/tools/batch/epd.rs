@@ -1,8 +1,4 @@
-//! Many positions at once: EPD files, test-suite scoring, a work queue over the machine's
-//! cores and a progress display. Used by `sargon analyze --epd` (and shared with other
-//! batch commands through [`run_ordered`] and [`Progress`]).
-//!
-//! # EPD
+//! EPD: positions with the moves that solve them.
 //!
 //! A line is the four FEN fields (board, side to move, castling, en passant), optionally
 //! followed by the two move counters (so a plain FEN is accepted too), then operations,
@@ -16,19 +12,11 @@
 //! A position is *solved* when Sargon's move is one of its `bm` moves and none of its `am`
 //! moves; positions with neither have no verdict.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::Instant;
-
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
-use crate::base::engine::{Engine, SearchOptions};
 use crate::base::position;
-use crate::tools::analysis::{self, Analysis};
 
 /// One operation of an EPD line: `opcode operand ...;`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,184 +267,6 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, Vec<EpdError>> {
     }
 }
 
-/// One analysed EPD position: a row of `sargon analyze --epd`.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct BatchRow {
-    /// The `id` operation, or `line N`.
-    pub id: String,
-    pub fen: String,
-    pub best_uci: Option<String>,
-    pub best_san: Option<String>,
-    /// From White's point of view, as `sargon analyze` gives it (0 for a book move).
-    pub score_cp: Option<i32>,
-    pub depth: u8,
-    pub bm: Vec<String>,
-    pub am: Vec<String>,
-    /// Sargon's move is a `bm` and not an `am`; null without either.
-    pub solved: Option<bool>,
-    pub from_book: bool,
-    /// The search's wall time.
-    pub time_ms: f64,
-    /// Why the position could not be analysed.
-    pub error: Option<String>,
-}
-
-impl BatchRow {
-    /// The CSV header line (without newline).
-    pub const CSV_HEADER: &'static str =
-        "id,fen,best_uci,best_san,score_cp,depth,bm,am,solved,from_book,time_ms,error";
-
-    /// The row as a CSV line (without newline); lists are space-separated.
-    pub fn to_csv(&self) -> String {
-        let opt = |o: &Option<String>| o.as_deref().map(csv_field).unwrap_or_default();
-        let mut s = String::new();
-        let _ = write!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{:.1},{}",
-            csv_field(&self.id),
-            csv_field(&self.fen),
-            opt(&self.best_uci),
-            opt(&self.best_san),
-            self.score_cp.map(|c| c.to_string()).unwrap_or_default(),
-            self.depth,
-            csv_field(&self.bm.join(" ")),
-            csv_field(&self.am.join(" ")),
-            self.solved.map(|b| b.to_string()).unwrap_or_default(),
-            self.from_book,
-            self.time_ms,
-            opt(&self.error),
-        );
-        s
-    }
-
-    /// The row as one JSON line (without newline).
-    pub fn to_jsonl(&self) -> String {
-        serde_json::to_string(self).expect("plain data serialises")
-    }
-}
-
-/// A CSV field, quoted when it needs to be.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// Analyse one EPD position with `engine` (book or not) and judge the result.
-pub fn analyse_entry(
-    engine: &mut dyn Engine,
-    entry: &EpdEntry,
-    opts: &SearchOptions,
-    book: bool,
-) -> BatchRow {
-    let mut row = BatchRow {
-        id: entry
-            .id
-            .clone()
-            .unwrap_or_else(|| format!("line {}", entry.line)),
-        fen: entry.fen.clone(),
-        best_uci: None,
-        best_san: None,
-        score_cp: None,
-        depth: opts.depth,
-        bm: entry.bm_san(),
-        am: entry.am_san(),
-        solved: None,
-        from_book: false,
-        time_ms: 0.0,
-        error: None,
-    };
-    let started = Instant::now();
-    let result = position::setup(&entry.position, book)
-        .map_err(|e| e.to_string())
-        .and_then(|setup| analysis::analyse(engine, &setup, opts).map_err(|e| e.to_string()));
-    row.time_ms = started.elapsed().as_secs_f64() * 1000.0;
-    match result {
-        Ok((a, _)) => fill(&mut row, entry, &a),
-        Err(e) => row.error = Some(e),
-    }
-    row
-}
-
-fn fill(row: &mut BatchRow, entry: &EpdEntry, a: &Analysis) {
-    let chosen = a
-        .best_uci
-        .as_ref()
-        .and_then(|u| u.parse::<UciMove>().ok())
-        .and_then(|u| u.to_move(&entry.position).ok());
-    row.best_uci = a.best_uci.clone();
-    row.best_san = a.best_san.clone();
-    row.score_cp = (!a.no_legal_move).then_some(a.score_cp);
-    row.from_book = a.from_book;
-    row.solved = entry.solved_by(chosen.as_ref());
-    row.time_ms = a.wall_ms;
-}
-
-/// Run `work` on every item with one thread per state in `states` (each thread owns one,
-/// e.g. an engine), and hand the results to `emit` in input order as soon as they are
-/// ready. If `emit` fails, no new item is started and the error is returned.
-pub fn run_ordered<T, R, S, E>(
-    items: &[T],
-    states: Vec<S>,
-    work: impl Fn(&mut S, usize, &T) -> R + Sync,
-    mut emit: impl FnMut(usize, R) -> Result<(), E>,
-) -> Result<(), E>
-where
-    T: Sync,
-    R: Send,
-    S: Send,
-{
-    assert!(
-        !states.is_empty() || items.is_empty(),
-        "run_ordered needs at least one worker"
-    );
-    let next = AtomicUsize::new(0);
-    let cancelled = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<(usize, R)>();
-    std::thread::scope(|scope| {
-        for mut state in states {
-            let tx = tx.clone();
-            let (next, cancelled, work) = (&next, &cancelled, &work);
-            scope.spawn(move || loop {
-                if cancelled.load(Ordering::Relaxed) {
-                    return;
-                }
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else {
-                    return;
-                };
-                let r = work(&mut state, i, item);
-                if tx.send((i, r)).is_err() {
-                    return;
-                }
-            });
-        }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut expected = 0;
-        for (i, r) in rx {
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&expected) {
-                if let Err(e) = emit(expected, r) {
-                    cancelled.store(true, Ordering::Relaxed);
-                    return Err(e);
-                }
-                expected += 1;
-            }
-        }
-        Ok(())
-    })
-}
-
-/// The number of worker threads to use for `items` independent jobs: the machine's
-/// cores (or `requested`), at most one per item, at least one.
-pub fn workers(requested: Option<usize>, items: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    requested.unwrap_or(cores).min(items).max(1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -514,50 +324,5 @@ mod tests {
         assert_eq!(err.line, 9);
         assert!(err.reason.contains("bm Qh8"), "{err}");
         assert!(parse_epd_line("4k3/8/8 w", 2).is_err());
-    }
-
-    #[test]
-    fn csv_quoting() {
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(csv_field("plain"), "plain");
-    }
-
-    #[test]
-    fn ordered_results_from_many_threads() {
-        let items: Vec<u64> = (0..50).collect();
-        let mut seen = Vec::new();
-        run_ordered(
-            &items,
-            vec![(), (), ()],
-            |_, _, &x| {
-                std::thread::sleep(std::time::Duration::from_millis((x * 7) % 5));
-                x * x
-            },
-            |i, r| {
-                seen.push((i, r));
-                Ok::<(), ()>(())
-            },
-        )
-        .unwrap();
-        assert_eq!(seen.len(), 50);
-        assert!(seen.iter().all(|&(i, r)| r == (i as u64) * (i as u64)));
-        assert!(seen.windows(2).all(|w| w[0].0 + 1 == w[1].0));
-        // A failing emit stops the run.
-        let mut n = 0;
-        let r = run_ordered(
-            &items,
-            vec![(), ()],
-            |_, _, &x| x,
-            |_, _| {
-                n += 1;
-                if n == 5 {
-                    Err("full")
-                } else {
-                    Ok(())
-                }
-            },
-        );
-        assert_eq!(r, Err("full"));
     }
 }

@@ -4,7 +4,9 @@
 //! is the time the Z80 would have spent on it: 1.774 MHz for the TRS-80 Model I that
 //! Sargon was sold for, 4 MHz for a Z80A. [`run_levels`] runs Sargon's levels (look-ahead
 //! = search depth) over a set of positions and sets the estimated TRS-80 time per move
-//! beside the times the original TRS-80 manual gives; [`svg_plot`] draws the comparison.
+//! beside the times the original TRS-80 manual gives; [`render_table`] sets it out as a
+//! table and [`svg_plot`] draws it (the drawing lives in `chart.rs`, apart from the
+//! measuring).
 //! `docs/history.md` discusses what the comparison can and cannot say.
 
 use std::fmt::Write as _;
@@ -15,6 +17,10 @@ use crate::base::engine::{SearchError, SearchOptions};
 use crate::base::position::{self, PositionError};
 use crate::original::emu::Emulator;
 use crate::original::profile;
+
+mod chart;
+
+pub use chart::svg_plot;
 
 /// The average time per move at each level (1 to 6) that the TRS-80 manual of Sargon
 /// gives, in seconds: 20 s, 1 min, 2 min, 6 min, 40 min, 4 h.
@@ -146,7 +152,7 @@ pub enum HistoryError {
 
 /// Where a level run is, for progress reports.
 #[derive(Clone, Debug)]
-pub struct Progress {
+pub struct LevelProgress {
     pub level: u8,
     pub max_level: u8,
     /// From 1.
@@ -163,7 +169,7 @@ pub fn run_levels(
     emu: &mut Emulator,
     positions: &[String],
     max_level: u8,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut dyn FnMut(&LevelProgress),
 ) -> Result<LevelsReport, HistoryError> {
     if !(1..=6).contains(&max_level) {
         return Err(HistoryError::Level(max_level));
@@ -191,7 +197,7 @@ pub fn run_levels(
         let opts = SearchOptions::depth(level);
         let mut this_level = Vec::new();
         for (i, setup) in setups.iter().enumerate() {
-            let mut report = Progress {
+            let mut report = LevelProgress {
                 level,
                 max_level,
                 position: i + 1,
@@ -323,257 +329,4 @@ pub fn render_table(r: &LevelsReport) -> String {
         );
     }
     out
-}
-
-/// The comparison as an SVG plot: time per move (log scale) against level, the manual's
-/// averages and the estimate (mean over the positions, with a bar from the least to the
-/// greatest).
-pub fn svg_plot(r: &LevelsReport) -> String {
-    const W: f64 = 760.0;
-    const H: f64 = 540.0;
-    let (left, right, top, bottom) = (92.0, 30.0, 92.0, 102.0);
-    let (pw, ph) = (W - left - right, H - top - bottom);
-    let max_level = 6u8;
-    let mut lo = f64::INFINITY;
-    let mut hi: f64 = 0.0;
-    for l in &r.levels {
-        lo = lo.min(l.trs80_min_seconds);
-        hi = hi.max(l.trs80_max_seconds);
-    }
-    for s in MANUAL_SECONDS {
-        lo = lo.min(s);
-        hi = hi.max(s);
-    }
-    let lo_exp = lo.max(1e-3).log10().floor();
-    let hi_exp = hi.log10().ceil();
-    let x = |level: f64| left + (level - 0.5) / f64::from(max_level) * pw;
-    let y = |secs: f64| {
-        let v = secs.max(1e-3).log10();
-        top + ph - (v - lo_exp) / (hi_exp - lo_exp) * ph
-    };
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">"##
-    );
-    let _ = writeln!(s, r##"<rect width="{W}" height="{H}" fill="white"/>"##);
-    let _ = writeln!(s, r##"<style>.v {{ font-weight: bold; }}</style>"##);
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">Sargon (1978): time per move by level, TRS-80 Model I</text>"##,
-        W / 2.0
-    );
-    let n = r.positions.len();
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="48" fill="#444" text-anchor="middle">estimate: T-states of Sargon's Z80 search / 1.774 MHz, {n} positions, book off</text>"##,
-        W / 2.0
-    );
-    // Grid and y ticks: readable durations.
-    let ticks: [(f64, &str); 9] = [
-        (0.01, "0.01 s"),
-        (0.1, "0.1 s"),
-        (1.0, "1 s"),
-        (10.0, "10 s"),
-        (60.0, "1 min"),
-        (600.0, "10 min"),
-        (3600.0, "1 h"),
-        (36000.0, "10 h"),
-        (360000.0, "100 h"),
-    ];
-    let (ylo, yhi) = (10f64.powf(lo_exp), 10f64.powf(hi_exp));
-    for (v, label) in ticks {
-        if v < ylo * 0.999 || v > yhi * 1.001 {
-            continue;
-        }
-        let yy = y(v);
-        let _ = writeln!(
-            s,
-            r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#ddd"/>"##,
-            left + pw
-        );
-        let _ = writeln!(
-            s,
-            r##"<text x="{:.1}" y="{:.1}" text-anchor="end">{label}</text>"##,
-            left - 8.0,
-            yy + 4.5
-        );
-    }
-    // Minor grid: each decade's 2..9.
-    let mut e = lo_exp;
-    while e < hi_exp {
-        for k in 2..10 {
-            let v = f64::from(k) * 10f64.powf(e);
-            let yy = y(v);
-            let _ = writeln!(
-                s,
-                r##"<line x1="{left}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="#f2f2f2"/>"##,
-                left + pw
-            );
-        }
-        e += 1.0;
-    }
-    // Axes.
-    let _ = writeln!(
-        s,
-        r##"<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##
-    );
-    for level in 1..=max_level {
-        let xx = x(f64::from(level));
-        let _ = writeln!(
-            s,
-            r##"<line x1="{xx:.1}" y1="{:.1}" x2="{xx:.1}" y2="{:.1}" stroke="#333"/>"##,
-            top + ph,
-            top + ph + 5.0
-        );
-        let _ = writeln!(
-            s,
-            r##"<text x="{xx:.1}" y="{:.1}" text-anchor="middle">{level}</text>"##,
-            top + ph + 21.0
-        );
-    }
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="14">level (look-ahead = search depth in plies)</text>"##,
-        left + pw / 2.0,
-        H - 16.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text transform="translate(22,{:.1}) rotate(-90)" text-anchor="middle" font-size="14">time per move (log scale)</text>"##,
-        top + ph / 2.0
-    );
-    // The values, in two rows under the level numbers.
-    let mut labels = String::new();
-    for (row, name, colour) in [(42.0, "manual", "#c0392b"), (60.0, "estimate", "#1f5fa8")] {
-        let _ = writeln!(
-            labels,
-            r##"<text class="v" x="{:.1}" y="{:.1}" fill="{colour}" text-anchor="end">{name}</text>"##,
-            left - 8.0,
-            top + ph + row
-        );
-    }
-    // The manual's series.
-    let manual: Vec<(f64, f64)> = (1..=6u8)
-        .map(|l| (x(f64::from(l)), y(MANUAL_SECONDS[usize::from(l) - 1])))
-        .collect();
-    let red = "#c0392b";
-    let blue = "#1f5fa8";
-    let _ = writeln!(
-        s,
-        r##"<polyline points="{}" fill="none" stroke="{red}" stroke-width="2.5" stroke-dasharray="7,5"/>"##,
-        points(&manual)
-    );
-    for (i, &(px, py)) in manual.iter().enumerate() {
-        let _ = writeln!(
-            s,
-            r##"<rect x="{:.1}" y="{:.1}" width="10" height="10" fill="{red}"/>"##,
-            px - 5.0,
-            py - 5.0
-        );
-        let _ = writeln!(
-            labels,
-            r##"<text class="v" x="{px:.1}" y="{:.1}" fill="{red}" text-anchor="middle">{}</text>"##,
-            top + ph + 42.0,
-            duration(MANUAL_SECONDS[i])
-        );
-    }
-    // The estimate: range bars, then the mean.
-    for l in &r.levels {
-        let xx = x(f64::from(l.level));
-        let (y1, y2) = (y(l.trs80_min_seconds), y(l.trs80_max_seconds));
-        let _ = writeln!(
-            s,
-            r##"<line x1="{xx:.1}" y1="{y1:.1}" x2="{xx:.1}" y2="{y2:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##
-        );
-        for yy in [y1, y2] {
-            let _ = writeln!(
-                s,
-                r##"<line x1="{:.1}" y1="{yy:.1}" x2="{:.1}" y2="{yy:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##,
-                xx - 6.0,
-                xx + 6.0
-            );
-        }
-    }
-    let est: Vec<(f64, f64)> = r
-        .levels
-        .iter()
-        .map(|l| (x(f64::from(l.level)), y(l.trs80_mean_seconds)))
-        .collect();
-    let _ = writeln!(
-        s,
-        r##"<polyline points="{}" fill="none" stroke="{blue}" stroke-width="2.5"/>"##,
-        points(&est)
-    );
-    for (l, &(px, py)) in r.levels.iter().zip(&est) {
-        let _ = writeln!(
-            s,
-            r##"<circle cx="{px:.1}" cy="{py:.1}" r="5.5" fill="{blue}"/>"##
-        );
-        let _ = writeln!(
-            labels,
-            r##"<text class="v" x="{px:.1}" y="{:.1}" fill="{blue}" text-anchor="middle">{}</text>"##,
-            top + ph + 60.0,
-            duration(l.trs80_mean_seconds)
-        );
-    }
-    s.push_str(&labels);
-    // Legend.
-    let (lx, ly) = (left + 14.0, top + 18.0);
-    let _ = writeln!(
-        s,
-        r##"<rect x="{:.1}" y="{:.1}" width="392" height="62" fill="white" fill-opacity="0.9" stroke="#bbb"/>"##,
-        lx - 8.0,
-        ly - 14.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<line x1="{lx:.1}" y1="{ly:.1}" x2="{:.1}" y2="{ly:.1}" stroke="{red}" stroke-width="2.5" stroke-dasharray="7,5"/><rect x="{:.1}" y="{:.1}" width="10" height="10" fill="{red}"/>"##,
-        lx + 34.0,
-        lx + 12.0,
-        ly - 5.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}">TRS-80 manual: average time per move</text>"##,
-        lx + 44.0,
-        ly + 4.5
-    );
-    let ly2 = ly + 22.0;
-    let _ = writeln!(
-        s,
-        r##"<line x1="{lx:.1}" y1="{ly2:.1}" x2="{:.1}" y2="{ly2:.1}" stroke="{blue}" stroke-width="2.5"/><circle cx="{:.1}" cy="{ly2:.1}" r="5.5" fill="{blue}"/>"##,
-        lx + 34.0,
-        lx + 17.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}">estimate: mean over the positions</text>"##,
-        lx + 44.0,
-        ly2 + 4.5
-    );
-    let ly3 = ly2 + 20.0;
-    let _ = writeln!(
-        s,
-        r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##,
-        lx + 17.0,
-        ly3 - 7.0,
-        lx + 17.0,
-        ly3 + 7.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{:.1}" y="{:.1}">estimate: fastest to slowest position</text>"##,
-        lx + 44.0,
-        ly3 + 4.5
-    );
-    s.push_str("</svg>\n");
-    s
-}
-
-fn points(p: &[(f64, f64)]) -> String {
-    p.iter()
-        .map(|(x, y)| format!("{x:.1},{y:.1}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
