@@ -13,6 +13,28 @@
 //!
 //! The repository never contains Sargon's code: users import their own copy into a ROM
 //! store outside it (see `roms/README.md`).
+//!
+//! The layers, what may use what, and the path of one search are in
+//! `docs/architecture.md`. With `default-features = false` the crate is the port alone:
+//! no emulator, no command line.
+//!
+//! # Example: Sargon's move, score and principal variation, on the port
+//!
+//! ```
+//! use sargon::tools::record;
+//! use sargon::{parse_position, setup, Detail, Port, SearchOptions};
+//!
+//! let pos = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1")?;
+//! let setup = setup(&pos, false)?; // false: no opening book
+//! let opts = SearchOptions::depth(3);
+//! let run = record::search(&mut Port::new(), &setup, &opts, Detail::BestOnly, &mut [])?;
+//! let pv = run.pv(&pos);
+//! println!("move  {}", pv.san[0]);
+//! println!("score {} cp for the side to move", run.outcome.score_for_mover().centipawns());
+//! println!("PV    {}", pv.san.join(" "));
+//! assert_eq!(pv.san, ["Qxd8+", "Rxd8", "Rxd8#"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod base;
 pub mod engines;
