@@ -35,13 +35,12 @@
 //! original's table sizes (including the 2040-byte move-list limit); beyond, up to
 //! [`MAX_DEPTH`], larger tables ([`state::Layout::DEEP`]).
 
-pub mod cache;
-pub mod eval;
+pub mod faithful;
 pub mod hook;
-pub mod memo;
-pub mod movegen;
-pub mod search;
-pub mod state;
+pub mod shortcuts;
+
+pub use faithful::{eval, movegen, search, state};
+pub use shortcuts::{cache, memo};
 
 #[cfg(test)]
 mod tests;

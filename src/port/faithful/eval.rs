@@ -232,7 +232,7 @@ impl Machine {
     }
 
     /// POINTS up to PT25: material, board control and the exchanges of every square; with
-    /// the memo of ATTACK and XCHNG (see [`super::memo`]) unless shortcuts are off.
+    /// the memo of ATTACK and XCHNG (see [`crate::port::memo`]) unless shortcuts are off.
     pub(crate) fn points_squares(&mut self) {
         if self.shortcuts && !self.spilled {
             let pins: [u8; 20] = self.bytes(PLISTA, 20).try_into().expect("20 bytes");

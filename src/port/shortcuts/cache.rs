@@ -34,9 +34,9 @@
 //! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
 //! differs tells so without reading the large entry (a cache miss of the processor's).
 
-use super::state::{Machine, ATKLST, PLISTA, POSK};
 use crate::base::hooks::Hooks;
 use crate::base::vocab::BOARD_SIZE;
+use crate::port::faithful::state::{Machine, ATKLST, PLISTA, POSK};
 
 /// log2 of the number of entries (2^16 entries of about 200 bytes: 13 MB).
 const BITS: u32 = 16;

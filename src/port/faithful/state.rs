@@ -14,9 +14,9 @@
 //! 8-bit offsets. The addresses themselves are ours; nothing sits at an address whose high
 //! byte is 0, so the high-byte null test never mistakes a real pointer for null.
 
-use super::cache::EvalCache;
-use super::memo::PointsMemo;
 use crate::base::vocab::BOARD_SIZE;
+use crate::port::shortcuts::cache::EvalCache;
+use crate::port::shortcuts::memo::PointsMemo;
 
 /// Base of the byte-indexed tables (page aligned, as in the original).
 pub const TBASE: u16 = 0x0200;
@@ -167,11 +167,11 @@ pub struct Machine {
     /// What BOOK reads where the original reads the refresh register.
     pub book_random: u8,
 
-    /// Not the original's: POINTS's memo of ATTACK scans (see [`super::memo`]).
+    /// Not the original's: POINTS's memo of ATTACK scans (see [`crate::port::memo`]).
     /// (Taken out while POINTS runs.)
     pub(crate) memo: Option<Box<PointsMemo>>,
     /// Not the original's: PINFND's and POINTS's results by position (see
-    /// [`super::cache`]).
+    /// [`crate::port::cache`]).
     pub(crate) cache: EvalCache,
     /// Use the memo and the cache (true). False runs exactly the original's steps, which
     /// tests compare with.

@@ -51,9 +51,9 @@
 //! original's steps.) So the memo's own scans know that every square they find on the
 //! board is empty or a piece, and the frame is where the board ends.
 
-use super::movegen::{line_attacker, AttackList, Part, Save};
-use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
 use crate::base::vocab::{BOARD_SIZE, KING, KNIGHT};
+use crate::port::faithful::movegen::{line_attacker, AttackList, Part, Save};
+use crate::port::faithful::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
 
 /// The memo of one square (what most squares need first, so that it shares a cache line).
 #[derive(Copy, Clone, Default)]

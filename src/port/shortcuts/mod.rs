@@ -1,0 +1,4 @@
+//! The port's shortcuts.
+
+pub mod cache;
+pub mod memo;
