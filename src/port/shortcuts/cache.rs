@@ -17,16 +17,16 @@
 //!
 //! What they write (the cache entry): NPINS and pin-list entries 1..=NPINS, M2, M3, M4,
 //! P1, P2, T1, T2, T3, the 14 bytes of the attack list, and POINTS's sums MTRL, BRDC, PTSL,
-//! PTSW1, PTSW2, PTSCK. The end of POINTS (PT25A on: the exchange adjustment, the limits,
-//! the `points.end` hook, VALM and the move's value byte) depends on MV0 and BC0 too and
-//! always runs. Each of those variables is written on every call (every position has a
-//! white king, so PINFND always scans; POINTS always ends on h8), so writing the kept values
-//! leaves the machine exactly as running the routines would: `tests.rs` checks that on whole
-//! searches, byte for byte.
+//! PTSW1, PTSW2, PTSCK. The end of POINTS (from the end of PT25's loop on: the exchange
+//! adjustment, the limits, the `points.end` hook, VALM and the move's value byte) depends
+//! on MV0 and BC0 too and always runs. Each of those variables is written on every call
+//! (every position has a white king, so PINFND always scans; POINTS always ends on h8), so
+//! writing the kept values leaves the machine exactly as running the routines would:
+//! the tests check that on whole searches, byte for byte.
 //!
 //! Not cached: positions without a white king, more than 10 pins (the pin list then
-//! overflows into the royalty table), and everything after an attack list overflowed into
-//! the pin list (see [`Machine::spilled`]).
+//! overflows into the royalty table), and scorings that wrote what an entry cannot hold
+//! (an attack list overflowing into the pin list: see [`super::Shortcuts`]).
 //!
 //! The table is direct-mapped (a position's slot is its hash; a newer entry replaces an
 //! older one) and emptied at the start of each search, so that a search takes as long as
@@ -34,7 +34,6 @@
 //! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
 //! differs tells so without reading the large entry (a cache miss of the processor's).
 
-use crate::base::hooks::Hooks;
 use crate::base::vocab::BOARD_SIZE;
 use crate::port::faithful::state::{Machine, ATKLST, PLISTA, POSK};
 
@@ -43,7 +42,7 @@ const BITS: u32 = 16;
 
 /// PINFND's and POINTS's inputs.
 #[derive(Copy, Clone, PartialEq, Eq)]
-struct Key {
+pub(crate) struct Key {
     board: [u8; BOARD_SIZE],
     royal: [u8; 4],
     color: u8,
@@ -51,7 +50,41 @@ struct Key {
     early: bool,
 }
 
-/// What PINFND and POINTS (up to PT25A) leave behind.
+impl Key {
+    /// The key of the position `m` is about to score, or None when it must not be cached
+    /// (no white king: PINFND would not scan, and leave variables as they were).
+    #[inline]
+    pub(crate) fn of(m: &Machine) -> Option<Key> {
+        if m.rd(POSK) == 0 {
+            return None;
+        }
+        Some(Key {
+            board: m.board_array(),
+            royal: m.bytes(POSK, 4).try_into().expect("4 bytes"),
+            color: m.color,
+            to: m.rd(m.mlptrj.wrapping_add(3)),
+            early: m.moveno < 7,
+        })
+    }
+
+    /// The key's hash: the slot is its top BITS bits.
+    fn hash(&self) -> u64 {
+        // FxHash-style: multiply-rotate over the board's 15 words, then the rest.
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = 0u64;
+        for w in self.board.chunks_exact(8) {
+            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        let rest = u64::from(u32::from_le_bytes(self.royal))
+            | u64::from(self.color) << 32
+            | u64::from(self.to) << 40
+            | u64::from(self.early) << 48;
+        (h.rotate_left(5) ^ rest).wrapping_mul(K)
+    }
+}
+
+/// What PINFND and POINTS (up to the end of PT25's loop) leave behind.
 #[derive(Copy, Clone)]
 struct Output {
     npins: u8,
@@ -74,6 +107,49 @@ struct Output {
     ptsck: u8,
 }
 
+impl Output {
+    /// What the machine holds after PINFND and POINTS's squares (NPINS at most 10).
+    fn of(m: &Machine) -> Output {
+        let n = usize::from(m.npins);
+        let mut pins = [0u8; 20];
+        pins[..n].copy_from_slice(m.bytes(PLISTA, n));
+        pins[10..10 + n].copy_from_slice(m.bytes(PLISTA + 10, n));
+        Output {
+            npins: m.npins,
+            pins,
+            attack_list: m.bytes(ATKLST, 14).try_into().expect("14 bytes"),
+            m2: m.m2,
+            m3: m.m3,
+            m4: m.m4,
+            p1: m.p1,
+            p2: m.p2,
+            t1: m.t1,
+            t2: m.t2,
+            t3: m.t3,
+            mtrl: m.mtrl,
+            brdc: m.brdc,
+            ptsl: m.ptsl,
+            ptsw1: m.ptsw1,
+            ptsw2: m.ptsw2,
+            ptsck: m.ptsck,
+        }
+    }
+
+    /// Write the kept results into the machine.
+    fn restore(&self, m: &mut Machine) {
+        let n = usize::from(self.npins);
+        m.npins = self.npins;
+        m.set_bytes(PLISTA, &self.pins[..n]);
+        m.set_bytes(PLISTA + 10, &self.pins[10..10 + n]);
+        m.set_bytes(ATKLST, &self.attack_list);
+        (m.m2, m.m3, m.m4) = (self.m2, self.m3, self.m4);
+        (m.p1, m.p2) = (self.p1, self.p2);
+        (m.t1, m.t2, m.t3) = (self.t1, self.t2, self.t3);
+        (m.mtrl, m.brdc, m.ptsl) = (self.mtrl, self.brdc, self.ptsl);
+        (m.ptsw1, m.ptsw2, m.ptsck) = (self.ptsw1, self.ptsw2, self.ptsck);
+    }
+}
+
 #[derive(Copy, Clone)]
 struct Entry {
     key: Key,
@@ -83,19 +159,19 @@ struct Entry {
 /// The table, allocated on first use.
 #[derive(Default)]
 pub struct EvalCache {
-    /// Per slot: the tag of the entry's key ([`EvalCache::hash`] with bit 0 set), or 0 if
-    /// the slot holds no entry of this search.
+    /// Per slot: the tag of the entry's key ([`Key::hash`] with bit 0 set), or 0 if the
+    /// slot holds no entry of this search.
     tags: Vec<u64>,
     entries: Vec<Entry>,
     /// Lookups answered from the table in this search (the tests check the cache is used).
     pub hits: u64,
 }
 
-/// A copy of a machine starts with an empty table (a copy is made to run something else).
-impl Clone for EvalCache {
-    fn clone(&self) -> Self {
-        EvalCache::default()
-    }
+/// Where a key goes in the table: its slot and its tag.
+#[derive(Copy, Clone)]
+pub(crate) struct Place {
+    slot: usize,
+    tag: u64,
 }
 
 impl EvalCache {
@@ -105,133 +181,46 @@ impl EvalCache {
         self.hits = 0;
     }
 
-    /// The key's hash: the slot is its top BITS bits.
-    fn hash(key: &Key) -> u64 {
-        // FxHash-style: multiply-rotate over the board's 15 words, then the rest.
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut h = 0u64;
-        for w in key.board.chunks_exact(8) {
-            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
-            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    /// The place of `key`.
+    #[inline]
+    pub(crate) fn place(key: &Key) -> Place {
+        let hash = key.hash();
+        Place {
+            slot: (hash >> (64 - BITS)) as usize,
+            tag: hash | 1,
         }
-        let rest = u64::from(u32::from_le_bytes(key.royal))
-            | u64::from(key.color) << 32
-            | u64::from(key.to) << 40
-            | u64::from(key.early) << 48;
-        (h.rotate_left(5) ^ rest).wrapping_mul(K)
-    }
-}
-
-impl Machine {
-    /// PINFND then POINTS, as EVAL (EV5), FNDMOV (FM35) and FNDMOV's root scoring call them,
-    /// from the cache when the position was scored before in this search.
-    pub fn pinfnd_points(&mut self, hooks: &mut Hooks<'_>) {
-        // For tests: the same two routines on a copy, by the original's steps only.
-        let reference = self.verify_shortcuts.then(|| {
-            let mut copy = self.clone();
-            copy.shortcuts = false;
-            copy.pinfnd();
-            copy.points_squares();
-            copy
-        });
-        self.pinfnd_points_fast();
-        if let Some(reference) = reference {
-            let diff = self.differences(&reference);
-            assert!(
-                diff.is_empty(),
-                "PINFND + POINTS with shortcuts differ from the original's steps: {diff:?}"
-            );
-        }
-        self.points_total(hooks);
     }
 
-    fn pinfnd_points_fast(&mut self) {
-        match self.cache_key() {
-            None => {
-                self.pinfnd();
-                self.points_squares();
+    /// If `key` (at `place`) is in the table, write its results into the machine: true.
+    #[inline]
+    pub(crate) fn restore(&mut self, m: &mut Machine, key: &Key, place: Place) -> bool {
+        let hit = (self.tags.get(place.slot) == Some(&place.tag))
+            .then(|| &self.entries[place.slot])
+            .filter(|e| e.key == *key)
+            .map(|e| e.out);
+        match hit {
+            Some(out) => {
+                self.hits += 1;
+                out.restore(m);
+                true
             }
-            Some(key) => {
-                let hash = EvalCache::hash(&key);
-                let slot = (hash >> (64 - BITS)) as usize;
-                let tag = hash | 1;
-                let hit = (self.cache.tags.get(slot) == Some(&tag))
-                    .then(|| &self.cache.entries[slot])
-                    .filter(|e| e.key == key)
-                    .map(|e| e.out);
-                if let Some(out) = hit {
-                    self.cache.hits += 1;
-                    self.restore(&out);
-                } else {
-                    self.pinfnd();
-                    self.points_squares();
-                    // A spill during these two calls wrote where the entry does not reach.
-                    if !self.spilled && self.npins <= 10 {
-                        let out = self.output();
-                        let cache = &mut self.cache;
-                        if cache.entries.is_empty() {
-                            cache.tags = vec![0; 1 << BITS];
-                            cache.entries = vec![EMPTY; 1 << BITS];
-                        }
-                        cache.tags[slot] = tag;
-                        cache.entries[slot] = Entry { key, out };
-                    }
-                }
-            }
+            None => false,
         }
     }
 
-    /// The key of the position to score, or None when the cache must not be used.
-    fn cache_key(&self) -> Option<Key> {
-        if !self.shortcuts || self.spilled || self.rd(POSK) == 0 {
-            return None;
+    /// Keep what the machine holds after PINFND and POINTS's squares as the results of
+    /// `key`, unless the pin list overflowed (more than 10 pins).
+    pub(crate) fn store(&mut self, m: &Machine, key: Key, place: Place) {
+        if m.npins > 10 {
+            return;
         }
-        Some(Key {
-            board: self.board_array(),
-            royal: self.bytes(POSK, 4).try_into().expect("4 bytes"),
-            color: self.color,
-            to: self.rd(self.mlptrj.wrapping_add(3)),
-            early: self.moveno < 7,
-        })
-    }
-
-    fn output(&self) -> Output {
-        let n = usize::from(self.npins);
-        let mut pins = [0u8; 20];
-        pins[..n].copy_from_slice(self.bytes(PLISTA, n));
-        pins[10..10 + n].copy_from_slice(self.bytes(PLISTA + 10, n));
-        Output {
-            npins: self.npins,
-            pins,
-            attack_list: self.bytes(ATKLST, 14).try_into().expect("14 bytes"),
-            m2: self.m2,
-            m3: self.m3,
-            m4: self.m4,
-            p1: self.p1,
-            p2: self.p2,
-            t1: self.t1,
-            t2: self.t2,
-            t3: self.t3,
-            mtrl: self.mtrl,
-            brdc: self.brdc,
-            ptsl: self.ptsl,
-            ptsw1: self.ptsw1,
-            ptsw2: self.ptsw2,
-            ptsck: self.ptsck,
+        let out = Output::of(m);
+        if self.entries.is_empty() {
+            self.tags = vec![0; 1 << BITS];
+            self.entries = vec![EMPTY; 1 << BITS];
         }
-    }
-
-    fn restore(&mut self, out: &Output) {
-        let n = usize::from(out.npins);
-        self.npins = out.npins;
-        self.set_bytes(PLISTA, &out.pins[..n]);
-        self.set_bytes(PLISTA + 10, &out.pins[10..10 + n]);
-        self.set_bytes(ATKLST, &out.attack_list);
-        (self.m2, self.m3, self.m4) = (out.m2, out.m3, out.m4);
-        (self.p1, self.p2) = (out.p1, out.p2);
-        (self.t1, self.t2, self.t3) = (out.t1, out.t2, out.t3);
-        (self.mtrl, self.brdc, self.ptsl) = (out.mtrl, out.brdc, out.ptsl);
-        (self.ptsw1, self.ptsw2, self.ptsck) = (out.ptsw1, out.ptsw2, out.ptsck);
+        self.tags[place.slot] = place.tag;
+        self.entries[place.slot] = Entry { key, out };
     }
 }
 
