@@ -434,12 +434,12 @@ impl Machine {
                 continue; // empty: keep scanning
             }
             if v == 0xFF {
-                return false; // border
+                break false; // border
             }
             s.p2 = v;
             s.t2 = v & 7;
             if !line_attacker(b, s.p1, &mut d, v) {
-                return false;
+                break false;
             }
             // AT30
             if self.t1 == 7 {
@@ -447,11 +447,11 @@ impl Machine {
                 (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
                 self.atksav(c, d);
             } else if d & 0x20 != 0 {
-                return true;
+                break true;
             }
             // AT32: behind a king or knight the scan stops; behind other attackers it goes on.
             if s.t2 == KING || s.t2 == KNIGHT {
-                return false;
+                break false;
             }
         }
     }
@@ -507,6 +507,10 @@ impl Machine {
     /// after the colour's list: White's spills into BACT, Black's into the pin list.
     ///
     /// Called by: ATTACK (AT31). Calls: PNCK.
+    ///
+    /// (Not inlined: ATTACK's unrolled scan would carry sixteen copies, which INCHK and
+    /// CASTLE, by far its most frequent callers, never reach.)
+    #[inline(never)]
     pub fn atksav(&mut self, c: u8, d: u8) {
         let mut d = d;
         if self.npins != 0 {

@@ -737,14 +737,16 @@ impl PointsMemo {
             // written to memory only when XCHNG reads it, see `xchng_square`).
             let mut list: AttackList = [0; 15];
             list[14] = m.rd(PLISTA);
+            let mut spilled = false;
             let mut parts = memo.with_saves;
             while parts != 0 {
                 let part = &memo.parts[parts.trailing_zeros() as usize];
                 parts &= parts - 1;
                 for &save in part.saves() {
-                    self.spilled |= atksav_on_copy(m, &mut list, save);
+                    spilled |= atksav_on_copy(m, &mut list, save);
                 }
             }
+            self.spilled |= spilled;
             // XCHNG's result stands as long as the list is the same.
             if list[..14] != memo.list {
                 memo.list.copy_from_slice(&list[..14]);
