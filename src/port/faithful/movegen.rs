@@ -507,10 +507,6 @@ impl Machine {
     /// after the colour's list: White's spills into BACT, Black's into the pin list.
     ///
     /// Called by: ATTACK (AT31). Calls: PNCK.
-    ///
-    /// (Not inlined: ATTACK's unrolled scan would carry sixteen copies, which INCHK and
-    /// CASTLE, by far its most frequent callers, never reach.)
-    #[inline(never)]
     pub fn atksav(&mut self, c: u8, d: u8) {
         let mut d = d;
         if self.npins != 0 {
