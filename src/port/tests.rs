@@ -1,7 +1,7 @@
 //! Tests of single routines on small boards.
 
 use super::state::{Machine, ATKLST, BACT, MLIST, POSK, POSQ, WACT};
-use super::Port;
+use super::{Port, Scoring};
 use crate::base::engine::{Engine, SearchError, SearchOptions};
 use crate::base::hooks::Hooks;
 use crate::base::position::{parse_position, setup};
@@ -345,13 +345,14 @@ fn eight_queens_overflow_the_move_list_at_depth_4() {
         let mut port = Port::new();
         port.prepare(&s, depth, 0, &mut Hooks::new()).unwrap();
         port.machine.wr16(0xFFFA, 0xFFFF);
-        port.machine.fndmov(&mut Hooks::new(), None);
+        port.fndmov(&mut Hooks::new(), None);
         assert_eq!(port.machine.rd16(0xFFFA) == 0, overflows, "depth {depth}");
     }
 }
 
-/// A search of `fen` with every PINFND + POINTS checked against the original's steps (the
-/// machine panics at the first difference), returning its trace and the final machine.
+/// A search of `fen` by the original's steps, or with the shortcuts and every PINFND +
+/// POINTS checked against the original's steps (a difference panics), returning its trace
+/// and the final machine.
 fn verified_search(
     fen: &str,
     depth: u8,
@@ -360,9 +361,11 @@ fn verified_search(
     use crate::base::trace::{Detail, Recorder};
     let pos = parse_position(fen).expect("position");
     let s = setup(&pos, false).expect("setup");
-    let mut port = Port::new();
-    port.machine.shortcuts = shortcuts;
-    port.machine.verify_shortcuts = shortcuts;
+    let mut port = Port::with_scoring(if shortcuts {
+        Scoring::Verified
+    } else {
+        Scoring::OriginalSteps
+    });
     let mut events = Vec::new();
     {
         let mut rec = Recorder::into_vec(Detail::Full, &mut events);
@@ -400,8 +403,8 @@ fn shortcuts_change_nothing() {
         assert!(fast == slow, "{fen}: traces differ");
         let diff = fast_port.machine.differences(&slow_port.machine);
         assert!(diff.is_empty(), "{fen}: final states differ: {diff:?}");
-        assert_eq!(slow_port.machine.cache.hits, 0);
-        hits += fast_port.machine.cache.hits;
+        assert!(slow_port.shortcuts().is_none());
+        hits += fast_port.shortcuts().expect("shortcuts").cache_hits();
     }
     assert!(hits > 0, "the cache was never used");
 }
@@ -415,8 +418,72 @@ fn an_attack_list_spilling_into_the_pin_list_turns_the_shortcuts_off() {
     // the king's slot), then the king on d4 (a full king's slot: the spill).
     let fen = "8/4r3/4r3/3qq3/3k4/8/8/K5N1 w - - 0 60";
     let (fast, fast_port) = verified_search(fen, 2, true);
-    assert!(fast_port.machine.spilled, "the position must spill");
+    assert!(
+        fast_port.shortcuts().expect("shortcuts").spilled(),
+        "the position must spill"
+    );
     let (slow, slow_port) = verified_search(fen, 2, false);
+    assert!(fast == slow);
+    assert!(fast_port.machine.differences(&slow_port.machine).is_empty());
+}
+
+/// ATTACK on the white queen's square e4 for PINFND's queen test (PF19) sends Black's king
+/// into the pin list (after Qd5; Qe5, Re6, Re7 on the e-file have filled the queen's and
+/// the king's slots), and then the pin of Bf3 to the queen by Qh1 overwrites that byte.
+/// Nothing of the spill is left that the shortcuts cannot follow: they stay on for that
+/// scoring, and a search agrees with the original's steps.
+#[test]
+fn a_spill_in_pinfnd_that_a_pin_overwrites_leaves_the_shortcuts_on() {
+    use super::{Scorer, Shortcuts};
+    let fen = "8/4r3/4r3/3qq3/3kQ3/5B2/1K6/7q b - - 0 60";
+    let mut port = prepared(fen);
+    let m = &mut port.machine;
+    // The spill: PF19's attack list of e4 keeps Black's five attackers, two rook values in
+    // the king's slot, and no king's value in it.
+    let mut original = m.clone();
+    original.pinfnd();
+    assert_eq!(original.npins, 1);
+    assert_eq!(original.rd(super::state::PLISTA), 46, "the pin of f3");
+    assert_eq!((original.rd(BACT), original.rd(BACT + 6)), (5, 0x55));
+    original.points(&mut Hooks::new());
+    let mut shortcuts = Shortcuts::new();
+    shortcuts.pinfnd_points(m, &mut Hooks::new());
+    assert!(!shortcuts.spilled());
+    assert!(m.differences(&original).is_empty());
+    let (fast, fast_port) = verified_search(fen, 3, true);
+    let (slow, slow_port) = verified_search(fen, 3, false);
+    assert!(fast == slow);
+    assert!(fast_port.machine.differences(&slow_port.machine).is_empty());
+}
+
+/// The same spill in PINFND, with enough white defenders of e4 that Bf3 is not pinned:
+/// the spilled byte stays in the pin list, and the shortcuts step aside.
+#[test]
+fn a_spill_in_pinfnd_that_stays_turns_the_shortcuts_off() {
+    use super::{Scorer, Shortcuts};
+    let fen = "8/4r3/4r3/2Nqq1N1/3kQ3/2NP1B2/1K1N1N2/7q b - - 0 60";
+    let mut port = prepared(fen);
+    let m = &mut port.machine;
+    // With the board's frame broken (a pawn on the border, where a hook could have put
+    // it), the memo steps aside and POINTS runs by the original's steps: the spill must be
+    // seen all the same, and the position not cached.
+    m.set_board(0, PAWN);
+    let mut original = m.clone();
+    original.pinfnd();
+    assert_eq!(original.npins, 0);
+    assert_eq!(
+        original.rd(super::state::PLISTA),
+        0x0A,
+        "the black king's value"
+    );
+    original.points(&mut Hooks::new());
+    let mut shortcuts = Shortcuts::new();
+    shortcuts.pinfnd_points(m, &mut Hooks::new());
+    assert!(shortcuts.spilled());
+    assert!(m.differences(&original).is_empty());
+    let (fast, fast_port) = verified_search(fen, 3, true);
+    assert!(fast_port.shortcuts().expect("shortcuts").spilled());
+    let (slow, slow_port) = verified_search(fen, 3, false);
     assert!(fast == slow);
     assert!(fast_port.machine.differences(&slow_port.machine).is_empty());
 }

@@ -3,12 +3,17 @@
 //!
 //! FNDMOV is one long routine with jumps between its labels; it is written here as a loop
 //! over an enum of those labels so that each arm can be read beside the original.
+//!
+//! Where the original scores a position (CALL PINFND, CALL POINTS: FNDMOV before FM5 and
+//! at FM35, EVAL at EV5), the port calls a [`Scorer`], which FNDMOV, SORTM and EVAL take as
+//! an argument: the original's two routines, or a faster way to the same result.
 
 use super::state::{is_null, Machine, BMOVES, MLIST, POSK, POSQ, SCORE};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::base::hooks::{HookPoint, Hooks};
 use crate::base::vocab::{KING, QUEEN};
+use crate::port::scorer::Scorer;
 
 /// FNDMOV's labels (the places it jumps to).
 #[derive(Copy, Clone, Debug)]
@@ -33,6 +38,8 @@ impl Machine {
     /// MOVE (`move_`, as `move` is a Rust keyword): make the move at MLPTRJ on the board,
     /// with its second half for castling and en passant, keeping POSK/POSQ up to date.
     /// A promotion turns the pawn into a queen without recording it in POSQ.
+    ///
+    /// Called by: EVAL, FNDMOV (FM15, FM18), VALMOV (VA7).
     pub fn move_(&mut self) {
         let mut hl = self.mlptrj.wrapping_add(2);
         loop {
@@ -80,6 +87,8 @@ impl Machine {
     }
 
     /// UNMOVE: take back the move at MLPTRJ (both halves of a double move).
+    ///
+    /// Called by: EVAL (EV10), FNDMOV (FM15, FM35), ASCEND, VALMOV (VA9).
     pub fn unmove(&mut self) {
         let mut hl = self.mlptrj.wrapping_add(2);
         loop {
@@ -134,7 +143,9 @@ impl Machine {
     /// SORTM: evaluate every move of the current ply (EVAL) and relink the list in
     /// ascending order of value, starting from the ply's slot. Equal values keep their
     /// generation order; illegal moves (value 0) come first.
-    pub fn sortm(&mut self, hooks: &mut Hooks<'_>) {
+    ///
+    /// Called by: FNDMOV (FM5). Calls: EVAL.
+    pub fn sortm<S: Scorer>(&mut self, scorer: &mut S, hooks: &mut Hooks<'_>) {
         let mut bc = self.mlptri;
         let mut de = 0u16;
         loop {
@@ -147,7 +158,7 @@ impl Machine {
             }
             // SR10
             self.mlptrj = bc;
-            self.eval(hooks);
+            self.eval(scorer, hooks);
             let mut hl = self.mlptri;
             bc = self.mlptrj;
             loop {
@@ -169,13 +180,16 @@ impl Machine {
 
     /// EVAL: score the move at MLPTRJ: make it, give 0 if it leaves the mover's king in
     /// check, else PINFND, then POINTS; then take it back.
-    pub fn eval(&mut self, hooks: &mut Hooks<'_>) {
+    ///
+    /// Called by: SORTM (SR10). Calls: MOVE, INCHK, PINFND and POINTS (through `scorer`),
+    /// UNMOVE.
+    pub fn eval<S: Scorer>(&mut self, scorer: &mut S, hooks: &mut Hooks<'_>) {
         self.move_();
         if self.inchk() != 0 {
             self.valm = 0;
         } else {
-            // EV5
-            self.pinfnd_points(hooks);
+            // EV5: PINFND, POINTS
+            scorer.pinfnd_points(self, hooks);
         }
         // EV10
         self.unmove();
@@ -187,7 +201,15 @@ impl Machine {
     /// Returns false when `stop` was set before the search finished (a UCI `stop`): the
     /// flag is looked at each time the search goes one ply deeper, which is often enough to
     /// answer within milliseconds and costs one relaxed load per interior node.
-    pub fn fndmov(&mut self, hooks: &mut Hooks<'_>, stop: Option<&AtomicBool>) -> bool {
+    ///
+    /// Called by: the engine's search (CPTRMV in the original). Calls: BOOK, PINFND and
+    /// POINTS (through `scorer`), GENMOV, SORTM, MOVE, INCHK, INCHK1, UNMOVE, ASCEND.
+    pub fn fndmov<S: Scorer>(
+        &mut self,
+        scorer: &mut S,
+        hooks: &mut Hooks<'_>,
+        stop: Option<&AtomicBool>,
+    ) -> bool {
         if self.moveno == 1 {
             // The book discards FNDMOV's return address: FNDMOV ends with it.
             self.book(hooks);
@@ -207,8 +229,9 @@ impl Machine {
         }
         self.bc0 = 0;
         self.mv0 = 0;
-        // The root is scored first: its material and board control are the baseline.
-        self.pinfnd_points(hooks);
+        // The root is scored first (PINFND, POINTS): its material and board control are
+        // the baseline.
+        scorer.pinfnd_points(self, hooks);
         self.bc0 = self.brdc;
         self.mv0 = self.mtrl;
 
@@ -216,6 +239,7 @@ impl Machine {
         loop {
             at = match at {
                 Fm::Fm5 => {
+                    // FM5
                     if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                         return false;
                     }
@@ -227,12 +251,13 @@ impl Machine {
                         self.fire(hooks, HookPoint::MovegenDone, 99, 0, 0);
                     }
                     if self.nply < self.plymax {
-                        self.sortm(hooks);
+                        self.sortm(scorer, hooks);
                     }
                     self.mlptrj = self.mlptri;
                     Fm::Fm15
                 }
                 Fm::Fm15 => {
+                    // FM15
                     let de = self.rd16(self.mlptrj);
                     if is_null(de) {
                         Fm::Fm25
@@ -266,6 +291,7 @@ impl Machine {
                     }
                 }
                 Fm::Fm19 => {
+                    // FM19
                     self.color ^= 0x80;
                     if self.color & 0x80 == 0 {
                         self.moveno = self.moveno.wrapping_add(1);
@@ -277,6 +303,7 @@ impl Machine {
                     Fm::Fm5
                 }
                 Fm::Fm25 => {
+                    // FM25
                     if self.matef != 0 {
                         // FM30
                         if self.nply == 1 {
@@ -296,14 +323,17 @@ impl Machine {
                     }
                 }
                 Fm::Fm35 => {
-                    self.pinfnd_points(hooks);
+                    // FM35: PINFND, POINTS
+                    scorer.pinfnd_points(self, hooks);
                     self.unmove();
                     Fm::Fm36(self.valm)
                 }
                 Fm::Fm36(a) => {
+                    // FM36
                     self.matef |= 1;
                     Fm::Fm37(a)
                 }
+                // FM37
                 Fm::Fm37(a) => match self.fm37(hooks, a) {
                     Some(next) => next,
                     None => return true,
@@ -359,6 +389,8 @@ impl Machine {
     /// ASCEND: go up one ply: colour and move number back, score index and ply counter
     /// down, the ply table's previous pair restores MLNXT and MLPTRJ, and the move is
     /// taken back. `a` is the accumulator on entry (for the hook only).
+    ///
+    /// Called by: FNDMOV (FM30, FM40). Calls: UNMOVE.
     pub fn ascend(&mut self, hooks: &mut Hooks<'_>, a: u8) {
         if hooks.mask().contains(HookPoint::Ascend) {
             self.fire(hooks, HookPoint::Ascend, a, 0, 0);
@@ -379,6 +411,8 @@ impl Machine {
     /// BOOK: the one-move opening book. White plays 1.e4 or 1.d4 by bit 0 of the random
     /// byte; Black answers 1.d4, 1.Nc3, 1.Nf3 and the f-, g- and h-pawn moves with 1...d5 and
     /// everything else with 1...e5. Only the low byte of BESTM is stepped.
+    ///
+    /// Called by: FNDMOV (at MOVENO 1).
     pub fn book(&mut self, hooks: &mut Hooks<'_>) {
         self.wr(SCORE + 1, 0);
         self.bestm = BMOVES.wrapping_sub(2);
@@ -410,6 +444,9 @@ impl Machine {
 
     /// ROYALT: rebuild POSK/POSQ from the board (the last king or queen of each colour
     /// found in board order wins).
+    ///
+    /// Called by: the position's setup ([`Port::prepare`](crate::port::Port::prepare);
+    /// ANALYS in the original).
     pub fn royalt(&mut self) {
         for i in 0..4 {
             self.wr(POSK + i, 0);
@@ -439,6 +476,10 @@ impl Machine {
     /// VALMOV: check and play the move MVEMSG for the side KOLOR ^ 0x80: generate its moves
     /// at MLIST+1024, find the from/to pair, make it and test the king. Returns 0 (legal,
     /// MLPTRJ left on the move) or 1 (refused, board and MLPTRJ restored).
+    ///
+    /// Called by: the position's setup, for a replayed move
+    /// ([`Port::prepare`](crate::port::Port::prepare); PLYRMV in the original). Calls:
+    /// GENMOV, MOVE, INCHK, UNMOVE.
     pub fn valmov(&mut self, hooks: &mut Hooks<'_>) -> u8 {
         let saved = self.mlptrj;
         self.color = self.kolor ^ 0x80;

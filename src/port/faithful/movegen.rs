@@ -6,102 +6,21 @@
 //! one-byte variables (M1.., P1.., T1..) stay in the machine because routines communicate
 //! through them exactly as in the original.
 
-use super::state::{Machine, ATKLST, DCOUNT, DIRECT, DIRECTIONS, DPOINT, PLISTA, POSK, PVALUE};
+use super::state::{Machine, BACT, DCOUNT, DIRECT, DIRECTIONS, DPOINT, PLISTA, POSK, PVALUE, WACT};
 use crate::base::hooks::{HookPoint, Hooks};
 use crate::base::vocab::{BISHOP, KING, KNIGHT, MOVED, PAWN, QUEEN, ROOK};
 
 /// Black pawn as a board byte without flags.
 const BPAWN: u8 = 0x81;
 
-/// ATTACK's working copy of M3, P1 and the values PATH leaves in M2, P2 and T2.
-pub(crate) struct Scan {
-    pub m3: u8,
-    pub p1: u8,
-    pub m2: u8,
-    pub p2: u8,
-    pub t2: u8,
-}
-
-impl Scan {
-    pub(crate) fn new(m: &Machine) -> Scan {
-        Scan {
-            m3: m.m3,
-            p1: m.p1,
-            m2: m.m2,
-            p2: m.p2,
-            t2: m.t2,
-        }
-    }
-}
-
-/// One ATKSAV call of an ATTACK with T1 = 7: the direction C, the flags D, and the
-/// attacker's square M2 and board byte P2 (T2 is its type), packed in one word.
-#[derive(Copy, Clone, Default, PartialEq, Eq)]
-pub struct Save(u32);
-
-impl Save {
-    #[inline(always)]
-    pub fn new(c: u8, d: u8, m2: u8, p2: u8) -> Save {
-        Save(u32::from_le_bytes([c, d, m2, p2]))
-    }
-    /// (C, D, M2, P2)
-    #[inline(always)]
-    pub fn get(self) -> (u8, u8, u8, u8) {
-        let [c, d, m2, p2] = self.0.to_le_bytes();
-        (c, d, m2, p2)
-    }
-}
-
-/// The attack list as ATKSAV sees it: WACT and its 6 slots, BACT and its 6 slots, and
-/// the byte after them (the first of the pin list, where a full black king slot spills).
-pub(crate) type AttackList = [u8; 15];
-
-/// What one line of an ATTACK with T1 = 7 found (or the eight knight jumps together):
-/// how many squares the line read, the last one included, and its ATKSAV calls in order.
-#[derive(Copy, Clone, Default)]
-pub struct Part {
-    pub reach: u8,
-    pub n: u8,
-    pub saves: [Save; 8],
-}
-
-/// Where ATTACK's scan sends the attackers it finds (AT31, T1 = 7) and what it tells of
-/// the squares it read.
-pub(crate) trait Attackers {
-    /// An attacker for ATKSAV.
-    fn save(&mut self, m: &mut Machine, save: Save);
-    /// The line just scanned read this many squares.
-    fn reach(&mut self, _squares: u8) {}
-}
-
-/// ATKSAV at once, as the original does.
-struct AtOnce;
-
-impl Attackers for AtOnce {
-    #[inline(always)]
-    fn save(&mut self, m: &mut Machine, save: Save) {
-        m.atksav_save(save);
-    }
-}
-
-/// Recorded for ATKSAV later (POINTS's memo).
-impl Attackers for Part {
-    #[inline(always)]
-    fn save(&mut self, _: &mut Machine, save: Save) {
-        self.saves[usize::from(self.n)] = save;
-        self.n += 1;
-    }
-    #[inline(always)]
-    fn reach(&mut self, squares: u8) {
-        self.reach = squares;
-    }
-}
-
-impl Part {
-    /// The ATKSAV calls.
-    pub fn saves(&self) -> &[Save] {
-        &self.saves[..usize::from(self.n)]
-    }
+/// ATTACK's working copy of M3, P1 and the values PATH leaves in M2, P2 and T2 (see
+/// [`Machine::attack`]).
+struct Scan {
+    m3: u8,
+    p1: u8,
+    m2: u8,
+    p2: u8,
+    t2: u8,
 }
 
 /// AT14A..AT25 for the piece `v` (neither empty nor the border) that the scan of line B
@@ -155,6 +74,8 @@ impl Machine {
     /// PATH: step M2 by direction `c` and classify the square reached: 0 empty, 1 piece of
     /// the other colour than P1, 2 piece of P1's colour, 3 off the board. P2/T2 receive the
     /// square's contents and type, except off the board where they are left alone.
+    ///
+    /// Called by: MPIECE (MP10), PINFND (PF5); ATTACK has it inlined (AT10).
     #[inline]
     pub fn path(&mut self, c: u8) -> u8 {
         self.m2 = self.m2.wrapping_add(c);
@@ -177,6 +98,8 @@ impl Machine {
     }
 
     /// MPIECE: the moves of the piece P1 standing on M1 go into the move list.
+    ///
+    /// Called by: GENMOV (GM5). Calls: PATH, ADMOVE, ENPSNT, CASTLE.
     pub fn mpiece(&mut self, hooks: &mut Hooks<'_>) {
         // A black pawn becomes type 0 so that it gets its own (downward) directions.
         let mut a = self.p1 & 0x87;
@@ -266,6 +189,8 @@ impl Machine {
     /// capture (two list entries, the second unlinked) if the pawn stands on its fifth rank
     /// and the previous move (MLPTRJ) was the first move of a pawn that now stands ten
     /// board indices (one rank) away from M2.
+    ///
+    /// Called by: MPIECE (MP36). Calls: ADMOVE, ADJPTR.
     pub fn enpsnt(&mut self) {
         let mut a = self.m1;
         if self.p1 & 0x80 != 0 {
@@ -310,6 +235,8 @@ impl Machine {
 
     /// ADJPTR: unlink the second half of a double move: MLLST goes back one entry and that
     /// entry's link is zeroed.
+    ///
+    /// Called by: CASTLE; ENPSNT runs on into it.
     pub fn adjptr(&mut self) {
         self.mllst = self.mllst.wrapping_sub(6);
         self.wr16(self.mllst, 0);
@@ -318,6 +245,8 @@ impl Machine {
     /// CASTLE: king-side, then queen-side castling of the king P1 on M1 go into the list if
     /// the king is unmoved and not in check, the rook square holds an unmoved rook, the
     /// squares between are empty and those squares (except b1/b8) are not attacked.
+    ///
+    /// Called by: MPIECE (MP15). Calls: ATTACK, ADMOVE, ADJPTR.
     pub fn castle(&mut self) {
         if self.p1 & MOVED != 0 {
             return;
@@ -375,6 +304,8 @@ impl Machine {
     /// ADMOVE: append the move M1-M2 with flags P2 to the move list (setting the first-move
     /// flag if P1 has never moved). Out of space, it writes two zero bytes at the address
     /// MLEND - MLNXT (a wrapped difference, 0xFFFA in practice) and adds nothing.
+    ///
+    /// Called by: MPIECE, ENPSNT, CASTLE.
     pub fn admove(&mut self) {
         let de = self.mlnxt;
         let mlend = self.layout.mlend;
@@ -400,6 +331,8 @@ impl Machine {
 
     /// GENMOV: CKFLG is set, the next ply's slot in the ply table is opened (its list start
     /// and its list head), and the moves of every piece of colour COLOR are generated.
+    ///
+    /// Called by: FNDMOV (FM5), VALMOV. Calls: INCHK, MPIECE.
     pub fn genmov(&mut self, hooks: &mut Hooks<'_>) {
         self.ckflg = self.inchk();
         let de = self.mlnxt;
@@ -426,13 +359,18 @@ impl Machine {
         }
     }
 
-    /// INCHK: is the king of colour COLOR attacked? (1 yes, 0 no.)
+    /// INCHK: is the king of colour COLOR attacked? (1 yes, 0 no.) In the original an
+    /// entry point that loads COLOR and runs on into INCHK1.
+    ///
+    /// Called by: GENMOV, EVAL, FNDMOV (FM15), VALMOV (VA7). Calls: INCHK1.
     pub fn inchk(&mut self) -> u8 {
         self.inchk1(self.color)
     }
 
     /// INCHK1: is the king of colour `color` attacked? Looks the king up in POSK and sets M3,
     /// P1 and T1 for ATTACK.
+    ///
+    /// Called by: INCHK, FNDMOV (FM15: does the move give check?). Calls: ATTACK.
     pub fn inchk1(&mut self, color: u8) -> u8 {
         let at = if color != 0 { POSK + 1 } else { POSK };
         self.m3 = self.rd(at);
@@ -447,46 +385,46 @@ impl Machine {
     /// returns 1. Scans continue through pieces that attack along the line (batteries), but
     /// only through pieces of one colour.
     ///
-    /// This is where the port spends most of its time, so PATH is inlined, M2/P2/T2 live in
-    /// a local `Scan` (written back before ATKSAV, which reads them, and on exit, so they
-    /// end as PATH leaves them), and the original's direction loop is unrolled: B = 16..9
-    /// are lines scanned square by square, B = 8..1 knight jumps of one square. Each call
-    /// below is one turn of the original loop (AT5 to AT12) with its B and direction.
-    /// (POINTS's memo runs the same scans, but keeps the attackers for ATKSAV later: see
-    /// [`Attackers`] and `memo`.)
+    /// Called by: INCHK1, CASTLE (CA10), PINFND (PF19), POINTS (PT6X).
+    /// Calls: PATH (inlined), ATKSAV.
+    ///
+    /// This is where the original spends most of its time, so PATH is inlined, M2/P2/T2
+    /// live in a local `Scan` (written back before ATKSAV, which reads them, and on exit,
+    /// so they end as PATH leaves them), and the direction loop (AT5 to AT13) is unrolled:
+    /// B = 16..9 are lines scanned square by square, B = 8..1 knight jumps of one square.
+    /// Each call below is one turn of that loop with its B and direction.
     pub fn attack(&mut self) -> u8 {
-        let mut s = Scan::new(self);
-        let a = &mut AtOnce;
-        let found = self.attack_line(&mut s, 16, 0, a)
-            || self.attack_line(&mut s, 15, 1, a)
-            || self.attack_line(&mut s, 14, 2, a)
-            || self.attack_line(&mut s, 13, 3, a)
-            || self.attack_line(&mut s, 12, 4, a)
-            || self.attack_line(&mut s, 11, 5, a)
-            || self.attack_line(&mut s, 10, 6, a)
-            || self.attack_line(&mut s, 9, 7, a)
-            || self.attack_jumps(&mut s, a);
+        let mut s = Scan {
+            m3: self.m3,
+            p1: self.p1,
+            m2: self.m2,
+            p2: self.p2,
+            t2: self.t2,
+        };
+        // AT5
+        let found = self.attack_line(&mut s, 16, 0)
+            || self.attack_line(&mut s, 15, 1)
+            || self.attack_line(&mut s, 14, 2)
+            || self.attack_line(&mut s, 13, 3)
+            || self.attack_line(&mut s, 12, 4)
+            || self.attack_line(&mut s, 11, 5)
+            || self.attack_line(&mut s, 10, 6)
+            || self.attack_line(&mut s, 9, 7)
+            || self.attack_jumps(&mut s);
         (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
         u8::from(found)
     }
 
     /// One line direction of ATTACK (B >= 9; `iy` indexes DIRECT). True: an attacker of the
-    /// other colour was found and ATTACK returns 1 (only when T1 is not 7). The attackers
-    /// for ATKSAV go to `a`.
+    /// other colour was found and ATTACK returns 1 (only when T1 is not 7).
     #[inline(always)]
-    pub(crate) fn attack_line<A: Attackers>(
-        &mut self,
-        s: &mut Scan,
-        b: u8,
-        iy: usize,
-        a: &mut A,
-    ) -> bool {
+    fn attack_line(&mut self, s: &mut Scan, b: u8, iy: usize) -> bool {
         let c = DIRECTIONS[iy];
         // D: bits 0-3 scan count, bit 5 other colour met, bit 6 same colour met, bit 7 a
         // queen met on this line.
         let mut d = 0u8;
         s.m2 = s.m3;
-        let found = loop {
+        loop {
             // AT10
             d = d.wrapping_add(1);
             s.m2 = s.m2.wrapping_add(c);
@@ -506,7 +444,8 @@ impl Machine {
             // AT30
             if self.t1 == 7 {
                 // AT31: ATKSAV, with M2/P2/T2 as the scan has them
-                a.save(self, Save::new(c, d, s.m2, s.p2));
+                (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
+                self.atksav(c, d);
             } else if d & 0x20 != 0 {
                 break true;
             }
@@ -514,28 +453,25 @@ impl Machine {
             if s.t2 == KING || s.t2 == KNIGHT {
                 break false;
             }
-        };
-        // The count in D's low nibble is how many squares this line read.
-        a.reach(d & 0x0F);
-        found
+        }
     }
 
     /// The eight knight jumps of ATTACK (B = 8..1), in order.
     #[inline(always)]
-    pub(crate) fn attack_jumps<A: Attackers>(&mut self, s: &mut Scan, a: &mut A) -> bool {
-        self.attack_jump(s, 8, a)
-            || self.attack_jump(s, 9, a)
-            || self.attack_jump(s, 10, a)
-            || self.attack_jump(s, 11, a)
-            || self.attack_jump(s, 12, a)
-            || self.attack_jump(s, 13, a)
-            || self.attack_jump(s, 14, a)
-            || self.attack_jump(s, 15, a)
+    fn attack_jumps(&mut self, s: &mut Scan) -> bool {
+        self.attack_jump(s, 8)
+            || self.attack_jump(s, 9)
+            || self.attack_jump(s, 10)
+            || self.attack_jump(s, 11)
+            || self.attack_jump(s, 12)
+            || self.attack_jump(s, 13)
+            || self.attack_jump(s, 14)
+            || self.attack_jump(s, 15)
     }
 
     /// One knight jump of ATTACK (B <= 8): a single square.
     #[inline(always)]
-    fn attack_jump<A: Attackers>(&mut self, s: &mut Scan, iy: usize, a: &mut A) -> bool {
+    fn attack_jump(&mut self, s: &mut Scan, iy: usize) -> bool {
         let c = DIRECTIONS[iy];
         s.m2 = s.m3.wrapping_add(c);
         let v = self.board(s.m2);
@@ -554,95 +490,64 @@ impl Machine {
         let d = if (v ^ s.p1) & 0x80 != 0 { 0x21 } else { 0x41 };
         // AT30
         if self.t1 == 7 {
-            a.save(self, Save::new(c, d, s.m2, s.p2));
+            // AT31
+            (self.m2, self.p2, self.t2) = (s.m2, s.p2, s.t2);
+            self.atksav(c, d);
             false
         } else {
             d & 0x20 != 0
         }
     }
 
-    /// AT31: ATKSAV for an attacker the scan found, with M2, P2 and T2 as the scan has
-    /// them (the attacker's square, board byte and type).
-    #[inline]
-    pub(crate) fn atksav_save(&mut self, save: Save) {
-        let (c, d, m2, p2) = save.get();
-        (self.m2, self.p2, self.t2) = (m2, p2, p2 & 7);
-        self.atksav(c, d);
-    }
-
-    /// ATKSAV: count the attacker P2 (type T2) on M2 in the attack list in memory (see
-    /// [`Machine::atksav_in`]).
+    /// ATKSAV: count the attacker P2 (type T2) on M2, found in direction `c` with ATTACK's
+    /// scan flags `d`, for its colour in the attack list, and put its value into its slot:
+    /// the slot of its type, or the queen's slot if a queen was met earlier on the line
+    /// (D bit 7). A slot holds two values (low nibble first); a third goes into the next
+    /// slot, whose high nibble it pushes out. From a full king's slot that is the byte
+    /// after the colour's list: White's spills into BACT, Black's into the pin list.
+    ///
+    /// Called by: ATTACK (AT31). Calls: PNCK.
     pub fn atksav(&mut self, c: u8, d: u8) {
-        let mut list: AttackList = self.bytes(ATKLST, 15).try_into().expect("15 bytes");
-        if self.atksav_in(&mut list, c, d, self.m2, self.p2, self.t2) {
-            self.spilled = true;
-        }
-        self.set_bytes(ATKLST, &list);
-    }
-
-    /// ATKSAV's steps on a copy of the attack list (POINTS's memo makes them without
-    /// touching memory): count the attacker `p2` (type `t2`) on `m2` for its colour and put
-    /// its value into its slot of the list: slot by piece type, or the queen's slot if a
-    /// queen was met earlier on the line (D bit 7). A slot holds two values (low nibble
-    /// first); a third goes into the next slot. If pins exist, PNCK may reject the
-    /// attacker. True: a full king slot sent the value into the next byte (see
-    /// `Machine::spilled`).
-    #[inline]
-    pub(crate) fn atksav_in(
-        &self,
-        list: &mut AttackList,
-        c: u8,
-        d: u8,
-        m2: u8,
-        p2: u8,
-        t2: u8,
-    ) -> bool {
         let mut d = d;
         if self.npins != 0 {
-            if self.pnck_at(m2, c) {
-                return false; // PNCK's abnormal exit straight back to ATTACK
+            if self.pnck(self.m2, c) {
+                return; // PC5: PNCK's abnormal exit straight back to ATTACK
             }
             // PNCK left the attack direction in D: the queen-slot test below then looks
             // at the direction's sign bit instead of the queen flag.
             d = c;
         }
-        // WACT or BACT
-        let base = if p2 & 0x80 == 0 { 0 } else { 7 };
-        let mut e = p2 & 7;
+        let list = if self.p2 & 0x80 == 0 { WACT } else { BACT };
+        let mut e = self.p2 & 7;
         if d & 0x80 != 0 {
             e = QUEEN;
         }
-        list[base] = list[base].wrapping_add(1);
-        let mut hl = base + usize::from(e);
-        let value = self.rd(PVALUE.wrapping_add(u16::from(t2)));
-        let x = list[hl];
-        let mut spilled = false;
+        self.wr(list, self.rd(list).wrapping_add(1));
+        let mut hl = list + u16::from(e);
+        let value = self.rd(PVALUE.wrapping_add(u16::from(self.t2)));
+        let x = self.rd(hl);
         if x & 0x0F != 0 {
             if x & 0xF0 == 0 {
-                // AS19: second value into the high nibble
-                list[hl] = (value << 4) | (x & 0x0F);
-                return false;
+                // AS19: the second value into the high nibble
+                self.wr(hl, (value << 4) | (x & 0x0F));
+                return;
             }
-            // Slot full: use the next slot (overwriting its first value if it had two).
-            // From the king's slot that is the next byte after the colour's list: Black's
-            // spills into the pin list.
+            // Slot full: the next slot.
             hl += 1;
-            spilled = e == KING;
         }
         // AS20: the value enters the low nibble; the old low nibble moves up, the old high
         // nibble is lost.
-        list[hl] = (list[hl] << 4) | (value & 0x0F);
-        spilled
+        self.wr(hl, (self.rd(hl) << 4) | (value & 0x0F));
     }
 
-    /// PNCK: is the attacker on M2 pinned in a way that stops it attacking along `dir`?
-    /// True when it must be left out: pinned along another line, or listed twice.
-    pub fn pnck(&mut self, dir: u8) -> bool {
-        self.pnck_at(self.m2, dir)
-    }
-
-    /// PNCK for the attacker on `pos` (M2): it reads nothing else but the pin list.
-    pub(crate) fn pnck_at(&self, pos: u8, dir: u8) -> bool {
+    /// PNCK: is the attacker on `m2` (M2) pinned in a way that stops it attacking in
+    /// direction `c`? True when it must be left out (the original's abnormal exit, PC5,
+    /// which returns to ATTACK past ATKSAV): pinned along another line, or listed twice.
+    /// (M2 is an argument: PNCK reads nothing but it and the pin list.)
+    ///
+    /// Called by: ATKSAV.
+    #[inline]
+    pub fn pnck(&self, m2: u8, c: u8) -> bool {
         let mut hl = PLISTA;
         let mut bc = u16::from(self.npins);
         let mut found_once = false;
@@ -652,7 +557,7 @@ impl Machine {
                 let m = self.rd(hl);
                 hl = hl.wrapping_add(1);
                 bc = bc.wrapping_sub(1);
-                if m == pos {
+                if m == m2 {
                     break true;
                 }
                 if bc == 0 {
@@ -668,7 +573,7 @@ impl Machine {
             found_once = true;
             // The pin direction sits 10 bytes after the pinned square.
             let pin_dir = self.rd(hl.wrapping_add(9));
-            if pin_dir != dir && pin_dir.wrapping_neg() != dir {
+            if pin_dir != c && pin_dir.wrapping_neg() != c {
                 return true; // PC5
             }
             // PC3: search on if the list is not exhausted

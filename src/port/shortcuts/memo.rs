@@ -51,9 +51,87 @@
 //! original's steps.) So the memo's own scans know that every square they find on the
 //! board is empty or a piece, and the frame is where the board ends.
 
-use super::movegen::{line_attacker, AttackList, Part, Save};
-use super::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
-use crate::base::vocab::{BOARD_SIZE, KING, KNIGHT};
+use crate::base::vocab::{BOARD_SIZE, KING, KNIGHT, QUEEN};
+use crate::port::faithful::movegen::line_attacker;
+use crate::port::faithful::state::{Machine, ATKLST, DIRECTIONS, PLISTA, PVALUE};
+
+/// One ATKSAV call of an ATTACK with T1 = 7: the direction C, the flags D, and the
+/// attacker's square M2 and board byte P2 (T2 is its type), packed in one word.
+#[derive(Copy, Clone, Default, PartialEq, Eq)]
+struct Save(u32);
+
+impl Save {
+    #[inline(always)]
+    fn new(c: u8, d: u8, m2: u8, p2: u8) -> Save {
+        Save(u32::from_le_bytes([c, d, m2, p2]))
+    }
+    /// (C, D, M2, P2)
+    #[inline(always)]
+    fn get(self) -> (u8, u8, u8, u8) {
+        let [c, d, m2, p2] = self.0.to_le_bytes();
+        (c, d, m2, p2)
+    }
+}
+
+/// What one line of an ATTACK with T1 = 7 found (or the eight knight jumps together):
+/// how many squares the line read, the last one included, and its ATKSAV calls in order.
+#[derive(Copy, Clone, Default)]
+struct Part {
+    reach: u8,
+    n: u8,
+    saves: [Save; 8],
+}
+
+impl Part {
+    /// The ATKSAV calls.
+    fn saves(&self) -> &[Save] {
+        &self.saves[..usize::from(self.n)]
+    }
+}
+
+/// The attack list as ATKSAV sees it: WACT and its 6 slots, BACT and its 6 slots, and
+/// the byte after them (the first of the pin list, where a full black king slot spills).
+type AttackList = [u8; 15];
+
+/// ATKSAV's steps (see [`Machine::atksav`]) for an attacker the memo kept, on a copy of
+/// the attack list instead of memory. True: a full king's slot sent the value into the
+/// byte after the colour's list (White's BACT, Black's the first of the pin list), which
+/// the memo does not follow (see [`PointsMemo::points`]).
+#[inline]
+fn atksav_on_copy(m: &Machine, list: &mut AttackList, save: Save) -> bool {
+    let (c, d, m2, p2) = save.get();
+    let mut d = d;
+    if m.npins != 0 {
+        if m.pnck(m2, c) {
+            return false; // PNCK's abnormal exit straight back to ATTACK
+        }
+        // PNCK left the attack direction in D.
+        d = c;
+    }
+    // WACT or BACT
+    let base = if p2 & 0x80 == 0 { 0 } else { 7 };
+    let mut e = p2 & 7;
+    if d & 0x80 != 0 {
+        e = QUEEN;
+    }
+    list[base] = list[base].wrapping_add(1);
+    let mut hl = base + usize::from(e);
+    let value = m.rd(PVALUE.wrapping_add(u16::from(p2 & 7)));
+    let x = list[hl];
+    let mut spilled = false;
+    if x & 0x0F != 0 {
+        if x & 0xF0 == 0 {
+            // AS19
+            list[hl] = (value << 4) | (x & 0x0F);
+            return false;
+        }
+        hl += 1;
+        spilled = e == KING;
+    }
+    // AS20
+    list[hl] = (list[hl] << 4) | (value & 0x0F);
+    spilled
+}
 
 /// The memo of one square (what most squares need first, so that it shares a cache line).
 #[derive(Copy, Clone, Default)]
@@ -157,7 +235,7 @@ impl SquareMemo {
 }
 
 /// Scan line `line` (with its B) of the square `k` holding P1 again, as ATTACK's AT10
-/// loop does (see [`Machine::attack_line`]), but finding the next occupied square on the
+/// loop does (see [`Machine::attack`]), but finding the next occupied square on the
 /// line from the occupancy bits `occ` instead of reading the empty squares one by one
 /// (the loop only counts those in D). The scan leaves M2/P2/T2 as it found them: the
 /// knight jumps, which come after the lines, set them. True if its ATKSAV calls changed.
@@ -223,7 +301,7 @@ fn rescan_line(
     changed
 }
 
-/// Scan the knight jumps (ATTACK's B = 8..1, see [`Machine::attack_jumps`]) of the
+/// Scan the knight jumps (ATTACK's B = 8..1, see [`Machine::attack`]) of the
 /// square `k` holding P1 again, going only to the jumps that land on the board (on the
 /// frame PATH finds the border and nothing changes). True if the ATKSAV calls changed.
 /// (M2/P2/T2 as the jumps leave them are worked out from the board when they are needed:
@@ -270,6 +348,8 @@ pub struct PointsMemo {
     last: usize,
     /// Not used in this POINTS: the board's frame is broken.
     pub(crate) off: bool,
+    /// An ATKSAV call in this POINTS went past a king's slot (see [`atksav_on_copy`]).
+    spilled: bool,
     /// What each square added to POINTS's sums the last time it was looked at (see
     /// [`PointsMemo::points`]): the development term, attackers minus defenders (both to
     /// BRDC), the material (to MTRL), and the points its owner can lose (E, 0: none).
@@ -299,6 +379,7 @@ impl Default for PointsMemo {
             reach: [[0; 8]; 64],
             last: 0,
             off: false,
+            spilled: false,
             development: [0; 64],
             control: [0; 64],
             material: [0; 64],
@@ -662,14 +743,10 @@ impl PointsMemo {
                 let part = &memo.parts[parts.trailing_zeros() as usize];
                 parts &= parts - 1;
                 for &save in part.saves() {
-                    let (c, d, m2, p2) = save.get();
-                    spilled |= m.atksav_in(&mut list, c, d, m2, p2, p2 & 7);
+                    spilled |= atksav_on_copy(m, &mut list, save);
                 }
             }
-            if spilled {
-                // POINTS starts again by the original's steps (see `points_squares`).
-                m.spilled = true;
-            }
+            self.spilled |= spilled;
             // XCHNG's result stands as long as the list is the same.
             if list[..14] != memo.list {
                 memo.list.copy_from_slice(&list[..14]);
@@ -709,8 +786,15 @@ impl PointsMemo {
     /// PTSCK are found by going over the squares' losses in the original's order. Leaves
     /// M3, P1, T3, T1, the attack list and M2/P2/T2 as the original's last square (h8)
     /// does.
-    pub(crate) fn points(&mut self, m: &mut Machine, ch: &Changes) {
+    ///
+    /// False if an attack list overflowed into the pin list on the way (ATKSAV's seventh
+    /// slot, with six or more attackers of one colour on one square): the memo cannot
+    /// follow that write (the original's later PNCK calls read it), so the result does not
+    /// stand and POINTS must be made by the original's steps (from the pin list as it was).
+    #[must_use]
+    pub(crate) fn points(&mut self, m: &mut Machine, ch: &Changes) -> bool {
         debug_assert!(!self.off);
+        self.spilled = false;
         m.t1 = 7;
         let early = m.moveno < 7;
         let redo_development = early != self.early;
@@ -792,6 +876,7 @@ impl PointsMemo {
         m.t3 = m.p1 & 7;
         self.last = 63;
         self.finish(m);
+        !self.spilled
     }
 
     /// Square `k`'s development term is now `v`.

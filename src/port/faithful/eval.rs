@@ -3,7 +3,7 @@
 //! All arithmetic is on bytes and wraps like the Z80's; comparisons are the unsigned ones
 //! the original's compare instruction makes, and "negative" means bit 7 set.
 
-use super::state::{Machine, ATKLST, BACT, DIRECT, PLIST, PLISTA, PLISTD, POSK, PVALUE, WACT};
+use super::state::{Machine, ATKLST, BACT, DIRECT, PLIST, PLISTD, POSK, PVALUE, WACT};
 use crate::base::hooks::{HookPoint, Hooks};
 use crate::base::vocab::{BISHOP, CASTLED, KING, KNIGHT, MOVED, QUEEN, ROOK};
 
@@ -18,6 +18,8 @@ struct Alt {
 }
 
 /// LIMIT: clamp the signed byte `b` to plus or minus `limit` (a positive byte).
+///
+/// Called by: POINTS (PT25A).
 pub fn limit(b: u8, limit: u8) -> u8 {
     if b & 0x80 != 0 {
         let a = limit.wrapping_neg();
@@ -38,6 +40,9 @@ impl Machine {
     /// PINFND: list the pieces pinned against either king or either queen (POSK/POSQ),
     /// with the direction of the pin. A pin on a queen by a queen only counts if the pinned
     /// queen has no more defenders than attackers.
+    ///
+    /// Called by: EVAL (EV5), FNDMOV (FM35, and the root before FM5), through the
+    /// [`Scorer`](crate::port::scorer::Scorer). Calls: PATH, ATTACK.
     pub fn pinfnd(&mut self) {
         self.npins = 0;
         let mut de = POSK;
@@ -109,7 +114,7 @@ impl Machine {
         }
     }
 
-    /// PF19's test for an enemy queen on the line: against a king it is a pin; against a
+    /// PF19 (part of PINFND): an enemy queen on the line pins against a king; against a
     /// queen only if the queen's defenders minus attackers, less one, is negative.
     fn queen_pin_counts(&mut self) -> bool {
         if self.p1 & 7 != QUEEN {
@@ -127,12 +132,15 @@ impl Machine {
         a & 0x80 != 0
     }
 
+    /// Zero the attack list (PT6X; also PF19).
     pub(crate) fn clear_attack_list(&mut self) {
         self.fill(ATKLST, 14, 0);
     }
 
     /// XCHNG: the exchange on square M3 holding P1 (type T3), from the attack list.
     /// Returns (D, E): the piece's value doubled, and the points its owner loses.
+    ///
+    /// Called by: POINTS (PT6X). Calls: NEXTAD.
     pub fn xchng(&mut self) -> (u8, u8) {
         let (mut hl, mut de) = (WACT, BACT);
         if self.p1 & 0x80 != 0 {
@@ -201,6 +209,8 @@ impl Machine {
 
     /// NEXTAD: switch to the other side's list and take its cheapest remaining piece:
     /// its value doubled, or 0 when the list is empty.
+    ///
+    /// Called by: XCHNG.
     fn nextad(&mut self, alt: &mut Alt, c: &mut u8) -> u8 {
         *c = c.wrapping_add(1);
         std::mem::swap(&mut alt.b, &mut alt.c);
@@ -226,37 +236,21 @@ impl Machine {
 
     /// POINTS: score the position for the side that has just moved (COLOR), store it in
     /// VALM and in the value byte of the move at MLPTRJ.
+    ///
+    /// Called by: EVAL (EV5), FNDMOV (FM35, and the root before FM5), through the
+    /// [`Scorer`](crate::port::scorer::Scorer). Calls: ATTACK, XCHNG, LIMIT.
+    ///
+    /// In two halves: the loop over the squares ([`Machine::points_squares`]) and the
+    /// score made of its sums ([`Machine::points_total`]), which a scorer may also call
+    /// on its own.
     pub fn points(&mut self, hooks: &mut Hooks<'_>) {
         self.points_squares();
         self.points_total(hooks);
     }
 
-    /// POINTS up to PT25: material, board control and the exchanges of every square; with
-    /// the memo of ATTACK and XCHNG (see [`super::memo`]) unless shortcuts are off.
-    pub(crate) fn points_squares(&mut self) {
-        if self.shortcuts && !self.spilled {
-            let pins: [u8; 20] = self.bytes(PLISTA, 20).try_into().expect("20 bytes");
-            let mut memo = self.memo.take().unwrap_or_default();
-            let changes = memo.changes(self);
-            let usable = !memo.off;
-            if usable {
-                memo.points(self, &changes);
-            }
-            self.memo = Some(memo);
-            if usable && !self.spilled {
-                return;
-            }
-            // The frame is broken, or an attack list overflowed into the pin list during
-            // this POINTS, which the memo cannot follow (it may have skipped the ATKSAV
-            // calls that overflow, and PNCK reads the pin list): from the state POINTS
-            // started with, the original's steps.
-            self.set_bytes(PLISTA, &pins);
-        }
-        self.points_scan();
-    }
-
-    /// PT5..PT25 over all squares, as the original runs them.
-    fn points_scan(&mut self) {
+    /// POINTS up to the end of PT25's loop: material, board control and the exchanges of
+    /// every square.
+    pub fn points_squares(&mut self) {
         self.mtrl = 0;
         self.brdc = 0;
         self.ptsl = 0;
@@ -332,9 +326,9 @@ impl Machine {
         }
     }
 
-    /// POINTS from PT25A on: the exchange adjustment, the limits and the score in VALM and
-    /// in the move at MLPTRJ (with the `points.end` hook).
-    pub(crate) fn points_total(&mut self, hooks: &mut Hooks<'_>) {
+    /// POINTS after PT25's loop: the exchange adjustment (PT25A), the limits and the score
+    /// in VALM and in the move at MLPTRJ (with the `points.end` hook).
+    pub fn points_total(&mut self, hooks: &mut Hooks<'_>) {
         if self.ptsck != 0 {
             // The piece just moved is lost: the best gain does not count.
             self.ptsw1 = self.ptsw2;

@@ -14,8 +14,6 @@
 //! 8-bit offsets. The addresses themselves are ours; nothing sits at an address whose high
 //! byte is 0, so the high-byte null test never mistakes a real pointer for null.
 
-use super::cache::EvalCache;
-use super::memo::PointsMemo;
 use crate::base::vocab::BOARD_SIZE;
 
 /// Base of the byte-indexed tables (page aligned, as in the original).
@@ -166,24 +164,6 @@ pub struct Machine {
     pub mvemsg: [u8; 2],
     /// What BOOK reads where the original reads the refresh register.
     pub book_random: u8,
-
-    /// Not the original's: POINTS's memo of ATTACK scans (see [`super::memo`]).
-    /// (Taken out while POINTS runs.)
-    pub(crate) memo: Option<Box<PointsMemo>>,
-    /// Not the original's: PINFND's and POINTS's results by position (see
-    /// [`super::cache`]).
-    pub(crate) cache: EvalCache,
-    /// Use the memo and the cache (true). False runs exactly the original's steps, which
-    /// tests compare with.
-    pub shortcuts: bool,
-    /// An attack list has overflowed into the pin list since the last reset (ATKSAV's
-    /// seventh slot, only with six or more attackers of one colour on one square). The
-    /// memo and the cache cannot follow that write, so from then on the search runs the
-    /// original's steps.
-    pub spilled: bool,
-    /// Check every shortcut against the original's steps (for tests: see
-    /// [`Machine::pinfnd_points`]); a difference panics.
-    pub verify_shortcuts: bool,
 }
 
 impl Machine {
@@ -232,11 +212,6 @@ impl Machine {
             ptsck: 0,
             mvemsg: [0; 2],
             book_random: 0,
-            memo: Some(Box::default()),
-            cache: EvalCache::default(),
-            shortcuts: true,
-            spilled: false,
-            verify_shortcuts: false,
         };
         m.reset(Layout::CLASSIC);
         m
@@ -274,11 +249,6 @@ impl Machine {
         (self.ptsl, self.ptsw1, self.ptsw2, self.mtrl) = (0, 0, 0, 0);
         (self.bc0, self.mv0, self.ptsck) = (0, 0, 0);
         self.mvemsg = [0; 2];
-        if let Some(memo) = &mut self.memo {
-            memo.clear();
-        }
-        self.cache.clear();
-        self.spilled = false;
     }
 
     /// Read a byte.
@@ -373,8 +343,8 @@ impl Machine {
 }
 
 impl Machine {
-    /// Where this machine's state differs from `other`'s: every byte of memory and every
-    /// variable of the original (not the port's own memo and cache). Empty: the same.
+    /// Where this machine's state differs from `other`'s: every byte of memory, then every
+    /// variable. Empty: the same.
     pub fn differences(&self, other: &Machine) -> Vec<String> {
         let mut out = Vec::new();
         for (addr, (a, b)) in self.mem.iter().zip(other.mem.iter()).enumerate() {
@@ -428,8 +398,7 @@ impl Machine {
             mv0,
             ptsck,
             mvemsg,
-            book_random,
-            spilled
+            book_random
         );
         out
     }
