@@ -1,4 +1,4 @@
-//! The port's side of the hook points: its machine as [`SargonMemory`], and [`Machine::fire`].
+//! The port's side of the hook points: its machine as [`SargonMemory`], and `Machine::fire`.
 //!
 //! The views a hook sees are built in [`crate::base::hooks`] over that trait, the same code
 //! for both engines; the port only says where its variables and tables are. Callers test

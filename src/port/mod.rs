@@ -19,7 +19,7 @@
 //!   ATTACK, ATKSAV, PNCK.
 //! * [`eval`]: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
 //! * [`search`]: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
-//! * [`hook`]: what a hook sees at the hook points.
+//! * [`hook`]: the machine as the hooks read it ([`crate::base::hooks::SargonMemory`]).
 //! * [`memo`] and [`cache`]: not the original's. POINTS's memo (only the squares a move can
 //!   have changed are worked out again) and the cache of scored positions make the port
 //!   more than twice as fast; both leave the machine byte for byte as the original's steps
