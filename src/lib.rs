@@ -46,7 +46,7 @@ pub mod tools;
 pub use base::engine::{
     Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
-pub use base::hooks::{FnHook, Hook, HookMask, HookPoint, Hooks, SearchState};
+pub use base::hooks::{FnHook, Hook, HookEvent, HookMask, HookPoint, Hooks};
 pub use base::position::{parse_position, setup, Setup};
 pub use base::trace::{Detail, Event, Recorder};
 pub use base::vocab::{SMove, Score, Sq};

@@ -76,8 +76,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use sargon::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
-use sargon::base::hooks::{FnHook, HookPoint, Hooks};
+use sargon::base::hooks::{FnHook, HookEvent, HookPoint, Hooks};
 use sargon::base::position::{self, Setup};
+use sargon::base::vocab::Score;
 use sargon::port::Port;
 use sargon::tools::diff_run::{
     self, InputPosition, ResultsFile, RunIdentity, SearchRecord, Shard, Verdict,
@@ -398,8 +399,10 @@ impl Engine for Nudged {
         if self.where_.contains(&position::fen_of(&setup.position)) {
             // `Hooks` borrows its hooks for as long as the caller's list lives, which a
             // local hook does not; a few leaked bytes per search are fine in a test.
-            let nudge = FnHook::new(&[HookPoint::PointsEnd], |st| {
-                st.set_a(st.a().wrapping_add(3))
+            let nudge = FnHook::new(&[HookPoint::PointsEnd], |event| {
+                if let HookEvent::PointsEnd(points) = event {
+                    points.set_score(Score(points.score().0.wrapping_add(3)));
+                }
             });
             hooks.add(Box::leak(Box::new(nudge)));
         }

@@ -142,9 +142,11 @@ fn en_passant_is_replayed_inside_sargon() {
     let s = setup(&parse_position(fen).unwrap(), true).unwrap();
     let mut seen = Vec::new();
     let mut hook =
-        sargon::base::hooks::FnHook::new(&[sargon::base::hooks::HookPoint::MovegenDone], |st| {
-            if st.ply() == 1 {
-                seen = st.move_list().iter().map(|m| m.uci()).collect();
+        sargon::base::hooks::FnHook::new(&[sargon::base::hooks::HookPoint::MovegenDone], |e| {
+            if let sargon::HookEvent::MovegenDone(v) = e {
+                if v.search().ply() == 1 {
+                    seen = v.moves().iter().map(|m| m.uci()).collect();
+                }
             }
         });
     let mut hooks = Hooks::new();

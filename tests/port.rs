@@ -4,9 +4,9 @@
 mod common;
 
 use sargon::base::engine::{Engine, SearchOptions, SearchOutcome};
-use sargon::base::hooks::{FnHook, HookPoint, Hooks, SearchState};
+use sargon::base::hooks::{FnHook, HookEvent, HookPoint, Hooks};
 use sargon::base::position::{parse_position, setup};
-use sargon::base::vocab::{Score, KING};
+use sargon::base::vocab::{PieceKind, Score};
 use sargon::port::Port;
 
 fn search_with(fen: &str, depth: u8, book_random: u8, hooks: &mut Hooks) -> SearchOutcome {
@@ -81,9 +81,11 @@ fn startpos_book_follows_the_random_bit() {
 #[test]
 fn book_random_hook_can_flip_the_choice() {
     let mut seen = None;
-    let mut flip = FnHook::new(&[HookPoint::BookRandom], |st: &mut dyn SearchState| {
-        seen = Some(st.a());
-        st.set_a(st.a() ^ 1);
+    let mut flip = FnHook::new(&[HookPoint::BookRandom], |e: &mut HookEvent| {
+        if let HookEvent::BookRandom(v) = e {
+            seen = Some(v.byte());
+            v.set_byte(v.byte() ^ 1);
+        }
     });
     let mut hooks = Hooks::new();
     hooks.add(&mut flip);
@@ -123,15 +125,18 @@ fn no_legal_move_at_the_root() {
 fn movegen_path_hook_suppresses_king_moves() {
     // Forcing A=2, B=1 ends a piece's directions; CASTLE still runs after them for a king.
     let mut lists: Vec<Vec<String>> = Vec::new();
-    let mut suppress = FnHook::new(&[HookPoint::MovegenPath], |st: &mut dyn SearchState| {
-        if st.piece_type() == KING {
-            st.set_a(2);
-            st.set_b(1);
+    let mut suppress = FnHook::new(&[HookPoint::MovegenPath], |e: &mut HookEvent| {
+        if let HookEvent::MovegenPath(v) = e {
+            if v.piece().kind == PieceKind::King {
+                v.stop_piece();
+            }
         }
     });
-    let mut record = FnHook::new(&[HookPoint::MovegenDone], |st: &mut dyn SearchState| {
-        if st.ply() == 1 {
-            lists.push(st.move_list().iter().map(|m| m.uci()).collect());
+    let mut record = FnHook::new(&[HookPoint::MovegenDone], |e: &mut HookEvent| {
+        if let HookEvent::MovegenDone(v) = e {
+            if v.search().ply() == 1 {
+                lists.push(v.moves().iter().map(|m| m.uci()).collect());
+            }
         }
     });
     let mut hooks = Hooks::new();
@@ -153,10 +158,12 @@ fn movegen_path_hook_suppresses_king_moves() {
 #[test]
 fn points_end_hook_changes_the_choice() {
     // Depth 1: the move with the lowest POINTS byte wins. Make a2a3 the best.
-    let mut replace = FnHook::new(&[HookPoint::PointsEnd], |st: &mut dyn SearchState| {
-        let path = st.path();
-        if path.len() == 1 {
-            st.set_a(if path[0].uci() == "a2a3" { 0x40 } else { 0x80 });
+    let mut replace = FnHook::new(&[HookPoint::PointsEnd], |e: &mut HookEvent| {
+        if let HookEvent::PointsEnd(v) = e {
+            let path = v.search().path();
+            if path.len() == 1 {
+                v.set_score(Score(if path[0].uci() == "a2a3" { 0x40 } else { 0x80 }));
+            }
         }
     });
     let mut hooks = Hooks::new();
@@ -172,9 +179,10 @@ fn points_end_hook_changes_the_choice() {
 #[test]
 fn trace_points_fire_in_a_plausible_order() {
     let mut counts = [0u32; 8];
-    let mut count = FnHook::new(&HookPoint::ALL, |st: &mut dyn SearchState| {
-        counts[st.point() as usize] += 1;
-        if st.point() == HookPoint::AlphaBeta {
+    let mut count = FnHook::new(&HookPoint::ALL, |e: &mut HookEvent| {
+        counts[e.point() as usize] += 1;
+        if let HookEvent::AlphaBeta(v) = e {
+            let st = v.search();
             assert!(st.ply() >= 1 && st.ply() <= st.max_ply() + 1);
             assert_eq!(st.path().len(), st.ply() as usize);
         }
@@ -373,7 +381,7 @@ fn bench_depth5_middlegame() {
         let out = search(fen, 5);
         let el = t.elapsed();
         let mut n = 0u64;
-        let mut count = FnHook::new(&[HookPoint::PointsEnd], |_: &mut dyn SearchState| n += 1);
+        let mut count = FnHook::new(&[HookPoint::PointsEnd], |_: &mut HookEvent| n += 1);
         let mut hooks = Hooks::new();
         hooks.add(&mut count);
         search_with(fen, 5, 0, &mut hooks);
@@ -557,19 +565,30 @@ fn steered_searches_agree_with_the_original() {
     };
     let mut port = Port::new();
     let fen = "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1";
-    let suppress = |st: &mut dyn SearchState| {
-        if st.piece_type() == KING {
-            st.set_a(2);
-            st.set_b(1);
+    let suppress = |e: &mut HookEvent| {
+        if let HookEvent::MovegenPath(v) = e {
+            if v.piece().kind == PieceKind::King {
+                v.stop_piece();
+            }
         }
     };
-    let rescore = |st: &mut dyn SearchState| {
+    let rescore = |e: &mut HookEvent| {
         // A deterministic but arbitrary rescoring of every evaluation.
-        let h = st.path().iter().fold(st.a() as u32, |h, m| {
-            h.wrapping_mul(31)
-                .wrapping_add(u32::from(m.from.0) * 7 + u32::from(m.to.0))
-        });
-        st.set_a(0x60 + (h % 0x40) as u8);
+        let hash = |path: Vec<sargon::SMove>, score: Score| {
+            let h = path.iter().fold(score.0 as u32, |h, m| {
+                h.wrapping_mul(31)
+                    .wrapping_add(u32::from(m.from.0) * 7 + u32::from(m.to.0))
+            });
+            Score(0x60 + (h % 0x40) as u8)
+        };
+        match e {
+            HookEvent::PointsEnd(v) => v.set_score(hash(v.search().path(), v.score())),
+            HookEvent::AlphaBeta(v) => v.set_score(hash(v.search().path(), v.score())),
+            HookEvent::BestTest(v) => {
+                v.set_negated_score(hash(v.search().path(), v.negated_score()))
+            }
+            _ => {}
+        }
     };
     let mut a1 = FnHook::new(&[HookPoint::MovegenPath], suppress);
     let mut a2 = FnHook::new(&[HookPoint::MovegenPath], suppress);

@@ -1,7 +1,7 @@
 //! The trace: one typed event stream, the common language of both engines.
 //!
-//! A [`Recorder`] is an ordinary hook ([`crate::base::hooks::Hook`]): it reads the engine's state
-//! at the hook points through [`SearchState`] and turns it into [`Event`]s, so the emulator
+//! A [`Recorder`] is an ordinary hook ([`crate::base::hooks::Hook`]): it reads the views
+//! the hook points give ([`HookEvent`]) and turns them into [`Event`]s, so the emulator
 //! and the port produce their traces with the same code, and two traces are equal exactly
 //! when the searches made the same decisions in the same order. The formats (one event per
 //! line as text, or JSON Lines) are specified in `docs/trace-format.md`.
@@ -11,7 +11,7 @@ use std::fmt::{self, Write as _};
 
 use sha2::{Digest as _, Sha256};
 
-use crate::base::hooks::{Hook, HookMask, HookPoint, SearchState};
+use crate::base::hooks::{Hook, HookEvent, HookMask, HookPoint};
 use crate::base::vocab::{SMove, Score};
 
 /// Moves from the root to a node, in Sargon's move-list terms.
@@ -235,55 +235,45 @@ impl Hook for Recorder<'_> {
         }
     }
 
-    fn at(&mut self, st: &mut dyn SearchState) {
-        match st.point() {
-            HookPoint::MovegenDone => {
-                let parent = st.path();
-                // At movegen.done MLPTRJ is still the parent's move: the path is the parent's.
-                let parent: Path = parent
-                    .into_iter()
-                    .take(st.ply().saturating_sub(1) as usize)
-                    .collect();
-                for m in st.move_list() {
+    fn at(&mut self, event: &mut HookEvent<'_>) {
+        let e = match event {
+            HookEvent::MovegenDone(v) => {
+                // Each move of the new list is a child of the node being expanded.
+                let parent = v.search().path();
+                for m in v.moves() {
                     let mut path = parent.clone();
                     path.push(m);
                     (self.sink)(Event::Created { path });
                 }
+                return;
             }
-            HookPoint::PointsEnd => {
-                (self.sink)(Event::Eval {
-                    ply: st.ply(),
-                    path: st.path(),
-                    score: Score(st.a()),
-                });
-            }
-            HookPoint::AlphaBeta => {
-                let (score, two_above) = (Score(st.a()), st.compared_with());
-                (self.sink)(Event::AlphaBeta {
-                    path: st.path(),
-                    score,
-                    two_above,
-                    cutoff: score <= two_above,
-                });
-            }
-            HookPoint::BestTest => {
-                let (negated, one_above) = (Score(st.a()), st.compared_with());
-                (self.sink)(Event::BestTest {
-                    path: st.path(),
-                    negated,
-                    one_above,
-                    accepted: negated > one_above,
-                });
-            }
-            HookPoint::BestConfirmed => {
-                (self.sink)(Event::Best {
-                    path: st.path(),
-                    score: Score(st.a()),
-                });
-            }
-            HookPoint::Ascend => (self.sink)(Event::Ascend { ply: st.ply() }),
-            HookPoint::MovegenPath | HookPoint::BookRandom => {}
-        }
+            HookEvent::PointsEnd(v) => Event::Eval {
+                ply: v.search().ply(),
+                path: v.search().path(),
+                score: v.score(),
+            },
+            HookEvent::AlphaBeta(v) => Event::AlphaBeta {
+                path: v.search().path(),
+                score: v.score(),
+                two_above: v.two_plies_up(),
+                cutoff: v.cutoff(),
+            },
+            HookEvent::BestTest(v) => Event::BestTest {
+                path: v.search().path(),
+                negated: v.negated_score(),
+                one_above: v.one_ply_up(),
+                accepted: v.accepted(),
+            },
+            HookEvent::BestConfirmed(v) => Event::Best {
+                path: v.search().path(),
+                score: v.score(),
+            },
+            HookEvent::Ascend(v) => Event::Ascend {
+                ply: v.search().ply(),
+            },
+            HookEvent::MovegenPath(_) | HookEvent::BookRandom(_) => return,
+        };
+        (self.sink)(e);
     }
 }
 

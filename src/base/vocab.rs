@@ -190,6 +190,104 @@ pub fn is_black(color: u8) -> bool {
     color & BLACK != 0
 }
 
+/// A side, as Sargon's colour bit (bit 7 of `COLOR`, `KOLOR` and of every board byte).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Side {
+    White,
+    Black,
+}
+
+impl Side {
+    /// The side of a colour byte or board byte: bit 7 set is Black.
+    pub fn of_byte(byte: u8) -> Side {
+        if is_black(byte) {
+            Side::Black
+        } else {
+            Side::White
+        }
+    }
+
+    /// Sargon's colour byte for the side (0 or 0x80).
+    pub fn byte(self) -> u8 {
+        match self {
+            Side::White => 0,
+            Side::Black => BLACK,
+        }
+    }
+}
+
+/// A piece type, with Sargon's codes (bits 0-2 of a board byte).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum PieceKind {
+    Pawn = PAWN as isize,
+    Knight = KNIGHT as isize,
+    Bishop = BISHOP as isize,
+    Rook = ROOK as isize,
+    Queen = QUEEN as isize,
+    King = KING as isize,
+}
+
+impl PieceKind {
+    /// The type of a code 1-6; `None` for 0 (an empty square) and 7 (no such piece).
+    pub fn from_code(code: u8) -> Option<PieceKind> {
+        Some(match code {
+            PAWN => PieceKind::Pawn,
+            KNIGHT => PieceKind::Knight,
+            BISHOP => PieceKind::Bishop,
+            ROOK => PieceKind::Rook,
+            QUEEN => PieceKind::Queen,
+            KING => PieceKind::King,
+            _ => return None,
+        })
+    }
+
+    /// Sargon's code, 1-6.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+}
+
+/// A piece as a board byte describes it: type, colour and the "has moved" bit.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    pub kind: PieceKind,
+    pub side: Side,
+    /// Bit 3 of the board byte: the piece has moved (Sargon's castling and development
+    /// terms read it).
+    pub moved: bool,
+}
+
+impl Piece {
+    /// The piece a board byte holds; `None` for an empty square and for the border.
+    pub fn from_board_byte(byte: u8) -> Option<Piece> {
+        if byte == OFF_BOARD {
+            return None;
+        }
+        Some(Piece {
+            kind: PieceKind::from_code(byte & 7)?,
+            side: Side::of_byte(byte),
+            moved: byte & MOVED != 0,
+        })
+    }
+}
+
+/// Sargon's 10x12 board as its bytes: a piece byte, 0 for an empty square, 0xff on the
+/// border.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Board(pub [u8; BOARD_SIZE]);
+
+impl Board {
+    /// The byte at a square index (any index 0-119, border included).
+    pub fn byte(&self, sq: Sq) -> u8 {
+        self.0[sq.0 as usize]
+    }
+
+    /// The piece on a square; `None` when it is empty or on the border.
+    pub fn piece_at(&self, sq: Sq) -> Option<Piece> {
+        Piece::from_board_byte(self.byte(sq))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -341,5 +439,30 @@ mod tests {
         assert_eq!(Score::from_pawns(-10.0), Score(0x80 + 80));
         assert_eq!(Score(0x80 - 27).negated(), Score(0x80 + 27));
         assert_eq!(Score(0x80 + 8).centipawns(), -100);
+    }
+
+    #[test]
+    fn board_bytes_read_as_pieces() {
+        let black_moved_rook = BLACK | MOVED | ROOK;
+        assert_eq!(
+            Piece::from_board_byte(black_moved_rook),
+            Some(Piece {
+                kind: PieceKind::Rook,
+                side: Side::Black,
+                moved: true
+            })
+        );
+        assert_eq!(Piece::from_board_byte(0), None);
+        assert_eq!(Piece::from_board_byte(OFF_BOARD), None);
+        let mut bytes = [OFF_BOARD; BOARD_SIZE];
+        bytes[25] = KING;
+        let board = Board(bytes);
+        assert_eq!(
+            board.piece_at(Sq(25)).map(|p| p.kind),
+            Some(PieceKind::King)
+        );
+        assert_eq!(board.piece_at(Sq(20)), None);
+        assert_eq!(Side::of_byte(0x80), Side::Black);
+        assert_eq!(Side::Black.byte(), 0x80);
     }
 }

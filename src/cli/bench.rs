@@ -53,8 +53,8 @@ fn setups() -> Vec<Setup> {
 fn timed(engine: &mut dyn Engine, s: &Setup, depth: u8, hooked: bool) -> Result<(f64, u64)> {
     let opts = SearchOptions::depth(depth);
     let mut count = 0u64;
-    let mut counter = FnHook::new(&HookPoint::ALL, |st| {
-        if st.point() == HookPoint::PointsEnd {
+    let mut counter = FnHook::new(&HookPoint::ALL, |e| {
+        if e.point() == HookPoint::PointsEnd {
             count += 1;
         }
     });

@@ -35,7 +35,7 @@
 //!
 //! Nothing else counts: prose in a line comment (`// PNCK left the attack direction in D`,
 //! `// WACT or BACT`) is no citation, code in backticks is code, and the words of
-//! [`NOT_LABELS`] (the Z80's registers and condition flags, a few abbreviations) are never
+//! [`NOT_LABELS`] (the Z80's registers, condition flags and a few mnemonics, a few abbreviations) are never
 //! labels. The names of the port's own `const` and `static` items (`DIRECTIONS`, `INDEX`)
 //! may appear in doc comments without being symbols of the image. Comments in the port's
 //! tests (a `tests.rs` file or a `mod tests`) are checked but implement nothing.
@@ -55,7 +55,9 @@ pub const PORT_SOURCES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/po
 pub const NOT_LABELS: &[&str] = &[
     // register pairs and index registers
     "AF", "BC", "DE", "HL", "IX", "IY", "SP", "PC", // condition flags
-    "NZ", "NC", "PO", "PE", // words
+    "NZ", "NC", "PO",
+    "PE", // instructions named in prose ("where the original does CALL POINTS")
+    "CALL", "JP", "JR", "RET", "LD", // words
     "FEN", "PV", "UCI", "TODO", "FIXME", "Z80", "MB",
 ];
 

@@ -1,81 +1,52 @@
-//! The port's side of the hook points: the state a hook sees ([`SearchState`]).
+//! The port's side of the hook points: its machine as [`SargonMemory`], and `Machine::fire`.
 //!
-//! A context is built only when some hook wants the point (callers test the mask first),
-//! so an unhooked search pays one bit test per point.
+//! The views a hook sees are built in [`crate::base::hooks`] over that trait, the same code
+//! for both engines; the port only says where its variables and tables are. Callers test
+//! the mask first, so an unhooked search pays one bit test per point.
 
-use super::state::Machine;
-use crate::base::hooks::{HookPoint, Hooks, SearchState};
-use crate::base::vocab::{SMove, Score, BOARD_SIZE};
+use super::state::{Machine, BOARDA};
+use crate::base::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
 
-/// What a hook sees: the machine (read only) and the registers the routine continues with.
-struct Ctx<'m> {
-    m: &'m Machine,
-    point: HookPoint,
-    a: u8,
-    b: u8,
-    compared_with: u8,
-}
-
-impl SearchState for Ctx<'_> {
-    fn point(&self) -> HookPoint {
-        self.point
-    }
-    fn ply(&self) -> u8 {
-        self.m.nply
-    }
-    fn max_ply(&self) -> u8 {
-        self.m.plymax
-    }
-    fn color(&self) -> u8 {
-        self.m.color
-    }
-    fn a(&self) -> u8 {
-        self.a
-    }
-    fn set_a(&mut self, value: u8) {
-        self.a = value;
-    }
-    fn b(&self) -> u8 {
-        self.b
-    }
-    fn set_b(&mut self, value: u8) {
-        self.b = value;
-    }
-    /// T1 as it stands (0 for a black pawn: MPIECE gives black pawns their own type 0).
-    fn piece_type(&self) -> u8 {
-        self.m.t1
-    }
-    fn path_squares(&self) -> (u8, u8) {
-        (self.m.m1, self.m.m2)
-    }
-    fn compared_with(&self) -> Score {
-        Score(self.compared_with)
-    }
-    fn path(&self) -> Vec<SMove> {
-        let m = self.m;
-        if m.nply == 0 {
-            return Vec::new();
+impl SargonMemory for Machine {
+    fn var(&self, var: Var) -> u8 {
+        match var {
+            Var::Nply => self.nply,
+            Var::Plymax => self.plymax,
+            Var::Color => self.color,
+            Var::P1 => self.p1,
+            Var::T1 => self.t1,
+            Var::M1 => self.m1,
+            Var::M2 => self.m2,
         }
-        let mut out: Vec<SMove> = (1..m.nply)
-            .map(|ply| {
-                let slot = m.layout.plyix.wrapping_add(4 * u16::from(ply - 1) + 2);
-                m.entry_move(m.rd16(slot))
-            })
-            .collect();
-        out.push(m.entry_move(m.mlptrj));
-        out
     }
-    fn move_list(&self) -> Vec<SMove> {
-        self.m.list_from(self.m.mlptri)
+
+    fn pointer(&self, pointer: Pointer) -> u16 {
+        match pointer {
+            Pointer::Mlptri => self.mlptri,
+            Pointer::Mlptrj => self.mlptrj,
+            Pointer::Scrix => self.scrix,
+        }
     }
-    fn board(&self) -> [u8; BOARD_SIZE] {
-        self.m.board_array()
+
+    fn table(&self, table: Table) -> u16 {
+        match table {
+            Table::Board => BOARDA,
+            Table::PlyIndex => self.layout.plyix,
+        }
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.rd(addr)
     }
 }
 
 impl Machine {
-    /// Run the hooks of `point` with A = `a`, B = `b` and the compared score byte; returns
-    /// the (possibly changed) A and B.
+    /// Run the hooks of `point` with A = `a` and B = `b`; returns the (possibly changed) A
+    /// and B.
+    ///
+    /// `compared_with` is the score-table byte the routine compares A with at the
+    /// `search.*` points (0 elsewhere). The views read it themselves through SCRIX, as the
+    /// original does through HL; debug builds check that the two agree.
     pub(crate) fn fire(
         &self,
         hooks: &mut Hooks<'_>,
@@ -84,14 +55,17 @@ impl Machine {
         b: u8,
         compared_with: u8,
     ) -> (u8, u8) {
-        let mut ctx = Ctx {
-            m: self,
-            point,
-            a,
-            b,
-            compared_with,
-        };
-        hooks.fire(&mut ctx);
-        (ctx.a, ctx.b)
+        if cfg!(debug_assertions) {
+            let at = match point {
+                HookPoint::AlphaBeta => Some(self.scrix),
+                HookPoint::BestTest | HookPoint::BestConfirmed => Some(self.scrix.wrapping_add(1)),
+                _ => None,
+            };
+            if let Some(at) = at {
+                debug_assert_eq!(self.rd(at), compared_with, "{point:?}: SCRIX and HL differ");
+            }
+        }
+        let out = hooks.fire(point, self, Registers { a, b });
+        (out.a, out.b)
     }
 }

@@ -32,7 +32,7 @@
 //! were given. There are three: [`OriginalSteps`] (PINFND and POINTS themselves),
 //! [`Shortcuts`] (the default) and [`Verified`] (both, comparing the machines after every
 //! scoring: the tests use it). A [`Port`] is made with one of them ([`Scoring`]).
-//! [`hook`] is what a hook sees at the hook points.
+//! [`hook`] is the machine as the hooks read it ([`crate::base::hooks::SargonMemory`]).
 //!
 //! Values the original passes in registers become arguments, return values and locals, but
 //! keep their byte arithmetic: wrapping adds, negation, unsigned compares, nibble moves.

@@ -210,51 +210,26 @@ pub fn compare_search(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::hooks::{HookPoint, Hooks, SearchState};
+    use crate::base::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
     use crate::base::vocab::{SMove, Score, Sq};
 
     /// A fake engine that emits a scripted trace through the hooks machinery's public face.
     struct Scripted(Vec<Event>);
 
-    struct NoState;
-    impl SearchState for NoState {
-        fn point(&self) -> HookPoint {
-            HookPoint::Ascend
-        }
-        fn ply(&self) -> u8 {
+    /// A memory of zeros: all a scripted ascend needs to show.
+    struct Blank;
+    impl SargonMemory for Blank {
+        fn var(&self, _: Var) -> u8 {
             0
         }
-        fn max_ply(&self) -> u8 {
+        fn pointer(&self, _: Pointer) -> u16 {
             0
         }
-        fn color(&self) -> u8 {
+        fn table(&self, _: Table) -> u16 {
             0
         }
-        fn a(&self) -> u8 {
+        fn peek(&self, _: u16) -> u8 {
             0
-        }
-        fn set_a(&mut self, _: u8) {}
-        fn b(&self) -> u8 {
-            0
-        }
-        fn set_b(&mut self, _: u8) {}
-        fn piece_type(&self) -> u8 {
-            0
-        }
-        fn path_squares(&self) -> (u8, u8) {
-            (0, 0)
-        }
-        fn compared_with(&self) -> Score {
-            Score(0)
-        }
-        fn path(&self) -> Vec<SMove> {
-            vec![]
-        }
-        fn move_list(&self) -> Vec<SMove> {
-            vec![]
-        }
-        fn board(&self) -> [u8; 120] {
-            [0; 120]
         }
     }
 
@@ -274,7 +249,7 @@ mod tests {
             // Every scripted event is an ascend, produced by firing the Ascend point.
             for e in &self.0 {
                 if let Event::Ascend { .. } = e {
-                    hooks.fire(&mut NoState);
+                    hooks.fire(HookPoint::Ascend, &Blank, Registers::default());
                 }
             }
             Ok(crate::base::engine::SearchOutcome {

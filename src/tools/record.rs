@@ -78,8 +78,9 @@ pub fn search_streaming(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::hooks::{FnHook, HookPoint};
+    use crate::base::hooks::{FnHook, HookEvent, HookPoint};
     use crate::base::position::{parse_position, setup};
+    use crate::base::vocab::Score;
 
     fn count_results(events: &[Event]) -> usize {
         events
@@ -145,7 +146,11 @@ mod tests {
         assert_eq!(streamed, kept.events);
 
         // A hook that scores every node level runs before the recorder: the trace shows it.
-        let mut level = FnHook::new(&[HookPoint::PointsEnd], |st| st.set_a(0x80));
+        let mut level = FnHook::new(&[HookPoint::PointsEnd], |event| {
+            if let HookEvent::PointsEnd(points) = event {
+                points.set_score(Score(0x80));
+            }
+        });
         let r = search(
             crate::engines::open_port().as_mut(),
             &s,

@@ -7,8 +7,8 @@
 //!
 //! Hooks ([`crate::base::hooks`]) are armed in a 64 KiB table indexed by address: the only
 //! per-instruction cost is one table lookup. A hook fires *before* the instruction at its
-//! address executes, sees the registers and memory through [`SearchState`], and may change
-//! them. Each hook point is a symbol plus a documented offset (`docs/hooks.md`), and the
+//! address executes and sees the program's memory through [`SargonMemory`] (the symbols say
+//! where each variable is) and the registers A and B, which it may change. Each hook point is a symbol plus a documented offset (`docs/hooks.md`), and the
 //! bytes found there are checked when a ROM is loaded, so a different or corrupt image is
 //! refused with an explanation instead of hooks firing in the wrong place.
 //!
@@ -28,9 +28,9 @@ use iz80::{Cpu, Machine, Reg16, Reg8};
 use crate::base::engine::{
     Engine, EngineKind, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
-use crate::base::hooks::{HookPoint, Hooks, SearchState};
+use crate::base::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
 use crate::base::position::Setup;
-use crate::base::vocab::{SMove, Score, Sq, BOARD_SIZE};
+use crate::base::vocab::{SMove, Score, Sq};
 use crate::original::rom::{Rom, RomError};
 
 /// Where the harness returns to: no Sargon code lives this high.
@@ -60,9 +60,11 @@ pub struct Symbols {
     pub mlptri: u16,
     pub bestm: u16,
     pub score: u16,
+    pub scrix: u16,
     pub plyix: u16,
     pub mvemsg: u16,
     pub stack: u16,
+    pub p1: u16,
     pub t1: u16,
     pub m1: u16,
     pub m2: u16,
@@ -178,8 +180,8 @@ const HOOK_SPECS: [HookSpec; 8] = [
 /// Every symbol the harness needs; `sargon rom info` checks them all.
 pub const REQUIRED_SYMBOLS: &[&str] = &[
     "FNDMOV", "ROYALT", "VALMOV", "GENMOV", "PATH", "BOARDA", "COLOR", "KOLOR", "MOVENO", "PLYMAX",
-    "NPLY", "MLPTRJ", "MLPTRI", "BESTM", "SCORE", "PLYIX", "MVEMSG", "STACK", "T1", "M1", "M2",
-    "VALM", "MP10", "FM5", "REL016", "FM37", "ASCEND", "BOOK",
+    "NPLY", "MLPTRJ", "MLPTRI", "BESTM", "SCORE", "SCRIX", "PLYIX", "MVEMSG", "STACK", "P1", "T1",
+    "M1", "M2", "VALM", "MP10", "FM5", "REL016", "FM37", "ASCEND", "BOOK",
 ];
 
 impl Symbols {
@@ -233,9 +235,11 @@ impl Symbols {
             mlptri: s("MLPTRI"),
             bestm: s("BESTM"),
             score: s("SCORE"),
+            scrix: s("SCRIX"),
             plyix: s("PLYIX"),
             mvemsg: s("MVEMSG"),
             stack: s("STACK"),
+            p1: s("P1"),
             t1: s("T1"),
             m1: s("M1"),
             m2: s("M2"),
@@ -478,13 +482,21 @@ impl Emulator {
             self.cpu.registers().set8(Reg8::A, book_random);
         }
         if hooks.mask().contains(point) {
-            let mut ctx = EmuState {
-                cpu: &mut self.cpu,
-                machine: &mut self.machine,
-                syms: &self.syms,
-                point,
+            let r = self.cpu.immutable_registers();
+            let registers = Registers {
+                a: r.a(),
+                b: r.get8(Reg8::B),
             };
-            hooks.fire(&mut ctx);
+            let memory = EmuMemory {
+                mem: &self.machine.mem,
+                syms: &self.syms,
+            };
+            let out = hooks.fire(point, &memory, registers);
+            if out != registers {
+                let r = self.cpu.registers();
+                r.set_a(out.a);
+                r.set8(Reg8::B, out.b);
+            }
         }
     }
 
@@ -597,78 +609,54 @@ impl Emulator {
     }
 }
 
-/// The emulator's state as a hook sees it.
-struct EmuState<'a> {
-    cpu: &'a mut Cpu,
-    machine: &'a mut SargonMachine,
+/// The emulated memory as the hooks' views read it: each variable at its symbol's address.
+struct EmuMemory<'a> {
+    mem: &'a [u8],
     syms: &'a Symbols,
-    point: HookPoint,
 }
 
-impl SearchState for EmuState<'_> {
-    fn point(&self) -> HookPoint {
-        self.point
+impl EmuMemory<'_> {
+    fn word(&self, addr: u16) -> u16 {
+        u16::from_le_bytes([
+            self.mem[addr as usize],
+            self.mem[addr.wrapping_add(1) as usize],
+        ])
     }
-    fn ply(&self) -> u8 {
-        self.machine.mem[self.syms.nply as usize]
+}
+
+impl SargonMemory for EmuMemory<'_> {
+    fn var(&self, var: Var) -> u8 {
+        let s = self.syms;
+        // M1, M2 and T1 are index words whose low byte is the value.
+        let addr = match var {
+            Var::Nply => s.nply,
+            Var::Plymax => s.plymax,
+            Var::Color => s.color,
+            Var::P1 => s.p1,
+            Var::T1 => s.t1,
+            Var::M1 => s.m1,
+            Var::M2 => s.m2,
+        };
+        self.mem[addr as usize]
     }
-    fn max_ply(&self) -> u8 {
-        self.machine.mem[self.syms.plymax as usize]
+
+    fn pointer(&self, pointer: Pointer) -> u16 {
+        let s = self.syms;
+        self.word(match pointer {
+            Pointer::Mlptri => s.mlptri,
+            Pointer::Mlptrj => s.mlptrj,
+            Pointer::Scrix => s.scrix,
+        })
     }
-    fn color(&self) -> u8 {
-        self.machine.mem[self.syms.color as usize]
-    }
-    fn a(&self) -> u8 {
-        self.cpu.immutable_registers().a()
-    }
-    fn set_a(&mut self, value: u8) {
-        self.cpu.registers().set_a(value);
-    }
-    fn b(&self) -> u8 {
-        self.cpu.immutable_registers().get8(Reg8::B)
-    }
-    fn set_b(&mut self, value: u8) {
-        self.cpu.registers().set8(Reg8::B, value);
-    }
-    fn piece_type(&self) -> u8 {
-        self.machine.mem[self.syms.t1 as usize]
-    }
-    fn path_squares(&self) -> (u8, u8) {
-        (
-            self.machine.mem[self.syms.m1 as usize],
-            self.machine.mem[self.syms.m2 as usize],
-        )
-    }
-    fn compared_with(&self) -> Score {
-        let hl = self.cpu.immutable_registers().get16(Reg16::HL);
-        Score(self.machine.mem[hl as usize])
-    }
-    fn path(&self) -> Vec<SMove> {
-        let ply = self.ply();
-        let mut path = Vec::with_capacity(ply as usize);
-        for k in 1..ply as u16 {
-            let entry = self.machine.word(self.syms.plyix + 4 * k - 2);
-            path.push(self.machine.smove_at(entry));
+
+    fn table(&self, table: Table) -> u16 {
+        match table {
+            Table::Board => self.syms.boarda,
+            Table::PlyIndex => self.syms.plyix,
         }
-        if ply >= 1 {
-            path.push(self.machine.smove_at(self.machine.word(self.syms.mlptrj)));
-        }
-        path
     }
-    fn move_list(&self) -> Vec<SMove> {
-        let slot = self.machine.word(self.syms.mlptri);
-        let mut out = Vec::new();
-        let mut p = self.machine.word(slot);
-        while p >> 8 != 0 && out.len() < 400 {
-            out.push(self.machine.smove_at(p));
-            p = self.machine.word(p);
-        }
-        out
-    }
-    fn board(&self) -> [u8; BOARD_SIZE] {
-        let b = self.syms.boarda as usize;
-        self.machine.mem[b..b + BOARD_SIZE]
-            .try_into()
-            .expect("board slice")
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.mem[addr as usize]
     }
 }

@@ -330,11 +330,11 @@ impl Machine {
     }
 
     /// The moves of the list whose head link is at `head`, in list order, following links
-    /// until one has a zero high byte (capped, in case a hook made a cycle).
+    /// until one has a zero high byte (capped as the hooks' walk is, in case of a cycle).
     pub fn list_from(&self, head: u16) -> Vec<crate::base::vocab::SMove> {
         let mut out = Vec::new();
         let mut p = self.rd16(head);
-        while p >> 8 != 0 && out.len() < 4096 {
+        while p >> 8 != 0 && out.len() < crate::base::hooks::MAX_LIST_WALK {
             out.push(self.entry_move(p));
             p = self.rd16(p);
         }

@@ -69,10 +69,10 @@ mod text;
 use anyhow::{bail, Context as _};
 
 use crate::base::engine::{Engine, SearchOptions};
-use crate::base::hooks::{Hook, HookMask, HookPoint, SearchState};
+use crate::base::hooks::{Hook, HookEvent, HookMask, HookPoint};
 use crate::base::position;
 use crate::base::trace::{Detail, Event};
-use crate::base::vocab::{SMove, Score, KING};
+use crate::base::vocab::{PieceKind, SMove, Score};
 use crate::tools::record;
 
 pub use data::{Model, ModelNode, KEYS, MODELS};
@@ -256,18 +256,17 @@ impl Hook for ModelHook<'_> {
         HookMask::of(&[HookPoint::MovegenPath, HookPoint::PointsEnd])
     }
 
-    fn at(&mut self, st: &mut dyn SearchState) {
-        match st.point() {
-            HookPoint::MovegenPath if st.piece_type() == KING => {
+    fn at(&mut self, event: &mut HookEvent<'_>) {
+        match event {
+            HookEvent::MovegenPath(v) if v.piece().kind == PieceKind::King => {
                 // "Own piece in the way, last direction": the king generates nothing.
-                st.set_a(2);
-                st.set_b(1);
+                v.stop_piece();
             }
-            HookPoint::PointsEnd => {
-                let path = st.path();
+            HookEvent::PointsEnd(v) => {
+                let path = v.search().path();
                 let score = key_of(&path).and_then(|k| node_score(self.model, &k));
                 match score {
-                    Some(s) => st.set_a(s.0),
+                    Some(s) => v.set_score(s),
                     None => {
                         if self.stray.is_none() {
                             let p: Vec<String> = path.iter().map(|m| m.uci()).collect();
