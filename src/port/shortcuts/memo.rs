@@ -6,7 +6,7 @@
 //! scoring the leaves one after the other), which differ in two to four squares; most of
 //! the 9 scans of a square (8 lines, the knight jumps) read none of them.
 //!
-//! ATTACK with T1 = 7 is a scan that finds the attackers ([`Part`]: per line, the squares
+//! ATTACK with T1 = 7 is a scan that finds the attackers (`Part`: per line, the squares
 //! read and the ATKSAV calls due), then the ATKSAV calls in order (see
 //! [`Machine::attack`]). What it leaves behind (the attack list, which it finds cleared,
 //! and M2, P2, T2) depends on nothing but
@@ -26,9 +26,11 @@
 //! line that read a changed square is scanned again, and the knight jumps if a knight left
 //! or came to a square a knight's jump away (only knights make their ATKSAV calls);
 //! if its ATKSAV calls differ, or the pin list differs in a way PNCK can see for one of
-//! the square's attackers (see [`PointsMemo::changes`]), the ATKSAV calls are made again into a cleared list (a copy, not memory); otherwise the kept
-//! list is the one. A part is scanned again in place, each ATKSAV call compared with the
-//! kept one, and XCHNG's result stays as long as the list comes out the same.
+//! the square's attackers (see `PointsMemo::changes`), the ATKSAV calls are made again
+//! into a cleared list (a copy, not memory: the memo has its own copy of ATKSAV's steps,
+//! `atksav_on_copy`); otherwise the kept list is the one. A part is scanned again in
+//! place, each ATKSAV call compared with the kept one, and XCHNG's result stays as long as
+//! the list comes out the same.
 //!
 //! XCHNG, which POINTS runs on the list of an occupied square, reads nothing but that list
 //! and P1 (T3 is P1's type, PVALUE is constant): the memo keeps its result and the list
@@ -37,12 +39,12 @@
 //! Between two squares nothing looks at the attack list or M2/P2/T2 (POINTS clears the
 //! list before each ATTACK and ATTACK overwrites M2/P2/T2; there is no hook point inside
 //! POINTS), so a list from the memo is written to memory only when XCHNG must read it, and
-//! after the last square ([`PointsMemo::finish`]). POINTS ends with exactly the memory
+//! after the last square (`PointsMemo::finish`). POINTS ends with exactly the memory
 //! and variables of the original.
 //!
 //! A square none of whose parts read a changed square, whose piece is the same and whose
 //! attackers PNCK cannot judge otherwise adds to POINTS's sums exactly what it added last
-//! time, so [`PointsMemo::points`] works out only the other squares (on a depth-6 search
+//! time, so `PointsMemo::points` works out only the other squares (on a depth-6 search
 //! about 40 of the 64) and adds the kept terms of the rest.
 //!
 //! The memo is used only while the board's frame of 0xff border bytes is intact and no
@@ -96,7 +98,7 @@ type AttackList = [u8; 15];
 /// ATKSAV's steps (see [`Machine::atksav`]) for an attacker the memo kept, on a copy of
 /// the attack list instead of memory. True: a full king's slot sent the value into the
 /// byte after the colour's list (White's BACT, Black's the first of the pin list), which
-/// the memo does not follow (see [`PointsMemo::points`]).
+/// the memo does not follow (see `PointsMemo::points`).
 #[inline]
 fn atksav_on_copy(m: &Machine, list: &mut AttackList, save: Save) -> bool {
     let (c, d, m2, p2) = save.get();
@@ -199,7 +201,7 @@ impl<'a> Rescan<'a> {
 
 impl SquareMemo {
     /// May PNCK now judge some of the square's attackers otherwise (see
-    /// [`PointsMemo::changes`])?
+    /// `PointsMemo::changes`)?
     fn pins_matter(&self, ch: &Changes) -> bool {
         if self.with_saves == 0 {
             return false;
@@ -305,7 +307,7 @@ fn rescan_line(
 /// square `k` holding P1 again, going only to the jumps that land on the board (on the
 /// frame PATH finds the border and nothing changes). True if the ATKSAV calls changed.
 /// (M2/P2/T2 as the jumps leave them are worked out from the board when they are needed:
-/// see [`PointsMemo::finish`].)
+/// see `PointsMemo::finish`.)
 #[inline(always)]
 fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bool {
     let from = SQUARES[k];
@@ -331,7 +333,7 @@ fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bool {
 type PinKey = [u8; 21];
 
 /// The memo: the board and pin list of the last POINTS, and each square's scans (indexed
-/// by [`index`]).
+/// by `index`).
 #[derive(Clone)]
 pub struct PointsMemo {
     board: [u8; BOARD_SIZE],
@@ -351,7 +353,7 @@ pub struct PointsMemo {
     /// An ATKSAV call in this POINTS went past a king's slot (see [`atksav_on_copy`]).
     spilled: bool,
     /// What each square added to POINTS's sums the last time it was looked at (see
-    /// [`PointsMemo::points`]): the development term, attackers minus defenders (both to
+    /// `PointsMemo::points`): the development term, attackers minus defenders (both to
     /// BRDC), the material (to MTRL), and the points its owner can lose (E, 0: none).
     development: [u8; 64],
     control: [u8; 64],
@@ -392,7 +394,7 @@ impl Default for PointsMemo {
     }
 }
 
-/// What changed since the previous POINTS, from [`PointsMemo::changes`].
+/// What changed since the previous POINTS, from `PointsMemo::changes`.
 pub struct Changes {
     /// Scan every square afresh.
     all: bool,
@@ -401,7 +403,7 @@ pub struct Changes {
     /// The squares that are in the pin list now or were in the previous one (one bit
     /// per board index): the attackers PNCK may now judge otherwise.
     pinned: u128,
-    /// Per square (see [`index`]): the parts that read a changed square.
+    /// Per square (see `index`): the parts that read a changed square.
     dirty: [u16; 64],
     /// The squares with dirty parts, one bit each.
     dirty_squares: u64,
@@ -685,7 +687,7 @@ impl PointsMemo {
     /// Mark in `dirty` the parts whose result can depend on the square `q`: every part of q
     /// itself, each line that reached q, and if a knight left or came to q (`knight`), the
     /// knight jumps of the squares a knight's jump away. (Otherwise their ATKSAV calls are
-    /// the same; the only other thing they leave is P2/T2, which [`PointsMemo::finish`]
+    /// the same; the only other thing they leave is P2/T2, which `PointsMemo::finish`
     /// reads from the board.)
     fn mark_readers(&self, q: u8, knight: bool, dirty: &mut [u16; 64]) {
         let Some(q) = index(q) else { return };
@@ -709,8 +711,9 @@ impl PointsMemo {
 
     /// PT6X's `clear the attack list, ATTACK` for the square M3 (T1 = 7), redoing only
     /// what the memo cannot tell: the parts in `dirty` are scanned again, and the ATKSAV
-    /// calls made again if some part finds other attackers or `save_again`. Returns the attackers counted for White and for Black
-    /// (WACT, BACT); the list is in the square's memo, not in memory.
+    /// calls made again if some part finds other attackers or `save_again`. Returns the
+    /// attackers counted for White and for Black (WACT, BACT); the list is in the square's
+    /// memo, not in memory.
     fn attack_square(&mut self, m: &mut Machine, dirty: u16, save_again: bool) -> (u8, u8) {
         let k = index(m.m3).expect("POINTS scans squares on the board");
         self.last = k;
