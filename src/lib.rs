@@ -36,6 +36,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod base;
 pub mod engines;
 #[cfg(feature = "emulator")]
