@@ -16,6 +16,7 @@ use sargon::original::rom::RomStore;
 pub mod analyze;
 pub mod bench;
 pub mod diff;
+pub mod graphviz;
 pub mod history;
 pub mod listing;
 pub mod models;

@@ -37,9 +37,9 @@ pub struct ModelsArgs {
 }
 
 pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
-    if args.format == ModelsFormat::Svg && tree::graphviz_version().is_none() {
+    if args.format == ModelsFormat::Svg && super::graphviz::graphviz_version().is_none() {
         // The explanation, before any search.
-        tree::render_svg("")?;
+        super::graphviz::render_svg("")?;
     }
     let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
     let format = match args.format {
@@ -58,7 +58,7 @@ pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
             if args.format == ModelsFormat::Dot {
                 print!("{dot}");
             } else {
-                print!("{}", tree::render_svg(&dot)?);
+                print!("{}", super::graphviz::render_svg(&dot)?);
             }
             return Ok(());
         }

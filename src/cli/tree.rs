@@ -71,9 +71,11 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     if format == TreeFormat::Png && args.output.is_none() {
         bail!("--format png needs -o FILE");
     }
-    if matches!(format, TreeFormat::Svg | TreeFormat::Png) && tree::graphviz_version().is_none() {
+    if matches!(format, TreeFormat::Svg | TreeFormat::Png)
+        && super::graphviz::graphviz_version().is_none()
+    {
         // Say so before a long search.
-        tree::render_with_graphviz("", "svg")?;
+        super::graphviz::render_with_graphviz("", "svg")?;
     }
     let pos = position::parse_position(&args.position)?;
     let mut setup = position::setup(&pos, !args.engine.no_book)?;
@@ -103,11 +105,13 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         TreeFormat::Text => tree::to_text(&t, &view).into_bytes(),
         TreeFormat::Dot => tree::to_dot(&t, &view, DotLayout::LeftToRight).into_bytes(),
         TreeFormat::Svg => {
-            tree::render_svg(&tree::to_dot(&t, &view, DotLayout::LeftToRight))?.into_bytes()
+            super::graphviz::render_svg(&tree::to_dot(&t, &view, DotLayout::LeftToRight))?
+                .into_bytes()
         }
-        TreeFormat::Png => {
-            tree::render_with_graphviz(&tree::to_dot(&t, &view, DotLayout::LeftToRight), "png")?
-        }
+        TreeFormat::Png => super::graphviz::render_with_graphviz(
+            &tree::to_dot(&t, &view, DotLayout::LeftToRight),
+            "png",
+        )?,
     };
     match &args.output {
         Some(path) => {
