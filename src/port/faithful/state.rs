@@ -199,7 +199,7 @@ pub struct Machine {
     pub bc0: u8,
     /// MV0: the material balance at ply 0.
     pub mv0: u8,
-    /// PTSCK: non-zero when a piece is lost to the exchange, used to score checks.
+    /// PTSCK: non-zero when the piece just moved has moved into a losing exchange.
     pub ptsck: u8,
     /// The move VALMOV looks for: from and to squares.
     pub mvemsg: [u8; 2],
