@@ -94,7 +94,7 @@ pub struct Measurement {
     pub t_states: u64,
     /// The emulator's own count (see [`crate::original::profile`]).
     pub emulator_t_states: u64,
-    /// Estimated time on a TRS-80 (1.77 MHz), in seconds.
+    /// Estimated time on a TRS-80 Model I (1.774 MHz), in seconds.
     pub trs80_seconds: f64,
     /// Estimated time on a 4 MHz Z80, in seconds.
     pub z80a_seconds: f64,

@@ -241,7 +241,7 @@ impl RomStore {
         RomStore { dir }
     }
 
-    /// The store in `explicit`, or else the default directory (`$SARGON_ROMS`, then `$XDG_DATA_HOME`).
+    /// The store in `explicit`, or else where [`store_dir`] finds it.
     pub fn open(explicit: Option<&Path>) -> Self {
         RomStore::new(store_dir(explicit))
     }
