@@ -85,6 +85,7 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
+    /// Options for a search of `depth` plies, everything else default.
     pub fn depth(depth: u8) -> Self {
         SearchOptions {
             depth,
@@ -135,6 +136,7 @@ pub struct SearchOutcome {
     pub root_score: Score,
     /// The move came from the opening book, not from a search.
     pub from_book: bool,
+    /// What the search cost.
     pub stats: SearchStats,
 }
 
@@ -155,23 +157,36 @@ impl SearchOutcome {
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error("depth {depth} is outside the {engine} engine's range 1..={max}")]
+    /// The depth is outside what the engine can search.
     DepthOutOfRange {
+        /// The engine asked.
         engine: EngineKind,
+        /// The depth asked.
         depth: u8,
+        /// The engine's deepest search.
         max: u8,
     },
     #[error(
         "runaway emulation: no return from {routine} after {instructions} Z80 instructions \
          (PC={pc:#06x}); raise the budget or check the ROM"
     )]
+    /// The emulated routine did not return within its instruction budget.
     Runaway {
+        /// The routine called.
         routine: String,
+        /// Instructions run before giving up.
         instructions: u64,
+        /// The program counter when it gave up.
         pc: u16,
     },
     #[error("Sargon refused to replay the move {uci} while setting up the position")]
-    ReplayRefused { uci: String },
+    /// A move of the game leading to the position was refused by Sargon's VALMOV.
+    ReplayRefused {
+        /// The refused move, in UCI notation.
+        uci: String,
+    },
     #[error("the search was stopped")]
+    /// A stop request ended the search.
     Stopped,
 }
 

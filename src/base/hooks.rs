@@ -55,6 +55,7 @@ pub enum HookPoint {
 }
 
 impl HookPoint {
+    /// Every hook point, in `HookPoint as usize` order.
     pub const ALL: [HookPoint; 8] = [
         HookPoint::MovegenPath,
         HookPoint::MovegenDone,
@@ -80,6 +81,7 @@ impl HookPoint {
         }
     }
 
+    /// The point with this name (as [`HookPoint::name`] gives it), if any.
     pub fn from_name(name: &str) -> Option<HookPoint> {
         HookPoint::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -95,12 +97,15 @@ impl HookPoint {
 pub struct HookMask(pub u8);
 
 impl HookMask {
+    /// Whether `p` is in the set.
     pub fn contains(self, p: HookPoint) -> bool {
         self.0 & p.bit() != 0
     }
+    /// The set with `p` added.
     pub fn with(self, p: HookPoint) -> HookMask {
         HookMask(self.0 | p.bit())
     }
+    /// The set of these points.
     pub fn of(points: &[HookPoint]) -> HookMask {
         points.iter().fold(HookMask(0), |m, &p| m.with(p))
     }
@@ -169,7 +174,9 @@ pub trait SargonMemory {
 /// the hooks left.
 #[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
 pub struct Registers {
+    /// Register A.
     pub a: u8,
+    /// Register B.
     pub b: u8,
 }
 
@@ -315,6 +322,7 @@ pub struct MovegenPath<'a> {
 }
 
 impl<'a> MovegenPath<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -324,6 +332,7 @@ impl<'a> MovegenPath<'a> {
         self.verdict
     }
 
+    /// Replace PATH's verdict (what the routine continues with).
     pub fn set_verdict(&mut self, verdict: PathVerdict) {
         self.verdict = verdict;
     }
@@ -334,6 +343,7 @@ impl<'a> MovegenPath<'a> {
         self.directions_left
     }
 
+    /// Replace the count of directions left (register B).
     pub fn set_directions_left(&mut self, count: u8) {
         self.directions_left = count;
     }
@@ -376,6 +386,7 @@ pub struct MovegenDone<'a> {
 }
 
 impl<'a> MovegenDone<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -398,6 +409,7 @@ pub struct PointsEnd<'a> {
 }
 
 impl<'a> PointsEnd<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -422,6 +434,7 @@ pub struct AlphaBeta<'a> {
 }
 
 impl<'a> AlphaBeta<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -458,6 +471,7 @@ pub struct BestTest<'a> {
 }
 
 impl<'a> BestTest<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -492,6 +506,7 @@ pub struct BestConfirmed<'a> {
 }
 
 impl<'a> BestConfirmed<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -514,6 +529,7 @@ pub struct Ascend<'a> {
 }
 
 impl<'a> Ascend<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
@@ -529,14 +545,17 @@ pub struct BookRandom<'a> {
 }
 
 impl<'a> BookRandom<'a> {
+    /// The search state at the point.
     pub fn search(&self) -> &Search<'a> {
         &self.search
     }
 
+    /// The "random" byte BOOK read.
     pub fn byte(&self) -> u8 {
         self.byte
     }
 
+    /// Replace the "random" byte (what BOOK continues with).
     pub fn set_byte(&mut self, byte: u8) {
         self.byte = byte;
     }
@@ -549,13 +568,21 @@ impl<'a> BookRandom<'a> {
 
 /// What a hook sees when a point fires: one view per point.
 pub enum HookEvent<'a> {
+    /// At `movegen.path`.
     MovegenPath(MovegenPath<'a>),
+    /// At `movegen.done`.
     MovegenDone(MovegenDone<'a>),
+    /// At `points.end`.
     PointsEnd(PointsEnd<'a>),
+    /// At `alphabeta`.
     AlphaBeta(AlphaBeta<'a>),
+    /// At `best.test`.
     BestTest(BestTest<'a>),
+    /// At `best.confirmed`.
     BestConfirmed(BestConfirmed<'a>),
+    /// At `ascend`.
     Ascend(Ascend<'a>),
+    /// At `book.random`.
     BookRandom(BookRandom<'a>),
 }
 
@@ -671,6 +698,7 @@ pub struct FnHook<F: FnMut(&mut HookEvent<'_>)> {
 }
 
 impl<F: FnMut(&mut HookEvent<'_>)> FnHook<F> {
+    /// A hook calling `f` at `points`.
     pub fn new(points: &[HookPoint], f: F) -> Self {
         FnHook {
             mask: HookMask::of(points),
@@ -696,10 +724,12 @@ pub struct Hooks<'a> {
 }
 
 impl<'a> Hooks<'a> {
+    /// No hooks.
     pub fn new() -> Self {
         Hooks::default()
     }
 
+    /// Add a hook, run after those already added.
     pub fn add(&mut self, hook: &'a mut dyn Hook) -> &mut Self {
         self.mask = HookMask(self.mask.0 | hook.points().0);
         self.list.push(hook);
@@ -711,6 +741,7 @@ impl<'a> Hooks<'a> {
         self.mask
     }
 
+    /// Whether no hook was added.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }

@@ -58,8 +58,15 @@ impl Setup {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PositionError {
     #[error("invalid FEN `{fen}`: {reason}")]
-    InvalidFen { fen: String, reason: String },
+    /// The FEN could not be read.
+    InvalidFen {
+        /// The FEN given.
+        fen: String,
+        /// Why it could not be read.
+        reason: String,
+    },
     #[error("Sargon cannot represent this position: {0}")]
+    /// The position is legal but Sargon's board cannot hold it (the text says why).
     Unrepresentable(String),
 }
 

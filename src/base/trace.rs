@@ -21,32 +21,63 @@ pub type Path = Vec<SMove>;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// A move entered the move list of ply `path.len()`: a node of the tree was created.
-    Created { path: Path },
+    Created {
+        /// The moves from the root to the new node.
+        path: Path,
+    },
     /// POINTS scored the node at `path` (the root when `path` is empty). `ply` is NPLY,
     /// which equals the path's length except for the root evaluation.
-    Eval { ply: u8, path: Path, score: Score },
+    Eval {
+        /// NPLY at the evaluation.
+        ply: u8,
+        /// The moves from the root to the node.
+        path: Path,
+        /// The score POINTS gave.
+        score: Score,
+    },
     /// FM37: the node's score against the score two plies above; `cutoff` when it is not
     /// greater (Sargon then abandons the rest of the ply: an alpha-beta cutoff).
     AlphaBeta {
+        /// The moves from the root to the node.
         path: Path,
+        /// The node's score.
         score: Score,
+        /// The score two plies above.
         two_above: Score,
+        /// Whether the rest of the ply is cut off.
         cutoff: bool,
     },
     /// The negated score against the best one ply above; `accepted` when it is greater.
     BestTest {
+        /// The moves from the root to the node.
         path: Path,
+        /// The node's score, negated.
         negated: Score,
+        /// The best score one ply above.
         one_above: Score,
+        /// Whether the node became the best so far.
         accepted: bool,
     },
     /// The node became the best so far at its ply; `score` was stored one ply above.
-    Best { path: Path, score: Score },
+    Best {
+        /// The moves from the root to the node.
+        path: Path,
+        /// The score stored one ply above.
+        score: Score,
+    },
     /// ASCEND: the search goes up from ply `ply`.
-    Ascend { ply: u8 },
+    Ascend {
+        /// NPLY before going up.
+        ply: u8,
+    },
     /// The search's result: the chosen move (BESTM) and SCORE+1. Not a hook's: it is made
     /// from the search's outcome and closes every trace that `tools::record` takes.
-    Result { best: Option<SMove>, score: Score },
+    Result {
+        /// The chosen move (none when there is no legal move).
+        best: Option<SMove>,
+        /// SCORE+1, the root score.
+        score: Score,
+    },
 }
 
 /// The kinds of event, for counts and digests.
@@ -207,6 +238,7 @@ pub struct Recorder<'s> {
 }
 
 impl<'s> Recorder<'s> {
+    /// A recorder passing events at `detail` to `sink`.
     pub fn new(detail: Detail, sink: impl FnMut(Event) + 's) -> Self {
         Recorder {
             detail,
@@ -281,7 +313,9 @@ impl Hook for Recorder<'_> {
 /// form (each event's line followed by `\n`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Digest {
+    /// Events per kind (every kind listed, zero counts included).
     pub counts: BTreeMap<&'static str, u64>,
+    /// SHA-256 of the text form, in hex.
     pub sha256: String,
 }
 
@@ -294,10 +328,12 @@ pub struct DigestBuilder {
 }
 
 impl DigestBuilder {
+    /// An empty digest.
     pub fn new() -> Self {
         DigestBuilder::default()
     }
 
+    /// Count and hash one event.
     pub fn add(&mut self, e: &Event) {
         *self.counts.entry(e.kind()).or_default() += 1;
         self.line.clear();
@@ -305,6 +341,7 @@ impl DigestBuilder {
         self.hasher.update(self.line.as_bytes());
     }
 
+    /// The digest of the events added.
     pub fn finish(self) -> Digest {
         let mut counts = self.counts;
         for k in KINDS {

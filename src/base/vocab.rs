@@ -12,10 +12,15 @@ use shakmaty::{Chess, Move, Position, Role};
 
 /// Piece type codes (bits 0-2 of a board byte).
 pub const PAWN: u8 = 1;
+/// Knight.
 pub const KNIGHT: u8 = 2;
+/// Bishop.
 pub const BISHOP: u8 = 3;
+/// Rook.
 pub const ROOK: u8 = 4;
+/// Queen.
 pub const QUEEN: u8 = 5;
+/// King.
 pub const KING: u8 = 6;
 
 /// Colour bit of a board byte and of `COLOR`/`KOLOR`: set for Black.
@@ -67,6 +72,7 @@ impl Sq {
         (file < 8 && rank < 8).then_some((file, rank))
     }
 
+    /// The square in shakmaty's terms; `None` off the board.
     pub fn to_shakmaty(self) -> Option<shakmaty::Square> {
         let (file, rank) = self.file_rank()?;
         Some(shakmaty::Square::from_coords(
@@ -75,6 +81,7 @@ impl Sq {
         ))
     }
 
+    /// The board index of a shakmaty square.
     pub fn from_shakmaty(sq: shakmaty::Square) -> Sq {
         Sq::from_file_rank(u32::from(sq.file()) as u8, u32::from(sq.rank()) as u8)
     }
@@ -95,8 +102,11 @@ impl fmt::Display for Sq {
 /// which is the king's or the capturing pawn's move, so `from`-`to` is also the move's UCI.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct SMove {
+    /// The from square.
     pub from: Sq,
+    /// The to square.
     pub to: Sq,
+    /// The move list entry's flag byte, as Sargon set it.
     pub flags: u8,
 }
 
@@ -193,7 +203,9 @@ pub fn is_black(color: u8) -> bool {
 /// A side, as Sargon's colour bit (bit 7 of `COLOR`, `KOLOR` and of every board byte).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Side {
+    /// White (colour byte 0).
     White,
+    /// Black (colour byte 0x80).
     Black,
 }
 
@@ -219,11 +231,17 @@ impl Side {
 /// A piece type, with Sargon's codes (bits 0-2 of a board byte).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum PieceKind {
+    /// Pawn (code 1).
     Pawn = PAWN as isize,
+    /// Knight (code 2).
     Knight = KNIGHT as isize,
+    /// Bishop (code 3).
     Bishop = BISHOP as isize,
+    /// Rook (code 4).
     Rook = ROOK as isize,
+    /// Queen (code 5).
     Queen = QUEEN as isize,
+    /// King (code 6).
     King = KING as isize,
 }
 
@@ -250,7 +268,9 @@ impl PieceKind {
 /// A piece as a board byte describes it: type, colour and the "has moved" bit.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// The piece type.
     pub kind: PieceKind,
+    /// The piece's side.
     pub side: Side,
     /// Bit 3 of the board byte: the piece has moved (Sargon's castling and development
     /// terms read it).

@@ -85,6 +85,7 @@ pub struct Citation {
     /// The function around the comment (`Machine::fndmov`), or the item a doc comment
     /// documents (`Machine::path`, `Fm::Fm35`).
     pub item: String,
+    /// How the label is cited.
     pub form: Form,
 }
 
@@ -107,8 +108,11 @@ impl Citation {
 /// symbol of the image.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct NameUse {
+    /// The name.
     pub name: String,
+    /// The file that uses it.
     pub file: String,
+    /// The line (from 1).
     pub line: usize,
 }
 
@@ -237,7 +241,9 @@ impl PortLinks {
 /// What [`PortLinks::coverage`] finds for one routine of the image.
 #[derive(Clone, Debug)]
 pub struct RoutineCoverage {
+    /// The routine's name.
     pub routine: String,
+    /// Its entry address.
     pub addr: u16,
     /// The symbols at instructions of the routine's code (its name included), and whether
     /// the port cites each.
@@ -247,6 +253,7 @@ pub struct RoutineCoverage {
 }
 
 impl RoutineCoverage {
+    /// How many of the routine's labels the port cites.
     pub fn cited(&self) -> usize {
         self.labels.iter().filter(|(_, c)| *c).count()
     }

@@ -83,9 +83,11 @@ pub fn entry_sp(stack: u16) -> u16 {
 /// One routine's figures.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct RoutineCost {
+    /// The routine's name.
     pub routine: String,
     /// Entry address.
     pub address: u16,
+    /// Times it was called.
     pub calls: u64,
     /// Exclusive: instructions executed inside the routine.
     pub instructions: u64,
@@ -102,8 +104,11 @@ pub struct RoutineCost {
 /// Totals of a profile.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Totals {
+    /// Instructions executed.
     pub instructions: u64,
+    /// Documented T-states.
     pub t_states: u64,
+    /// T-states as the emulator counted them.
     pub emulator_t_states: u64,
 }
 
@@ -114,6 +119,7 @@ pub struct Profile {
     /// documented T-states) first. Instructions outside every routine, if any, are a row
     /// named `(outside routines)`.
     pub rows: Vec<RoutineCost>,
+    /// The sums over all rows.
     pub totals: Totals,
 }
 

@@ -29,6 +29,7 @@ pub struct Program {
     pub memory: Vec<u8>,
     /// The image's first address and one past its last.
     pub start: u16,
+    /// One past the image's last address.
     pub end: u32,
     /// Symbol names by address (several names may share one).
     pub names: std::collections::BTreeMap<u16, Vec<String>>,

@@ -12,14 +12,19 @@ use crate::tools::{pv, record};
 /// The result of one analysis, as `sargon analyze --format json` prints it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Analysis {
+    /// The engine that searched.
     pub engine: EngineKind,
     /// Name of the ROM the emulator ran, if it did.
     pub rom: Option<String>,
+    /// The position's FEN.
     pub fen: String,
+    /// The search depth.
     pub depth: u8,
     /// The position is a book position (MOVENO = 1): Sargon answers from its opening book.
     pub book: bool,
+    /// The move chosen, in UCI notation.
     pub best_uci: Option<String>,
+    /// The move chosen, in SAN.
     pub best_san: Option<String>,
     /// Score from White's point of view, in centipawns (Sargon's unit is 12.5 cp).
     pub score_cp: i32,
@@ -29,18 +34,23 @@ pub struct Analysis {
     pub sargon_score: u8,
     /// The search found a forced mate for the side to move.
     pub mate: bool,
+    /// The move came from the opening book.
     pub from_book: bool,
     /// The position is checkmate or stalemate: there is no move to choose.
     pub no_legal_move: bool,
+    /// Z80 instructions run (emulator only).
     pub z80_instructions: Option<u64>,
+    /// Documented T-states (emulator only).
     pub t_states: Option<u64>,
     /// T-states at the TRS-80 Model I's 1.774 MHz.
     pub trs80_seconds: Option<f64>,
+    /// Wall-clock time of the search, in milliseconds.
     pub wall_ms: f64,
     /// Emulation speed in millions of Z80 instructions per second.
     pub z80_mips: Option<f64>,
     /// The principal variation, from the "best so far" nodes (see [`crate::tools::pv`]).
     pub pv_uci: Vec<String>,
+    /// The principal variation in SAN.
     pub pv_san: Vec<String>,
 }
 
@@ -48,13 +58,21 @@ pub struct Analysis {
 #[derive(Debug, thiserror::Error)]
 pub enum AnalysisError {
     #[error(transparent)]
+    /// The position could not be read.
     Position(#[from] position::PositionError),
     #[error(transparent)]
+    /// The search failed.
     Search(#[from] SearchError),
     #[error(
         "Sargon chose {uci}, which is not legal in {fen}: the engine and the position disagree"
     )]
-    IllegalChoice { uci: String, fen: String },
+    /// The engine chose an illegal move.
+    IllegalChoice {
+        /// The move, in UCI notation.
+        uci: String,
+        /// The position's FEN.
+        fen: String,
+    },
 }
 
 /// Analyse `setup` with `engine`, recording the "best so far" nodes for the PV.

@@ -65,6 +65,7 @@ impl Divergence {
 pub struct SearchComparison {
     /// Events compared and found equal.
     pub events: u64,
+    /// Where the traces first differ, if they do.
     pub divergence: Option<Divergence>,
     /// What the first engine's search cost.
     pub left: EngineCost,

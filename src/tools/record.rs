@@ -21,6 +21,7 @@ use crate::tools::pv::{self, PvLine};
 /// A search and its trace.
 #[derive(Clone, Debug)]
 pub struct Recorded {
+    /// The search's result.
     pub outcome: SearchOutcome,
     /// The events the [`Detail`] asked for, then the result event.
     pub events: Vec<Event>,

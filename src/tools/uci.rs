@@ -104,16 +104,27 @@ impl Default for Settings {
 /// The limits of one `go` command.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
+    /// `depth`: search exactly this deep.
     pub depth: Option<u8>,
+    /// `movetime`: time for this move.
     pub movetime: Option<Duration>,
+    /// `wtime`: White's time left.
     pub wtime: Option<Duration>,
+    /// `btime`: Black's time left.
     pub btime: Option<Duration>,
+    /// `winc`: White's increment per move.
     pub winc: Option<Duration>,
+    /// `binc`: Black's increment per move.
     pub binc: Option<Duration>,
+    /// `movestogo`: moves to the next time control.
     pub movestogo: Option<u32>,
+    /// `nodes`: positions to evaluate at most.
     pub nodes: Option<u64>,
+    /// `mate`: look for a mate in this many moves.
     pub mate: Option<u32>,
+    /// `infinite`: search until `stop`.
     pub infinite: bool,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
 }
 
@@ -246,6 +257,7 @@ impl TimeBudget {
 pub struct Plan {
     /// The depths to search, in order.
     pub depths: Vec<u8>,
+    /// The time limits, if the `go` has any.
     pub budget: Option<TimeBudget>,
     /// Stop once this many positions have been evaluated.
     pub nodes: Option<u64>,
@@ -359,6 +371,7 @@ pub struct Uci<W: Write + Send + 'static> {
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
+    /// A UCI session making engines with `factory` and writing to `out`.
     pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
         Uci {
             out: AnswerWriter(Arc::new(Mutex::new(out))),
@@ -673,8 +686,11 @@ pub enum PositionCommandError {
     Invalid(String),
     /// Move `index` of the list is illegal; `reached` is the position before it.
     IllegalMove {
+        /// The illegal move, in UCI notation.
         uci: String,
+        /// Its index in the move list (from 0).
         index: usize,
+        /// The position before it.
         reached: Box<Chess>,
     },
 }
@@ -729,7 +745,9 @@ struct Job {
 /// One completed depth.
 #[derive(Clone, Debug)]
 pub struct DepthResult {
+    /// The depth searched.
     pub depth: u8,
+    /// The move chosen.
     pub best: Move,
     /// Legal from the position; starts with `best`.
     pub pv: Vec<Move>,
@@ -737,6 +755,7 @@ pub struct DepthResult {
     pub score_cp: i32,
     /// Moves to mate (negative: the side to move is mated), from a PV ending in mate.
     pub mate: Option<i32>,
+    /// The move came from the opening book.
     pub from_book: bool,
 }
 

@@ -30,6 +30,7 @@ use super::{AsmError, Assembly};
 /// A listing read, with the lines whose records were damaged and had to be recovered.
 #[derive(Clone, Debug)]
 pub struct ListingRead {
+    /// The bytes and symbols the listing gives.
     pub assembly: Assembly,
     /// Line numbers whose bytes come from assembling the listing's source text because
     /// zmac's record of them is damaged.

@@ -59,7 +59,9 @@ pub struct Assembly {
 #[derive(Debug, thiserror::Error)]
 #[error("line {line}: {message}")]
 pub struct AsmError {
+    /// The source line (from 1).
     pub line: usize,
+    /// What is wrong.
     pub message: String,
 }
 

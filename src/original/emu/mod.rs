@@ -47,27 +47,49 @@ pub const MAX_DEPTH: u8 = EngineKind::Emulator.max_depth();
 /// Addresses the harness uses, resolved from the ROM's symbol table.
 #[derive(Clone, Debug)]
 pub struct Symbols {
+    /// FNDMOV: the search routine.
     pub fndmov: u16,
+    /// ROYALT: the routine that rebuilds the royalty table.
     pub royalt: u16,
+    /// VALMOV: the routine that checks and makes a player's move.
     pub valmov: u16,
+    /// BOARDA: the 10x12 board.
     pub boarda: u16,
+    /// COLOR: the colour of the side to move.
     pub color: u16,
+    /// KOLOR: the computer's colour.
     pub kolor: u16,
+    /// MOVENO: the current move number.
     pub moveno: u16,
+    /// PLYMAX: the maximum search depth.
     pub plymax: u16,
+    /// NPLY: the current ply.
     pub nply: u16,
+    /// MLPTRJ: pointer to the move being processed.
     pub mlptrj: u16,
+    /// MLPTRI: pointer into the ply table.
     pub mlptri: u16,
+    /// BESTM: pointer to the best move so far.
     pub bestm: u16,
+    /// SCORE: the score table, one byte per ply.
     pub score: u16,
+    /// SCRIX: pointer into the score table.
     pub scrix: u16,
+    /// PLYIX: the ply table of move-list pointers.
     pub plyix: u16,
+    /// MVEMSG: the move VALMOV checks (from and to squares).
     pub mvemsg: u16,
+    /// STACK: the top of Sargon's stack.
     pub stack: u16,
+    /// P1: working copy of a board square's contents.
     pub p1: u16,
+    /// T1: working table index.
     pub t1: u16,
+    /// M1: working board index (the from square).
     pub m1: u16,
+    /// M2: working board index (the to square).
     pub m2: u16,
+    /// VALM: the score of the move being examined.
     pub valm: u16,
     /// Address of each hook point, indexed by `HookPoint as usize`.
     pub hooks: [u16; 8],
@@ -277,6 +299,7 @@ impl Observer for NoObserver {
 
 /// 64 KiB of memory and the hook table; what `iz80` sees as the machine.
 pub struct SargonMachine {
+    /// The 64 KiB address space.
     pub mem: Vec<u8>,
     /// For each address: 0, or 1 + the index of the hook point armed there.
     hook_table: Vec<u8>,
@@ -355,10 +378,12 @@ impl Emulator {
         })
     }
 
+    /// The ROM loaded.
     pub fn rom(&self) -> &Rom {
         &self.rom
     }
 
+    /// The harness's addresses in the ROM.
     pub fn symbols(&self) -> &Symbols {
         &self.syms
     }

@@ -80,17 +80,23 @@ pub fn parse_positions(text: &str) -> Vec<String> {
 /// One search of the level run.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Measurement {
+    /// The level (search depth) searched.
     pub level: u8,
     /// Index in the position list (from 1).
     pub position: usize,
+    /// The position's FEN.
     pub fen: String,
+    /// The move chosen, in UCI notation.
     pub best_move: Option<String>,
+    /// Z80 instructions run.
     pub z80_instructions: u64,
     /// Documented T-states.
     pub t_states: u64,
     /// The emulator's own count (see [`crate::original::profile`]).
     pub emulator_t_states: u64,
+    /// Estimated time on a TRS-80 Model I (1.774 MHz), in seconds.
     pub trs80_seconds: f64,
+    /// Estimated time on a 4 MHz Z80, in seconds.
     pub z80a_seconds: f64,
     /// Time the emulator took here.
     pub wall_seconds: f64,
@@ -99,13 +105,17 @@ pub struct Measurement {
 /// The figures of one level over all positions.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct LevelSummary {
+    /// The level.
     pub level: u8,
+    /// Positions searched.
     pub positions: usize,
     /// Mean documented T-states per move.
     pub mean_t_states: f64,
     /// Mean, least and greatest estimated TRS-80 time per move, in seconds.
     pub trs80_mean_seconds: f64,
+    /// Least estimated TRS-80 time per move, in seconds.
     pub trs80_min_seconds: f64,
+    /// Greatest estimated TRS-80 time per move, in seconds.
     pub trs80_max_seconds: f64,
     /// Mean estimated time per move on a 4 MHz Z80.
     pub z80a_mean_seconds: f64,
@@ -120,12 +130,16 @@ pub struct LevelSummary {
 /// The result of [`run_levels`].
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct LevelsReport {
+    /// The ROM's name.
     pub rom: String,
     /// The machine the emulator ran on (CPU model and count), for the record.
     #[serde(default)]
     pub host: String,
+    /// The positions' FENs.
     pub positions: Vec<String>,
+    /// One summary per level.
     pub levels: Vec<LevelSummary>,
+    /// Every search.
     pub runs: Vec<Measurement>,
 }
 
@@ -133,30 +147,43 @@ pub struct LevelsReport {
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
     #[error("position {index} ({text}): {source}")]
+    /// A position could not be read.
     Position {
+        /// Its index (from 1).
         index: usize,
+        /// Its text.
         text: String,
+        /// What was wrong.
         source: PositionError,
     },
     #[error("level {level}, position {index}: {source}")]
+    /// A search failed.
     Search {
+        /// The level.
         level: u8,
+        /// The position's index (from 1).
         index: usize,
+        /// What went wrong.
         source: SearchError,
     },
     #[error("levels run from 1 to 6 (Sargon's deepest search); {0} asked")]
+    /// A level outside 1..=6 was asked.
     Level(u8),
     #[error("no positions to run")]
+    /// The position list is empty.
     NoPositions,
 }
 
 /// Where a level run is, for progress reports.
 #[derive(Clone, Debug)]
 pub struct LevelProgress {
+    /// The level being run.
     pub level: u8,
+    /// The last level to run.
     pub max_level: u8,
     /// From 1.
     pub position: usize,
+    /// Positions per level.
     pub positions: usize,
     /// The search just finished (`None` when it is about to start).
     pub done: Option<Measurement>,

@@ -36,10 +36,15 @@ pub const DEFAULT_NAME: &str = "sargon";
 /// What the store records about one imported ROM.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct RomMeta {
+    /// The name it is stored under.
     pub name: String,
+    /// Where the image is loaded in the address space.
     pub load_address: u16,
+    /// The image's length in bytes.
     pub size: usize,
+    /// SHA-256 of the image, in hex.
     pub image_sha256: String,
+    /// The source texts it was built from.
     pub sources: Vec<SourceRecord>,
     /// Seconds since the Unix epoch.
     pub imported_at: u64,
@@ -52,14 +57,18 @@ pub struct SourceRecord {
     pub kind: String,
     /// File name as given to `rom import`.
     pub file: String,
+    /// SHA-256 of the file, in hex.
     pub sha256: String,
 }
 
 /// An imported ROM: its image placed in a 64 KiB address space, and its symbols.
 #[derive(Clone, Debug)]
 pub struct Rom {
+    /// What the store records about it.
     pub meta: RomMeta,
+    /// The 64 KiB address space with the image at its load address.
     pub image: Vec<u8>,
+    /// Symbol addresses by name.
     pub symbols: BTreeMap<String, u16>,
 }
 
@@ -103,33 +112,80 @@ pub fn known_image(sha256: &str) -> Option<&'static str> {
 #[derive(Debug, thiserror::Error)]
 pub enum RomError {
     #[error("no Sargon ROM imported in {store}\n  import your copy of the Z80 transcription with: sargon rom import path/to/sargon-z80.asm\n  (see roms/README.md; the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)")]
-    NoneImported { store: PathBuf },
-    #[error("no ROM named `{name}` in {store} (imported: {available})")]
-    NotFound {
-        name: String,
+    /// The store holds no ROM.
+    NoneImported {
+        /// The store's directory.
         store: PathBuf,
+    },
+    #[error("no ROM named `{name}` in {store} (imported: {available})")]
+    /// No ROM has the name asked.
+    NotFound {
+        /// The name asked.
+        name: String,
+        /// The store's directory.
+        store: PathBuf,
+        /// The names imported.
         available: String,
     },
     #[error("several ROMs in {store} ({available}): choose one with --rom NAME")]
-    Ambiguous { store: PathBuf, available: String },
+    /// Several ROMs are stored and none was named.
+    Ambiguous {
+        /// The store's directory.
+        store: PathBuf,
+        /// The names imported.
+        available: String,
+    },
     #[error("a different image is already imported as `{name}` (SHA-256 {existing}); use --force to replace it or --name to import under another name")]
-    Exists { name: String, existing: String },
+    /// Another image is stored under the name.
+    Exists {
+        /// The name.
+        name: String,
+        /// SHA-256 of the stored image.
+        existing: String,
+    },
     #[error("invalid ROM name `{0}`: use letters, digits, `-`, `_` and `.`")]
+    /// The name has characters other than letters, digits, `-`, `_` and `.`.
     BadName(String),
     #[error("cannot assemble {file}: {source}")]
-    Assemble { file: String, source: asm::AsmError },
+    /// The source did not assemble.
+    Assemble {
+        /// The source file.
+        file: String,
+        /// The assembler's error.
+        source: asm::AsmError,
+    },
     #[error("{file} emitted no bytes: is it the Sargon transcription?")]
-    Empty { file: String },
+    /// The source assembled to no bytes.
+    Empty {
+        /// The source file.
+        file: String,
+    },
     #[error("ROM `{rom}` lacks the symbol {symbol}, which the emulator harness needs: is it the Sargon transcription?")]
-    MissingSymbol { rom: String, symbol: String },
+    /// The ROM lacks a symbol the harness needs.
+    MissingSymbol {
+        /// The ROM's name.
+        rom: String,
+        /// The symbol missing.
+        symbol: String,
+    },
     #[error("ROM `{name}` in {dir} is corrupt: {why}")]
+    /// A stored ROM does not match its record.
     Corrupt {
+        /// The ROM's name.
         name: String,
+        /// Its directory.
         dir: PathBuf,
+        /// What does not match.
         why: String,
     },
     #[error("{context}: {source}")]
-    Io { context: String, source: io::Error },
+    /// Reading or writing a file failed.
+    Io {
+        /// What was being done.
+        context: String,
+        /// The error.
+        source: io::Error,
+    },
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
@@ -180,14 +236,17 @@ pub enum ImportResult {
 }
 
 impl RomStore {
+    /// The store in `dir`.
     pub fn new(dir: PathBuf) -> Self {
         RomStore { dir }
     }
 
+    /// The store in `explicit`, or else where [`store_dir`] finds it.
     pub fn open(explicit: Option<&Path>) -> Self {
         RomStore::new(store_dir(explicit))
     }
 
+    /// The store's directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

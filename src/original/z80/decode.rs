@@ -11,7 +11,12 @@ pub enum Timing {
     Fixed(u8),
     /// A conditional instruction: `not_taken` when the condition fails (no jump, call or
     /// return; for the repeating block instructions, the last iteration), `taken` otherwise.
-    Cond { not_taken: u8, taken: u8 },
+    Cond {
+        /// T-states when the condition fails.
+        not_taken: u8,
+        /// T-states when it holds.
+        taken: u8,
+    },
 }
 
 impl Timing {
@@ -114,21 +119,27 @@ pub enum Operand {
 /// A decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
+    /// The instruction's address.
     pub addr: u16,
     /// The instruction's bytes (1 to 4).
     pub bytes: Vec<u8>,
     /// `LD`, `JP`, ...; `DB` for a byte that is no documented instruction.
     pub mnemonic: &'static str,
+    /// The operands, in order.
     pub operands: Vec<Operand>,
+    /// Its T-states.
     pub timing: Timing,
+    /// How it affects the flow of control.
     pub flow: Flow,
 }
 
 impl Instruction {
+    /// The instruction's length in bytes.
     pub fn len(&self) -> u16 {
         self.bytes.len() as u16
     }
 
+    /// Whether it has no bytes.
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }

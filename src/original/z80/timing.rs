@@ -26,6 +26,7 @@ impl Default for TimingCache {
 }
 
 impl TimingCache {
+    /// An empty cache.
     pub fn new() -> Self {
         TimingCache {
             table: vec![0; 0x10000],

@@ -33,16 +33,21 @@ pub const PIECES: u16 = PVALUE + 1 + 6;
 pub const BOARDA: u16 = PIECES + 8;
 /// Attack list: a count byte and 6 nibble-pair slots per colour.
 pub const ATKLST: u16 = BOARDA + BOARD_SIZE as u16;
+/// WACT: the white half of the attack list.
 pub const WACT: u16 = ATKLST;
+/// BACT: the black half of the attack list.
 pub const BACT: u16 = ATKLST + 7;
 /// Pin list: 10 pinned-piece squares, then 10 pin directions.
 pub const PLISTA: u16 = ATKLST + 14;
 /// The pin list as the original indexes it: entry n (1-based) at `PLIST + n`.
 pub const PLIST: u16 = PLISTA - 1;
+/// PLISTD: the pin directions, entry n (1-based) at `PLISTD + n`.
 pub const PLISTD: u16 = PLIST + 10;
 /// Royalty table: white king, black king, white queen, black queen, then a 0xff end mark.
 pub const POSK: u16 = PLISTA + 20;
+/// POSQ: the queen positions, white then black.
 pub const POSQ: u16 = POSK + 2;
+/// The royalty table's 0xff end mark.
 pub const ROYAL_END: u16 = POSQ + 2;
 /// Score table, one byte per ply plus two dummy plies.
 pub const SCORE: u16 = ROYAL_END + 1;
@@ -82,6 +87,7 @@ impl Layout {
         mlend: 0xF000 - 8,
     };
 
+    /// The layout for a search of `depth` plies: the original's layout up to depth 6, a deeper one above.
     pub fn for_depth(depth: u8) -> Layout {
         if depth <= 6 {
             Layout::CLASSIC
@@ -118,47 +124,82 @@ const BOOK: [u8; 12] = [35, 55, 0x10, 34, 54, 0x10, 85, 65, 0x10, 84, 64, 0x10];
 #[derive(Clone)]
 pub struct Machine {
     mem: Box<[u8; 0x10000]>,
+    /// Where the ply table and move list sit in `mem`.
     pub layout: Layout,
 
     // Table indices (the original keeps them as words whose high byte is TBASE's page, so
     // only the low byte matters).
+    /// M1: working board index (usually the from square).
     pub m1: u8,
+    /// M2: working board index (usually the to square).
     pub m2: u8,
+    /// M3: working board index.
     pub m3: u8,
+    /// M4: working board index.
     pub m4: u8,
+    /// T1: working index into the direction count, direction and piece value tables.
     pub t1: u8,
+    /// T2: working table index, like T1.
     pub t2: u8,
+    /// T3: working table index, like T1.
     pub t3: u8,
+    /// NPINS: number of pins, the count of and index into the pinned piece list.
     pub npins: u8,
 
     // Pointers into `mem`.
+    /// MLPTRI: pointer into the ply table, to the pointer pair in current use.
     pub mlptri: u16,
+    /// MLPTRJ: pointer into the move list, to the move being processed.
     pub mlptrj: u16,
+    /// SCRIX: pointer into the score table, for the ply being examined.
     pub scrix: u16,
+    /// BESTM: pointer into the move list, to the move alpha-beta currently thinks best.
     pub bestm: u16,
+    /// MLLST: pointer to the previous move placed in the move list (used while generating).
     pub mllst: u16,
+    /// MLNXT: pointer to the next free space in the move list.
     pub mlnxt: u16,
 
     // One-byte variables.
+    /// KOLOR: the computer's colour (white 0, black 0x80).
     pub kolor: u8,
+    /// COLOR: the colour of the side to move.
     pub color: u8,
+    /// P1: working copy of a board square's contents.
     pub p1: u8,
+    /// P2: working copy of a board square's contents.
     pub p2: u8,
+    /// P3: working copy of a board square's contents.
     pub p3: u8,
+    /// PMATE: the move number at which look-ahead found a checkmate.
     pub pmate: u8,
+    /// MOVENO: the current move number.
     pub moveno: u8,
+    /// PLYMAX: the maximum search depth.
     pub plymax: u8,
+    /// NPLY: the current ply.
     pub nply: u8,
+    /// CKFLG: non-zero when the king is in check.
     pub ckflg: u8,
+    /// MATEF: zero when there are no legal moves.
     pub matef: u8,
+    /// VALM: the score of the move being examined.
     pub valm: u8,
+    /// BRDC: mobility, squares white can move to minus squares black can.
     pub brdc: u8,
+    /// PTSL: the most points the side not on the move could lose in an exchange.
     pub ptsl: u8,
+    /// PTSW1: the most points the side not on the move could win in an exchange.
     pub ptsw1: u8,
+    /// PTSW2: the second most points the side not on the move could win, by a different exchange.
     pub ptsw2: u8,
+    /// MTRL: material balance, white's piece values minus black's.
     pub mtrl: u8,
+    /// BC0: the board-control (mobility) count at ply 0.
     pub bc0: u8,
+    /// MV0: the material balance at ply 0.
     pub mv0: u8,
+    /// PTSCK: non-zero when the piece just moved has moved into a losing exchange.
     pub ptsck: u8,
     /// The move VALMOV looks for: from and to squares.
     pub mvemsg: [u8; 2],
@@ -304,6 +345,7 @@ impl Machine {
     }
 
     #[inline(always)]
+    /// Set the board byte at a board index.
     pub fn set_board(&mut self, idx: u8, v: u8) {
         self.wr(BOARDA + u16::from(idx), v);
     }
@@ -314,6 +356,7 @@ impl Machine {
         self.mem[b..b + BOARD_SIZE].try_into().expect("board")
     }
 
+    /// Set the whole board.
     pub fn set_board_array(&mut self, board: &[u8; BOARD_SIZE]) {
         let b = BOARDA as usize;
         self.mem[b..b + BOARD_SIZE].copy_from_slice(board);

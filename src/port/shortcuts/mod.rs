@@ -51,6 +51,7 @@ impl Default for Shortcuts {
 }
 
 impl Shortcuts {
+    /// The shortcuts with empty caches.
     pub fn new() -> Shortcuts {
         Shortcuts {
             memo: Box::default(),

@@ -15,6 +15,7 @@ pub struct Verified {
 }
 
 impl Verified {
+    /// A verifying scorer with empty caches.
     pub fn new() -> Verified {
         Verified::default()
     }

@@ -21,7 +21,9 @@ use crate::base::position;
 /// One operation of an EPD line: `opcode operand ...;`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EpdOp {
+    /// The operation's name (`bm`, `id`, ...).
     pub opcode: String,
+    /// Its operands, unquoted.
     pub operands: Vec<String>,
 }
 
@@ -30,14 +32,17 @@ pub struct EpdOp {
 pub struct EpdEntry {
     /// Line number in the file (from 1).
     pub line: usize,
+    /// The position.
     pub position: Chess,
     /// The position as a FEN (with the counters the line or its operations give).
     pub fen: String,
+    /// The `id` operation's operand, if any.
     pub id: Option<String>,
     /// `bm`: the moves that solve the position, legal in it.
     pub bm: Vec<Move>,
     /// `am`: the moves to avoid.
     pub am: Vec<Move>,
+    /// Every operation of the line, in order.
     pub ops: Vec<EpdOp>,
 }
 
@@ -81,7 +86,9 @@ impl EpdEntry {
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("line {line}: {reason}")]
 pub struct EpdError {
+    /// Line number in the file (from 1).
     pub line: usize,
+    /// What is wrong with it.
     pub reason: String,
 }
 

@@ -14,16 +14,23 @@ use crate::tools::analysis::{self, Analysis};
 pub struct BatchRow {
     /// The `id` operation, or `line N`.
     pub id: String,
+    /// The position's FEN.
     pub fen: String,
+    /// Sargon's move, in UCI notation.
     pub best_uci: Option<String>,
+    /// Sargon's move, in SAN.
     pub best_san: Option<String>,
     /// From White's point of view, as `sargon analyze` gives it (0 for a book move).
     pub score_cp: Option<i32>,
+    /// The search depth.
     pub depth: u8,
+    /// The `bm` moves, in SAN.
     pub bm: Vec<String>,
+    /// The `am` moves, in SAN.
     pub am: Vec<String>,
     /// Sargon's move is a `bm` and not an `am`; null without either.
     pub solved: Option<bool>,
+    /// The move came from the opening book.
     pub from_book: bool,
     /// The search's wall time.
     pub time_ms: f64,

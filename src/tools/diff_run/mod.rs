@@ -71,6 +71,7 @@ pub struct InputPosition {
     pub index: usize,
     /// The position as read (recorded with each search, and matched by the report).
     pub fen: String,
+    /// What the engines write into Sargon for it.
     pub setup: Setup,
 }
 
@@ -92,7 +93,9 @@ impl InputPosition {
 /// One search of a run: a position at a depth.
 #[derive(Copy, Clone, Debug)]
 pub struct Search<'a> {
+    /// The position.
     pub position: &'a InputPosition,
+    /// The search depth.
     pub depth: u8,
 }
 
@@ -125,12 +128,15 @@ pub fn check_depths(engines: &[&dyn Engine], depths: &[u8]) -> Result<()> {
 /// What every record of a run says about how it was made.
 #[derive(Clone, Debug)]
 pub struct RunIdentity {
+    /// The first engine compared.
     pub left: EngineKind,
+    /// The second engine compared.
     pub right: EngineKind,
     /// The ROM, when an engine is the emulator.
     pub rom: Option<RomId>,
     /// Is Sargon's opening book allowed?
     pub book: bool,
+    /// The part of the input this run does.
     pub shard: Shard,
 }
 
@@ -200,13 +206,18 @@ pub fn check_resumable(
 /// Counts over records.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Records.
     pub searches: usize,
+    /// Trace events compared.
     pub events: u64,
+    /// Searches whose engines disagreed.
     pub divergences: usize,
+    /// Searches that failed.
     pub errors: usize,
 }
 
 impl Tally {
+    /// Count one record.
     pub fn add(&mut self, record: &SearchRecord) {
         self.searches += 1;
         self.events += record.events;
@@ -217,6 +228,7 @@ impl Tally {
         }
     }
 
+    /// The counts over `records`.
     pub fn of<'a>(records: impl IntoIterator<Item = &'a SearchRecord>) -> Tally {
         let mut tally = Tally::default();
         for r in records {
@@ -251,6 +263,7 @@ impl Observer for () {}
 /// How a run ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RunOutcome {
+    /// Counts over the searches done.
     pub tally: Tally,
     /// Searches left undone because the run stopped at a divergence or an error.
     pub left_undone: usize,

@@ -61,8 +61,11 @@ pub struct SearchRecord {
     pub position: usize,
     /// The position as read from the input.
     pub fen: String,
+    /// The search depth.
     pub depth: u8,
+    /// The first engine's result.
     pub left: EngineRecord,
+    /// The second engine's result.
     pub right: EngineRecord,
     /// Whether Sargon's opening book was allowed (it answers some opening positions
     /// without a search).
@@ -77,9 +80,11 @@ pub struct SearchRecord {
     pub rom_sha256: Option<String>,
     /// The shard of the run that made the record, `K/N`.
     pub shard: String,
+    /// Whether the engines agreed, diverged or could not search.
     pub verdict: Verdict,
     /// Events compared and found equal.
     pub events: u64,
+    /// Where the traces first differ (verdict `diverge`).
     pub divergence: Option<DivergenceRecord>,
     /// Why the search could not be done (verdict `error`).
     pub error: Option<String>,
@@ -104,6 +109,7 @@ impl SearchRecord {
 /// The complete records of a results file.
 #[derive(Clone, Debug, Default)]
 pub struct ResultsRead {
+    /// The complete lines' records, in file order.
     pub records: Vec<SearchRecord>,
     /// Bytes after the last newline: an incomplete line left by a run that was killed
     /// while writing it (0 when the file ends cleanly).
@@ -234,6 +240,7 @@ impl ResultsFile {
             .with_context(|| format!("cannot write to {}", self.path.display()))
     }
 
+    /// The results file's path.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -16,7 +16,9 @@ use std::str::FromStr;
 /// Shard `index` of `count` (0 <= index < count).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Shard {
+    /// This shard's number, from 0.
     pub index: usize,
+    /// How many shards the input is split into.
     pub count: usize,
 }
 
@@ -33,6 +35,7 @@ impl Shard {
     /// The whole input as one shard.
     pub const ALL: Shard = Shard { index: 0, count: 1 };
 
+    /// Shard `index` of `count`; an error unless 0 <= index < count.
     pub fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
         if count == 0 {
             return err("the number of shards must be at least 1");

@@ -13,6 +13,7 @@ pub const KEYS: [&str; 14] = [
 /// One node of a model: its key, the pretend line that leads to it and its pretend score.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct ModelNode {
+    /// The node's key ("AG").
     pub key: &'static str,
     /// The pretend line in numbered SAN, e.g. "1.Qg8+ Nxg8 2.Nf7#".
     pub line: &'static str,
@@ -25,6 +26,7 @@ pub struct ModelNode {
 pub struct Model {
     /// 1 to 5, as numbered in the document.
     pub number: u8,
+    /// The example's title.
     pub title: &'static str,
     /// The pretend position (White to move).
     pub fen: &'static str,
@@ -37,6 +39,7 @@ pub struct Model {
 }
 
 impl Model {
+    /// The node with this key, if any.
     pub fn node(&self, key: &str) -> Option<&ModelNode> {
         self.nodes.iter().find(|n| n.key == key)
     }

@@ -95,7 +95,9 @@ pub const MAX_PAWNS: f64 = 16.0;
 /// Output form of `sargon models`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ModelFormat {
+    /// Plain text for people.
     Text,
+    /// JSON for programs.
     Json,
 }
 
@@ -127,6 +129,7 @@ impl Decision {
 pub struct Evaluation {
     /// 1, 2, ...: the "(N)" of the document.
     pub order: usize,
+    /// The node's key in the model ("AG").
     pub key: String,
     /// The node's score in pawns, from the side that made its last move.
     pub score: f64,
@@ -134,6 +137,7 @@ pub struct Evaluation {
     pub alpha_beta: f64,
     /// The minimax threshold `M` in pawns (-16.0: -MAX).
     pub minimax: f64,
+    /// What the score decided.
     pub decision: Decision,
     /// The node whose "best so far" score is the alpha-beta threshold (none while it is
     /// MAX): the opponent's alternative that a cutoff refers to.
@@ -153,6 +157,7 @@ impl Evaluation {
 /// One example run, everything derived from the trace.
 #[derive(Clone, Debug)]
 pub struct ModelRun {
+    /// The example run.
     pub model: &'static Model,
     /// Keys in the order the move generator created the nodes.
     pub created: Vec<String>,
@@ -172,14 +177,17 @@ impl ModelRun {
         self.pv.last().map_or("", |k| self.model.line(k))
     }
 
+    /// The evaluation of the node `key`, if it was evaluated.
     pub fn evaluation(&self, key: &str) -> Option<&Evaluation> {
         self.evaluations.iter().find(|e| e.key == key)
     }
 
+    /// Whether the node `key` is on the principal variation.
     pub fn in_pv(&self, key: &str) -> bool {
         self.pv.iter().any(|k| k == key)
     }
 
+    /// Whether the move generator created the node `key`.
     pub fn was_created(&self, key: &str) -> bool {
         self.created.iter().any(|k| k == key)
     }
