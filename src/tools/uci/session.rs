@@ -13,7 +13,9 @@ use crate::base::engine::{Engine, EngineKind};
 use crate::base::position;
 
 use super::worker::{bestmove_line, fallback, search_thread, Job};
-use super::{parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings};
+use super::{
+    parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings,
+};
 
 /// Where the answers go: shared by the reader and the search thread, one line at a time.
 pub(super) struct AnswerWriter<W: Write>(Arc<Mutex<W>>);
