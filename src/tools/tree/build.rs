@@ -221,6 +221,7 @@ impl SearchTree {
         self.nodes.len() - 1
     }
 
+    /// Whether the tree has no node besides the root.
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1
     }

@@ -47,6 +47,7 @@ pub struct NodeEval {
     pub order: usize,
     /// Pawns, from the side that made the node's move.
     pub score: f64,
+    /// What the score decided: a new best, a discard or a cutoff.
     pub decision: Decision,
     /// The alpha-beta threshold (two plies up), in the same pawns (16.0: MAX).
     pub alpha_beta: f64,
@@ -62,9 +63,15 @@ pub enum Status {
     /// It has an evaluation.
     Evaluated,
     /// One of its replies caused a cutoff at evaluation `at`: never backed up.
-    Refuted { at: usize },
+    Refuted {
+        /// The evaluation's order number.
+        at: usize,
+    },
     /// Never searched: a cutoff (evaluation `by`, when known) ended its move list first.
-    CutOff { by: Option<usize> },
+    CutOff {
+        /// The cutting evaluation's order number.
+        by: Option<usize>,
+    },
     /// Its move leaves the king in check: Sargon drops it.
     Illegal,
     /// Created but not evaluated, for none of the reasons above (e.g. a search that was
@@ -75,8 +82,11 @@ pub enum Status {
 /// One node of a search tree.
 #[derive(Clone, Debug)]
 pub struct TreeNode {
+    /// The parent's index (none for the root).
     pub parent: Option<usize>,
+    /// The children's indices, in creation order.
     pub children: Vec<usize>,
+    /// Depth in the tree (0 for the root).
     pub ply: usize,
     /// The move in numbered SAN ("1.e4", "1...e5"), or UCI when it is illegal.
     pub label: String,
@@ -84,8 +94,11 @@ pub struct TreeNode {
     pub key: Option<String>,
     /// Position in creation order (0 for the root).
     pub created: usize,
+    /// The evaluation, if the node was evaluated.
     pub eval: Option<NodeEval>,
+    /// Why it is drawn as it is.
     pub status: Status,
+    /// It is on the principal variation.
     pub in_pv: bool,
     /// It was the best so far among its siblings at some point (a `best` event).
     pub best_so_far: bool,
@@ -94,6 +107,7 @@ pub struct TreeNode {
 /// A search tree: node 0 is the root.
 #[derive(Clone, Debug)]
 pub struct SearchTree {
+    /// The nodes, indexed by `parent` and `children`.
     pub nodes: Vec<TreeNode>,
     /// What was searched, for the picture's title.
     pub title: String,

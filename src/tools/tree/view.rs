@@ -5,6 +5,7 @@ use super::*;
 /// The part of a tree a picture shows.
 #[derive(Clone, Debug)]
 pub struct View {
+    /// For each node: drawn on its own.
     pub shown: Vec<bool>,
     /// Cut-off moves drawn as one faded box per move list: (parent, the cut-off children).
     pub cut_groups: Vec<(usize, Vec<usize>)>,
@@ -17,7 +18,9 @@ pub struct View {
     pub grouped: usize,
     /// Nodes left out.
     pub left_out: usize,
+    /// The node limit the view was made with.
     pub max_nodes: Option<usize>,
+    /// The ply limit the view was made with.
     pub max_ply: Option<usize>,
 }
 
