@@ -16,3 +16,4 @@ pub mod pv;
 pub mod record;
 pub mod tree;
 pub mod uci;
+pub mod uci_client;
