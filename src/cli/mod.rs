@@ -19,6 +19,7 @@ pub mod diff;
 pub mod history;
 pub mod listing;
 pub mod models;
+pub mod play;
 pub mod profile;
 pub mod progress;
 pub mod rom;

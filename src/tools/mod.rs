@@ -12,6 +12,7 @@ pub mod diff_run;
 pub mod elo;
 pub mod models;
 pub mod pgn;
+pub mod play;
 pub mod pv;
 pub mod record;
 pub mod tree;
