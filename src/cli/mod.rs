@@ -14,6 +14,7 @@ use sargon::base::position::{self, Setup};
 use sargon::original::rom::RomStore;
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod diff;
 pub mod history;

@@ -6,6 +6,7 @@
 //! and the UCI protocol.
 
 pub mod analysis;
+pub mod annotate;
 pub mod batch;
 pub mod diff;
 pub mod diff_run;
