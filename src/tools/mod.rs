@@ -2,8 +2,9 @@
 //!
 //! Each tool sees an engine only through [`crate::base::engine::Engine`] and its trace
 //! through [`crate::base::trace`], recorded by [`record`]: analysis and the principal variation, the differential
-//! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches
-//! and the UCI protocol.
+//! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches,
+//! the UCI protocol from both sides (Sargon as an engine, and a client that drives other
+//! engines), matches with PGN out and Elo estimates, and annotated games.
 
 pub mod analysis;
 pub mod annotate;
