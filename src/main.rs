@@ -41,6 +41,10 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Speak the UCI protocol on stdin/stdout, for chess GUIs (see docs/uci.md)
     Uci(cli::uci::UciArgs),
+    /// Play a match against another UCI engine or Sargon at another level, with PGN out
+    Play(cli::play::PlayArgs),
+    /// Sargon's score, choice and line on every move of the games of a PGN file
+    Annotate(cli::annotate::AnnotateArgs),
     /// Draw Sargon's search tree: DOT, SVG (with Graphviz) or an indented text tree
     Tree(cli::tree::TreeArgs),
     /// Where a search spends its instructions and T-states, routine by routine
@@ -63,6 +67,8 @@ fn main() -> ExitCode {
         Command::Trace(args) => cli::trace::run(&store, args),
         Command::Models(args) => cli::models::run(&store, args),
         Command::Uci(args) => cli::uci::run(&store, args),
+        Command::Play(args) => cli::play::run(&store, args),
+        Command::Annotate(args) => cli::annotate::run(&store, args),
         Command::Tree(args) => cli::tree::run(&store, args),
         Command::Profile(args) => cli::profile::run(&store, args),
         Command::History { command } => cli::history::run(&store, command),

@@ -1,5 +1,6 @@
 //! `sargon analyze`: Sargon's move, PV and score for one position, or for every position
-//! of an EPD file (`--epd`, one CSV or JSON Lines row per position, see [`sargon::tools::batch`]).
+//! of an EPD file (`--epd`, one CSV or JSON Lines row per position, or the EPD line written
+//! back with the results as operations; see [`sargon::tools::batch`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -25,6 +26,8 @@ pub enum AnalyzeFormat {
     Csv,
     /// One JSON object per line and position (--epd)
     Jsonl,
+    /// Every position written back with acd, acn, acs, ce, pm and pv added (--epd)
+    Epd,
 }
 
 #[derive(clap::Args, Debug)]
@@ -57,8 +60,11 @@ pub fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
         .as_deref()
         .expect("clap requires a position or --epd");
     let format = args.format.unwrap_or(AnalyzeFormat::Text);
-    if matches!(format, AnalyzeFormat::Csv | AnalyzeFormat::Jsonl) {
-        bail!("--format csv and jsonl are for --epd; one position is text or json");
+    if matches!(
+        format,
+        AnalyzeFormat::Csv | AnalyzeFormat::Jsonl | AnalyzeFormat::Epd
+    ) {
+        bail!("--format csv, jsonl and epd are for --epd; one position is text or json");
     }
     let setup = args.engine.setup(position)?;
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
@@ -71,12 +77,12 @@ pub fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-/// `--epd`: every position, spread over worker threads, rows in file order on stdout, the
-/// score on stderr.
+/// `--epd`: every position, spread over worker threads, rows (or EPD lines) in file order on
+/// stdout, the score on stderr.
 fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
     let format = args.format.unwrap_or(AnalyzeFormat::Csv);
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
-        bail!("with --epd the output is --format csv or jsonl");
+        bail!("with --epd the output is --format csv, jsonl or epd");
     }
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let entries = batch::parse_epd(&text).map_err(|errors| {
@@ -106,6 +112,8 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
     }
     let opts = args.engine.options(args.depth);
     let book = !args.engine.no_book;
+    // EPD's `acn` is the count of nodes created, which only the full trace has.
+    let count_nodes = format == AnalyzeFormat::Epd;
     let progress = Progress::new(entries.len() as u64, "positions");
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -117,11 +125,11 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
         &entries,
         engines,
         |engine, _, entry| {
-            let row = batch::analyse_entry(engine.as_mut(), entry, &opts, book);
+            let row = batch::analyse_entry(engine.as_mut(), entry, &opts, book, count_nodes);
             progress.inc();
             row
         },
-        |_, row: BatchRow| -> io::Result<()> {
+        |index, row: BatchRow| -> io::Result<()> {
             if let Some(s) = row.solved {
                 targets += 1;
                 solved += usize::from(s);
@@ -133,6 +141,10 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
             }
             match format {
                 AnalyzeFormat::Csv => writeln!(out, "{}", row.to_csv())?,
+                AnalyzeFormat::Epd => {
+                    let entry = &entries[index];
+                    writeln!(out, "{}", batch::epd_line(entry, &row.epd_ops(entry)))?
+                }
                 _ => writeln!(out, "{}", row.to_jsonl())?,
             }
             // Rows appear as they are ready, for a reader at the other end of a pipe.

@@ -14,12 +14,14 @@ use sargon::base::position::{self, Setup};
 use sargon::original::rom::RomStore;
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod diff;
 pub mod graphviz;
 pub mod history;
 pub mod listing;
 pub mod models;
+pub mod play;
 pub mod profile;
 pub mod progress;
 pub mod rom;

@@ -6,7 +6,7 @@ use shakmaty::{Color, Position};
 
 use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
 use crate::base::position::{self, Setup};
-use crate::base::trace::Detail;
+use crate::base::trace::{Detail, Event};
 use crate::tools::{pv, record};
 
 /// The result of one analysis, as `sargon analyze --format json` prints it.
@@ -52,6 +52,10 @@ pub struct Analysis {
     pub pv_uci: Vec<String>,
     /// The principal variation in SAN.
     pub pv_san: Vec<String>,
+    /// The nodes the search created (the trace's `created` events), when counted
+    /// ([`analyse_counting_nodes`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_created: Option<u64>,
 }
 
 /// Why an analysis failed.
@@ -81,8 +85,39 @@ pub fn analyse(
     setup: &Setup,
     opts: &SearchOptions,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
-    let rom = engine.rom_id().map(|r| r.name.clone());
     let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut [])?;
+    describe(&*engine, setup, opts, recorded, None)
+}
+
+/// [`analyse`], also counting the nodes the search created: the `created` events of its
+/// full trace, counted as they stream by (only the "best so far" events are kept, for the
+/// PV). Recording every event costs time: `sargon analyze --format epd` wants the count.
+pub fn analyse_counting_nodes(
+    engine: &mut dyn Engine,
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<(Analysis, SearchOutcome), AnalysisError> {
+    let mut created = 0u64;
+    let mut events = Vec::new();
+    let outcome =
+        record::search_streaming(engine, setup, opts, Detail::Full, &mut [], |e| match e {
+            Event::Created { .. } => created += 1,
+            Event::Best { .. } | Event::Result { .. } => events.push(e),
+            _ => {}
+        })?;
+    let recorded = record::Recorded { outcome, events };
+    describe(&*engine, setup, opts, recorded, Some(created))
+}
+
+/// The analysis of a recorded search.
+fn describe(
+    engine: &dyn Engine,
+    setup: &Setup,
+    opts: &SearchOptions,
+    recorded: record::Recorded,
+    nodes_created: Option<u64>,
+) -> Result<(Analysis, SearchOutcome), AnalysisError> {
+    let rom = engine.rom_id().map(|r| r.name.clone());
     let pos = &setup.position;
     let fen = position::fen_of(pos);
     // With no legal move Sargon still names a move: the last one it tried (and found
@@ -141,6 +176,7 @@ pub fn analyse(
             .map(|n| n as f64 / stats.wall_us as f64),
         pv_uci,
         pv_san,
+        nodes_created,
     };
     Ok((analysis, outcome))
 }

@@ -28,3 +28,32 @@ pub fn emulator(test: &str) -> Option<Emulator> {
     let rom = rom(test)?;
     Some(Emulator::new(rom).expect("the imported ROM passes the harness checks"))
 }
+
+/// Is python-chess there to read our output back? If not, print the skip line.
+pub fn python_chess(test: &str) -> bool {
+    let has = std::process::Command::new("python3")
+        .args(["-c", "import chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has {
+        eprintln!("skipped: python-chess not installed (pip install chess) ({test})");
+    }
+    has
+}
+
+/// Run one of the python-chess checkers of `tests/pychess/` with `args`; its output is
+/// printed, and it must succeed and end with `last_line`.
+pub fn pychess_check(script: &str, args: &[&str], last_line: &str) -> String {
+    let path = format!("{}/tests/pychess/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new("python3")
+        .arg(&path)
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    println!("{stdout}");
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{script} failed ({})", out.status);
+    assert_eq!(stdout.lines().last(), Some(last_line), "{stdout}");
+    stdout
+}

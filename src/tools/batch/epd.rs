@@ -11,10 +11,17 @@
 //!
 //! A position is *solved* when Sargon's move is one of its `bm` moves and none of its `am`
 //! moves; positions with neither have no verdict.
+//!
+//! [`epd_line`] writes a position back with its operations and new ones (the results of an
+//! analysis), quoting as the EPD standard (PGN standard, section 16.2) says: the operands of
+//! string operations (`id`, `c0`..`c9`, `v0`..`v9`, `eco`, `nic`, `tcgs`, `tcri`, `tcsi`)
+//! in double quotes (a quote or a backslash inside escaped with a backslash, as in PGN tag
+//! strings; python-chess reads them so); moves and numbers bare; any other operand quoted
+//! only when it could not be read back bare.
 
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move};
+use shakmaty::{Chess, Move, Position};
 
 use crate::base::position;
 
@@ -274,6 +281,76 @@ pub fn parse_epd(text: &str) -> Result<Vec<EpdEntry>, Vec<EpdError>> {
     }
 }
 
+/// Is `opcode` one whose operands are strings (always quoted)?
+fn takes_strings(opcode: &str) -> bool {
+    let numbered = |prefix: char| {
+        opcode.len() == 2
+            && opcode.starts_with(prefix)
+            && opcode[1..].chars().all(|c| c.is_ascii_digit())
+    };
+    matches!(opcode, "id" | "eco" | "nic" | "tcgs" | "tcri" | "tcsi")
+        || numbered('c')
+        || numbered('v')
+}
+
+/// An operand in double quotes, `"` and `\` escaped.
+fn quoted(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// One operation as an EPD line holds it: `opcode operand ...;`.
+pub fn format_operation(op: &EpdOp) -> String {
+    let mut out = op.opcode.clone();
+    for operand in &op.operands {
+        out.push(' ');
+        let bare_unreadable = operand.is_empty()
+            || operand.contains(|c: char| c.is_whitespace() || c == ';' || c == '"');
+        if takes_strings(&op.opcode) || bare_unreadable {
+            out.push_str(&quoted(operand));
+        } else {
+            out.push_str(operand);
+        }
+    }
+    out.push(';');
+    out
+}
+
+/// The EPD line of `entry` with `results` added: the four position fields, the entry's own
+/// operations (those `results` replace left out), `hmvc` and `fmvn` when the position's
+/// move counters are not the defaults (0 and 1) and the entry had no such operation, then
+/// `results`.
+pub fn epd_line(entry: &EpdEntry, results: &[EpdOp]) -> String {
+    let fen = position::fen_of(&entry.position);
+    let fields: Vec<&str> = fen.split(' ').take(4).collect();
+    let mut ops: Vec<EpdOp> = entry
+        .ops
+        .iter()
+        .filter(|o| !results.iter().any(|r| r.opcode == o.opcode))
+        .cloned()
+        .collect();
+    let has = |name: &str| entry.ops.iter().any(|o| o.opcode == name);
+    let (halfmoves, fullmoves) = (entry.position.halfmoves(), entry.position.fullmoves().get());
+    if halfmoves != 0 && !has("hmvc") {
+        ops.push(EpdOp {
+            opcode: "hmvc".into(),
+            operands: vec![halfmoves.to_string()],
+        });
+    }
+    if fullmoves != 1 && !has("fmvn") {
+        ops.push(EpdOp {
+            opcode: "fmvn".into(),
+            operands: vec![fullmoves.to_string()],
+        });
+    }
+    ops.extend(results.iter().cloned());
+    let mut line = fields.join(" ");
+    for op in &ops {
+        line.push(' ');
+        line.push_str(&format_operation(op));
+    }
+    line
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -331,5 +408,45 @@ mod tests {
         assert_eq!(err.line, 9);
         assert!(err.reason.contains("bm Qh8"), "{err}");
         assert!(parse_epd_line("4k3/8/8 w", 2).is_err());
+    }
+
+    #[test]
+    fn lines_written_back() {
+        let e = parse_epd_line(
+            r#"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4 id "say \"hi\" \\ ok"; c0 plain; bm O-O; acd 9; xyz "two words" bare;"#,
+            1,
+        )
+        .unwrap()
+        .unwrap();
+        let results = [
+            EpdOp {
+                opcode: "acd".into(),
+                operands: vec!["3".into()],
+            },
+            EpdOp {
+                opcode: "pv".into(),
+                operands: vec!["O-O".into(), "Nf6".into()],
+            },
+        ];
+        let line = epd_line(&e, &results);
+        assert_eq!(
+            line,
+            r#"r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - id "say \"hi\" \\ ok"; c0 "plain"; bm O-O; xyz "two words" bare; hmvc 4; fmvn 4; acd 3; pv O-O Nf6;"#
+        );
+        // Read back: the same position, operations and counters.
+        let back = parse_epd_line(&line, 1).unwrap().unwrap();
+        assert_eq!(back.fen, e.fen);
+        assert_eq!(back.id, e.id);
+        assert_eq!(back.id.as_deref(), Some(r#"say "hi" \ ok"#));
+        assert_eq!(back.bm, e.bm);
+        let acd = back.ops.iter().find(|o| o.opcode == "acd").unwrap();
+        assert_eq!(acd.operands, ["3"]);
+        assert_eq!(
+            format_operation(&EpdOp {
+                opcode: "noop".into(),
+                operands: vec![]
+            }),
+            "noop;"
+        );
     }
 }

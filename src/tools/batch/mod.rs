@@ -13,6 +13,9 @@ pub mod epd;
 pub mod rows;
 pub mod run;
 
-pub use epd::{parse_epd, parse_epd_line, parse_operations, EpdEntry, EpdError, EpdOp};
+pub use epd::{
+    epd_line, format_operation, parse_epd, parse_epd_line, parse_operations, EpdEntry, EpdError,
+    EpdOp,
+};
 pub use rows::{analyse_entry, csv_field, BatchRow};
 pub use run::{run_ordered, workers};

@@ -4,7 +4,9 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use super::EpdEntry;
+use shakmaty::Position;
+
+use super::{EpdEntry, EpdOp};
 use crate::base::engine::{Engine, SearchOptions, SearchOutcome};
 use crate::base::position;
 use crate::tools::analysis::{self, Analysis};
@@ -36,6 +38,11 @@ pub struct BatchRow {
     pub time_ms: f64,
     /// Why the position could not be analysed.
     pub error: Option<String>,
+    /// The principal variation in SAN (Sargon's move alone when it came from the book).
+    pub pv_san: Vec<String>,
+    /// The nodes the search created, when they were counted (`--format epd`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_created: Option<u64>,
 }
 
 impl BatchRow {
@@ -81,12 +88,14 @@ pub fn csv_field(s: &str) -> String {
     }
 }
 
-/// Analyse one EPD position with `engine` (book or not) and judge the result.
+/// Analyse one EPD position with `engine` (book or not) and judge the result; with
+/// `count_nodes`, count the nodes the search created too (which records its whole trace).
 pub fn analyse_entry(
     engine: &mut dyn Engine,
     entry: &EpdEntry,
     opts: &SearchOptions,
     book: bool,
+    count_nodes: bool,
 ) -> BatchRow {
     let mut row = BatchRow {
         id: entry
@@ -104,11 +113,20 @@ pub fn analyse_entry(
         from_book: false,
         time_ms: 0.0,
         error: None,
+        pv_san: Vec::new(),
+        nodes_created: None,
     };
     let started = Instant::now();
     let result = position::setup(&entry.position, book)
         .map_err(|e| e.to_string())
-        .and_then(|setup| analysis::analyse(engine, &setup, opts).map_err(|e| e.to_string()));
+        .and_then(|setup| {
+            let analysed = if count_nodes {
+                analysis::analyse_counting_nodes(engine, &setup, opts)
+            } else {
+                analysis::analyse(engine, &setup, opts)
+            };
+            analysed.map_err(|e| e.to_string())
+        });
     row.time_ms = started.elapsed().as_secs_f64() * 1000.0;
     match result {
         Ok((a, outcome)) => fill(&mut row, entry, &a, &outcome),
@@ -125,6 +143,56 @@ fn fill(row: &mut BatchRow, entry: &EpdEntry, a: &Analysis, outcome: &SearchOutc
     row.from_book = a.from_book;
     row.solved = entry.solved_by(chosen.as_ref());
     row.time_ms = a.wall_ms;
+    row.pv_san = a.pv_san.clone();
+    row.nodes_created = a.nodes_created;
+}
+
+impl BatchRow {
+    /// The results as EPD operations, for the position `entry` they belong to: `acd`
+    /// (depth), `acn` (nodes created, when counted), `acs` (whole seconds), `ce`
+    /// (centipawns for the side to move), `pm` (Sargon's move) and `pv` (its line), in SAN.
+    /// A book move has no `ce` (there was no search), a position without a legal move no
+    /// `pm` or `pv`, and a position that could not be analysed no results at all.
+    pub fn epd_ops(&self, entry: &EpdEntry) -> Vec<EpdOp> {
+        if self.error.is_some() {
+            return Vec::new();
+        }
+        let op = |opcode: &str, operands: Vec<String>| EpdOp {
+            opcode: opcode.to_string(),
+            operands,
+        };
+        let searched = !self.from_book;
+        let mut ops = vec![op(
+            "acd",
+            vec![if searched { self.depth } else { 0 }.to_string()],
+        )];
+        if let Some(n) = self.nodes_created {
+            ops.push(op("acn", vec![n.to_string()]));
+        }
+        ops.push(op(
+            "acs",
+            vec![((self.time_ms / 1000.0).round() as u64).to_string()],
+        ));
+        if let (Some(cp), true) = (self.score_cp, searched) {
+            // score_cp is White's; EPD's ce is the side to move's.
+            let mover = if entry.position.turn() == shakmaty::Color::White {
+                cp
+            } else {
+                -cp
+            };
+            ops.push(op("ce", vec![mover.to_string()]));
+        }
+        if let Some(san) = &self.best_san {
+            ops.push(op("pm", vec![san.clone()]));
+            let pv = if self.pv_san.is_empty() {
+                vec![san.clone()]
+            } else {
+                self.pv_san.clone()
+            };
+            ops.push(op("pv", pv));
+        }
+        ops
+    }
 }
 
 #[cfg(test)]

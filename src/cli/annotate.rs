@@ -1,0 +1,66 @@
+//! `sargon annotate`: Sargon's comments and variations on every move of the games of a PGN
+//! file (see [`sargon::tools::annotate`]).
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use super::progress::Progress;
+use super::{make_engine, parse_engine};
+use sargon::base::engine::{EngineKind, SearchOptions};
+use sargon::original::rom::RomStore;
+use sargon::tools::{annotate, pgn};
+
+#[derive(clap::Args, Debug)]
+pub struct AnnotateArgs {
+    /// The PGN file of the games
+    pub pgn: PathBuf,
+    /// Search depth in plies for every position
+    #[arg(long, short, default_value_t = 3)]
+    pub depth: u8,
+    /// Which engine searches: the native port, or the original in the emulator
+    #[arg(long, default_value = "port", value_parser = parse_engine)]
+    pub engine: EngineKind,
+    /// ROM to run with the emulator (default: the only one imported, or `sargon`)
+    #[arg(long)]
+    pub rom: Option<String>,
+    /// Write the annotated games here (default: stdout, and the summaries go to stderr)
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
+    let text =
+        fs::read_to_string(&args.pgn).with_context(|| format!("reading {}", args.pgn.display()))?;
+    let games = pgn::read_games(&text).with_context(|| args.pgn.display().to_string())?;
+    if games.is_empty() {
+        anyhow::bail!("{}: no games", args.pgn.display());
+    }
+    let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
+    engine.check_depth(args.depth)?;
+    let opts = SearchOptions::depth(args.depth);
+    let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
+    let progress = Progress::new(positions as u64, "positions");
+    let mut out: Box<dyn Write> = match &args.output {
+        Some(path) => Box::new(io::BufWriter::new(
+            fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        )),
+        None => Box::new(io::stdout().lock()),
+    };
+    for (i, game) in games.iter().enumerate() {
+        let a = annotate::annotate(engine.as_mut(), game, &opts, |_, _| progress.inc())?;
+        out.write_all(a.to_pgn(game).as_bytes())?;
+        out.flush()?;
+        let summary = format!("game {} ({}): {}", i + 1, game.players(), a.summary(game));
+        // The games on stdout: the summaries beside them on stderr; else on stdout.
+        if args.output.is_some() {
+            progress.suspend(|| println!("{summary}"));
+        } else {
+            progress.println(summary);
+        }
+    }
+    progress.finish();
+    Ok(())
+}

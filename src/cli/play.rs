@@ -1,0 +1,268 @@
+//! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
+//! level), with PGN out and a score table (see [`sargon::tools::play`]).
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use shakmaty::Position;
+
+use super::{make_engine, EngineArgs};
+use sargon::original::rom::RomStore;
+use sargon::tools::pgn;
+use sargon::tools::play::{
+    self, MatchSettings, Opening, Player, SargonSpec, SharedFactory, UciSpec,
+};
+use sargon::tools::uci_client::Limit;
+
+#[derive(clap::Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub engine: EngineArgs,
+    /// Sargon's depth per move (its FixedDepth) [default: 3, unless --movetime]
+    #[arg(long, short)]
+    pub depth: Option<u8>,
+    /// Sargon's time per move in milliseconds, spent depth after depth as under UCI
+    #[arg(long, value_name = "MS")]
+    pub movetime: Option<u64>,
+    /// The opponent: a UCI engine's command line (`stockfish`, "/path/engine --arg"), or
+    /// `sargon[:depth=N,movetime=MS,nodes=N,engine=port|emulator,book=on|off]`
+    #[arg(long, value_name = "COMMAND")]
+    pub opponent: String,
+    /// A UCI option for the opponent, e.g. UCI_Elo=1350 (repeatable)
+    #[arg(long = "opponent-option", value_name = "NAME=VALUE")]
+    pub opponent_options: Vec<String>,
+    /// The opponent's time per move in milliseconds [default for a UCI engine without
+    /// another limit: 1000]
+    #[arg(long, value_name = "MS")]
+    pub opponent_movetime: Option<u64>,
+    /// The opponent's depth per move
+    #[arg(long, value_name = "N")]
+    pub opponent_depth: Option<u32>,
+    /// The opponent's nodes per move
+    #[arg(long, value_name = "N")]
+    pub opponent_nodes: Option<u64>,
+    /// Start positions: an EPD file, or a PGN file (`.pgn`: each game's moves are played
+    /// first); each opening is played twice, colours swapped
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Games in all [default: two per opening, or 2]
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Adjudicate a draw after N moves per side (after the opening)
+    #[arg(long, value_name = "N")]
+    pub max_moves: Option<u32>,
+    /// Append each game to this PGN file as it ends
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// The PGN Event tag
+    #[arg(long, default_value = "Sargon match")]
+    pub event: String,
+    /// The PGN Site tag
+    #[arg(long, default_value = "?")]
+    pub site: String,
+    /// Seconds an engine may take for a move before it counts as hung [default: twice its
+    /// time per move plus 5, or 600 without one]
+    #[arg(long, value_name = "SECS")]
+    pub move_timeout: Option<f64>,
+}
+
+/// `NAME=VALUE`.
+fn option_pair(text: &str) -> Result<(String, String)> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => bail!("--opponent-option `{text}`: expected NAME=VALUE"),
+    }
+}
+
+fn read_openings(path: &Path) -> Result<Vec<Opening>> {
+    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let is_pgn = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let openings = if is_pgn {
+        Opening::from_pgn(&text)
+    } else {
+        Opening::from_epd(&text)
+    }
+    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    if openings.is_empty() {
+        bail!("{}: no openings in the file", path.display());
+    }
+    for (i, o) in openings.iter().enumerate() {
+        if o.position().legal_moves().is_empty() {
+            bail!(
+                "{}: opening {} is already over (no legal move)",
+                path.display(),
+                i + 1
+            );
+        }
+    }
+    Ok(openings)
+}
+
+pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
+    if args.depth.is_some() && args.movetime.is_some() {
+        bail!("give Sargon a --depth or a --movetime, not both");
+    }
+    let sargon_spec = SargonSpec {
+        engine: args.engine.engine,
+        limit: Limit {
+            depth: match (args.depth, args.movetime) {
+                (None, None) => Some(3),
+                (d, _) => d.map(u32::from),
+            },
+            movetime: args.movetime.map(Duration::from_millis),
+            nodes: None,
+        },
+        book: !args.engine.no_book,
+        book_random: args.engine.book_random,
+    };
+    sargon_spec.check().map_err(anyhow::Error::msg)?;
+    let opponent_limit = Limit {
+        depth: args.opponent_depth,
+        movetime: args.opponent_movetime.map(Duration::from_millis),
+        nodes: args.opponent_nodes,
+    };
+    let options = args
+        .opponent_options
+        .iter()
+        .map(|o| option_pair(o))
+        .collect::<Result<Vec<_>>>()?;
+    let timeout = match args.move_timeout {
+        Some(s) if s > 0.0 && s.is_finite() => Some(Duration::from_secs_f64(s)),
+        Some(s) => bail!("--move-timeout {s}: expected a positive number of seconds"),
+        None => None,
+    };
+
+    let store = store.clone();
+    let rom = args.engine.rom.clone();
+    let factory: SharedFactory = Arc::new(move |kind| make_engine(&store, kind, rom.as_deref()));
+
+    // The opponent: Sargon at another level, or another program.
+    let base = SargonSpec {
+        limit: if opponent_limit.is_empty() {
+            sargon_spec.limit
+        } else {
+            opponent_limit
+        },
+        ..sargon_spec.clone()
+    };
+    let mut opponent = match SargonSpec::parse_opponent(&args.opponent, &base) {
+        Some(spec) => {
+            let spec = spec.map_err(|e| anyhow::anyhow!("--opponent {}: {e}", args.opponent))?;
+            spec.check()
+                .map_err(|e| anyhow::anyhow!("--opponent {}: {e}", args.opponent))?;
+            if !options.is_empty() {
+                bail!("--opponent-option is for UCI engines; Sargon's settings go in sargon:KEY=VALUE");
+            }
+            Player::sargon(spec, factory.clone())
+        }
+        None => {
+            let limit = if opponent_limit.is_empty() {
+                Limit {
+                    movetime: Some(Duration::from_millis(1000)),
+                    ..Limit::default()
+                }
+            } else {
+                opponent_limit
+            };
+            Player::uci(UciSpec {
+                command: args.opponent.clone(),
+                options,
+                limit,
+            })
+        }
+    }
+    .with_move_timeout(timeout);
+    let mut sargon = Player::sargon(sargon_spec, factory).with_move_timeout(timeout);
+
+    let openings = match &args.openings {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
+    let games = args.games.unwrap_or(2 * openings.len().max(1));
+    if games == 0 {
+        bail!("--games 0: nothing to play");
+    }
+    sargon.start().context("starting Sargon")?;
+    opponent.start().context("starting the opponent")?;
+    if opponent.name() == sargon.name() {
+        let name = format!("{} #2", opponent.name());
+        opponent.rename(name);
+    }
+    eprintln!(
+        "{games} game{}: {} against {}{}",
+        if games == 1 { "" } else { "s" },
+        sargon.name(),
+        opponent.name(),
+        match &args.openings {
+            Some(p) => format!(", {} openings from {}", openings.len(), p.display()),
+            None => String::new(),
+        }
+    );
+
+    let date = pgn::today();
+    let mut write_error = None;
+    let settings = MatchSettings {
+        games,
+        max_moves: args.max_moves,
+    };
+    let (first, second) = (sargon.name().to_string(), opponent.name().to_string());
+    let tally = play::play_match(
+        &mut sargon,
+        &mut opponent,
+        &openings,
+        &settings,
+        |game, tally| {
+            eprintln!(
+                "game {}/{}: {} - {}: {} ({}), {} {}; Sargon +{} ={} -{}",
+                game.round,
+                games,
+                game.white,
+                game.black,
+                game.result.pgn(),
+                game.ending.describe(game.result),
+                game.engine_moves(),
+                if game.engine_moves() == 1 {
+                    "ply"
+                } else {
+                    "plies"
+                },
+                tally.wins,
+                tally.draws,
+                tally.losses
+            );
+            if let play::Ending::Failure { error, .. } = &game.ending {
+                eprintln!("  the engine failed: {error}");
+            }
+            if let Some(path) = &args.pgn {
+                let text = game.to_pgn(&args.event, &args.site, &date);
+                let written = OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.flush()));
+                if let Err(e) = written {
+                    if write_error.is_none() {
+                        eprintln!("error: writing {}: {e}", path.display());
+                    }
+                    write_error = Some(e);
+                }
+            }
+        },
+    );
+    print!("{}", play::score_table(&first, &second, &tally));
+    if let (Some(e), Some(path)) = (write_error, &args.pgn) {
+        bail!(
+            "the games could not all be written to {}: {e}",
+            path.display()
+        );
+    }
+    Ok(())
+}
