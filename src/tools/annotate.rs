@@ -24,6 +24,7 @@ pub const SWINGS_SHOWN: usize = 3;
 pub struct View {
     /// Its move and line, legal from the position (empty when the game is over there).
     pub pv: Vec<Move>,
+    /// The same line in SAN.
     pub pv_san: Vec<String>,
     /// Pawns for White.
     pub white_pawns: f64,
@@ -47,6 +48,7 @@ impl View {
 pub struct Annotation {
     /// `views[i]`: the position before move i; the last one is the final position.
     pub views: Vec<View>,
+    /// The depth Sargon searched each position to.
     pub depth: u8,
     /// Sargon's description, for the comments.
     pub engine: String,
@@ -59,7 +61,9 @@ pub struct Swing {
     pub ply: usize,
     /// "14.Qxb7" or "9...Nxe4".
     pub label: String,
+    /// The score before the move, as written in the comments.
     pub before: String,
+    /// The score after the move, as written in the comments.
     pub after: String,
     /// Pawns for White, after minus before.
     pub change: f64,
@@ -68,8 +72,10 @@ pub struct Swing {
 /// Why a game cannot be annotated.
 #[derive(Debug, thiserror::Error)]
 pub enum AnnotateError {
+    /// A position of the game Sargon cannot represent.
     #[error(transparent)]
     Position(#[from] position::PositionError),
+    /// A search failed.
     #[error(transparent)]
     Search(#[from] SearchError),
 }

@@ -25,12 +25,16 @@ pub const Z_95: f64 = 1.959_963_984_540_054;
 /// Game results from one player's side.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
+    /// Games won.
     pub wins: u32,
+    /// Games drawn.
     pub draws: u32,
+    /// Games lost.
     pub losses: u32,
 }
 
 impl Tally {
+    /// Games played.
     pub fn games(&self) -> u32 {
         self.wins + self.draws + self.losses
     }
@@ -92,9 +96,13 @@ pub fn expected_score(diff: f64) -> f64 {
 /// An Elo difference with its 95% interval (bounds may be infinite).
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct EloEstimate {
+    /// The Elo difference the score implies.
     pub diff: f64,
+    /// The lower end of its 95% interval (may be minus infinity).
     pub low: f64,
+    /// The upper end of its 95% interval (may be infinity).
     pub high: f64,
+    /// The number of games it rests on.
     pub games: u32,
 }
 

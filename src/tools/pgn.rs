@@ -62,8 +62,15 @@ impl PgnGame {
 /// Why a PGN file cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PgnError {
+    /// A game of the file is not usable.
     #[error("game {game}: {reason}")]
-    Game { game: usize, reason: String },
+    Game {
+        /// Its number in the file, from 1.
+        game: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The file could not be read or written.
     #[error("reading PGN: {0}")]
     Io(#[from] io::Error),
 }
@@ -207,13 +214,16 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
 /// A move to write: its SAN, the comments after it, and the variations that replace it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MoveText {
+    /// The move in SAN.
     pub san: String,
+    /// Comments after the move, without braces.
     pub comments: Vec<String>,
     /// Each an alternative to this move, from the position before it.
     pub variations: Vec<Vec<MoveText>>,
 }
 
 impl MoveText {
+    /// A move with no comment.
     pub fn new(san: impl Into<String>) -> MoveText {
         MoveText {
             san: san.into(),
@@ -221,6 +231,7 @@ impl MoveText {
         }
     }
 
+    /// The move with one more comment.
     pub fn with_comment(mut self, comment: impl Into<String>) -> MoveText {
         self.comments.push(comment.into());
         self
@@ -236,6 +247,7 @@ pub struct GameText {
     pub start: Chess,
     /// Comments before the first move.
     pub comments: Vec<String>,
+    /// The moves in order.
     pub moves: Vec<MoveText>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,

@@ -40,12 +40,16 @@ const STDERR_TAIL: usize = 5;
 /// The limits of one `go`: any of depth, time and nodes (none: the engine decides).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limit {
+    /// `go depth`.
     pub depth: Option<u32>,
+    /// `go movetime`.
     pub movetime: Option<Duration>,
+    /// `go nodes`.
     pub nodes: Option<u64>,
 }
 
 impl Limit {
+    /// No limit at all.
     pub fn is_empty(&self) -> bool {
         self.depth.is_none() && self.movetime.is_none() && self.nodes.is_none()
     }
@@ -124,31 +128,52 @@ pub struct Reply {
 /// What went wrong with an engine.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
+    /// The engine could not be started.
     #[error("cannot start `{command}`: {reason}")]
-    Start { command: String, reason: String },
+    Start {
+        /// The command line.
+        command: String,
+        /// Why it did not start.
+        reason: String,
+    },
+    /// The engine's process ended.
     #[error("{engine} exited while {doing}{last_words}")]
     Exited {
+        /// The engine's command line.
         engine: String,
+        /// What it was asked to do.
         doing: String,
         /// Its last lines on stderr, if any, ready to append.
         last_words: String,
     },
+    /// The engine did not answer in time.
     #[error("{engine} did not answer within {:.1} s while {doing}", after.as_secs_f64())]
     Timeout {
+        /// The engine's command line.
         engine: String,
+        /// What it was asked to do.
         doing: String,
+        /// How long it was given.
         after: Duration,
     },
+    /// The engine answered with a move that is not legal.
     #[error("{engine} answered `bestmove {text}`, which is not a legal move in {fen}")]
     IllegalMove {
+        /// The engine's command line.
         engine: String,
+        /// The move as it sent it.
         text: String,
+        /// The position, as FEN.
         fen: String,
     },
+    /// The engine has no option of that name.
     #[error("{engine} has no option `{name}` (it offers: {offered})")]
     UnknownOption {
+        /// The engine's command line.
         engine: String,
+        /// The option asked for.
         name: String,
+        /// The options it does offer.
         offered: String,
     },
 }

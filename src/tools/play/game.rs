@@ -13,8 +13,11 @@ use crate::tools::uci_client::{ClientError, EngineScore, Limit};
 /// What an engine said about its move.
 #[derive(Clone, Debug)]
 pub struct MoveInfo {
+    /// The engine's score for the move, if it gave one.
     pub score: Option<EngineScore>,
+    /// The depth it reached, if it said.
     pub depth: Option<u32>,
+    /// The time the move took.
     pub elapsed: Duration,
     /// Sargon played it from its opening book, without a search.
     pub book: bool,
@@ -39,7 +42,9 @@ impl MoveInfo {
 /// A move of the game.
 #[derive(Clone, Debug)]
 pub struct GameMove {
+    /// The move.
     pub mv: Move,
+    /// The move in SAN, from the position before it.
     pub san: String,
     /// `None` for a move of the opening, which no engine chose.
     pub info: Option<MoveInfo>,
@@ -48,12 +53,16 @@ pub struct GameMove {
 /// The result, as PGN writes it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameResult {
+    /// 1-0.
     WhiteWins,
+    /// 0-1.
     BlackWins,
+    /// 1/2-1/2.
     Draw,
 }
 
 impl GameResult {
+    /// The result as PGN writes it.
     pub fn pgn(self) -> &'static str {
         match self {
             GameResult::WhiteWins => "1-0",
@@ -84,17 +93,25 @@ pub enum FailureKind {
 /// Why the game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ending {
+    /// The side to move is mated.
     Checkmate,
+    /// The side to move has no move and is not in check.
     Stalemate,
+    /// The same position for the third time.
     ThreefoldRepetition,
+    /// Fifty moves by each side without a capture or a pawn move.
     FiftyMoves,
+    /// Neither side can mate.
     InsufficientMaterial,
     /// `--max-moves`: this many moves per side were played; a draw by adjudication.
     MoveCap(u32),
     /// The engine playing `side` failed; it loses the game.
     Failure {
+        /// The side whose engine failed.
         side: Color,
+        /// How it failed.
         kind: FailureKind,
+        /// What went wrong, for the record.
         error: String,
     },
 }
@@ -147,14 +164,21 @@ impl Ending {
 pub struct Game {
     /// From 1.
     pub round: usize,
+    /// White's name, for the PGN tags.
     pub white: String,
+    /// Black's name, for the PGN tags.
     pub black: String,
+    /// White's limit per move.
     pub white_limit: Limit,
+    /// Black's limit per move.
     pub black_limit: Limit,
+    /// Where the game started.
     pub opening: Opening,
     /// The opening's moves first, then the engines'.
     pub moves: Vec<GameMove>,
+    /// How it ended for the score table.
     pub result: GameResult,
+    /// Why it ended.
     pub ending: Ending,
 }
 

@@ -46,7 +46,9 @@ pub const UNTIMED_TIMEOUT: Duration = Duration::from_secs(600);
 /// Where a game starts: a position and the moves already played from it.
 #[derive(Clone, Debug)]
 pub struct Opening {
+    /// The position the game starts from.
     pub start: Chess,
+    /// Moves played from it before the engines take over.
     pub moves: Vec<Move>,
     /// The EPD `id` or the PGN game's `Opening` tag, if any.
     pub name: Option<String>,
@@ -104,10 +106,13 @@ impl Opening {
 /// Sargon as a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SargonSpec {
+    /// Which engine searches: the port or the original in the emulator.
     pub engine: EngineKind,
     /// A depth is Sargon's `FixedDepth`; a time is spent depth after depth.
     pub limit: Limit,
+    /// Sargon plays its own opening book where the position allows.
     pub book: bool,
+    /// The byte the book reads for its choice (bit 0: 1.e4 or 1.d4).
     pub book_random: u8,
 }
 
@@ -192,13 +197,16 @@ pub struct UciSpec {
     pub command: String,
     /// `setoption` pairs, in order.
     pub options: Vec<(String, String)>,
+    /// How long it thinks per move.
     pub limit: Limit,
 }
 
 /// One side of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
+    /// Sargon, run in this process.
     Sargon(SargonSpec),
+    /// Another UCI engine, started as a child process.
     Uci(UciSpec),
 }
 
@@ -242,6 +250,7 @@ impl Player {
         self
     }
 
+    /// What this player is.
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec
     }
