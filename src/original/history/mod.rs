@@ -132,7 +132,7 @@ pub struct LevelsReport {
 /// Why a level run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
-    #[error("position {index} ({text}): {source}")]
+    #[error("position {index} ({}): {source}", crate::base::input::echo(.text))]
     Position {
         index: usize,
         text: String,
