@@ -94,6 +94,8 @@ pub struct SearchTree {
     pub title: String,
     /// The root's text (side to move, Sargon's choice).
     pub root_text: String,
+    /// What was left out to keep the tree in memory, if anything ([`TreeBuilder`]).
+    pub cut: Option<TreeCut>,
 }
 
 const ROOT: usize = 0;
@@ -142,99 +144,274 @@ fn numbered(pos: &Chess, san: &str) -> String {
     }
 }
 
-impl SearchTree {
-    /// The tree of a search of `pos` from its full trace (a [`crate::base::trace::Recorder`]
-    /// with [`crate::base::trace::Detail::Full`], plus the result event if wanted).
-    pub fn from_trace(pos: &Chess, events: &[Event], title: impl Into<String>) -> SearchTree {
-        let mut nodes = vec![root_node(String::new())];
-        let mut index: HashMap<Vec<SMove>, usize> = HashMap::new();
+/// What a tree left out because the search created more nodes than it may keep.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeCut {
+    /// The most nodes (below the root) the tree keeps.
+    pub limit: usize,
+    /// The nodes the search created.
+    pub created: u64,
+    /// The tree holds every node down to this ply and none deeper; `None` when even the
+    /// root's moves did not fit, and the tree holds the first `limit` nodes created.
+    pub plies: Option<usize>,
+}
+
+impl TreeCut {
+    /// One sentence for the picture: what was cut and why.
+    pub fn note(&self) -> String {
+        let kept = match self.plies {
+            Some(p) => format!("the tree holds the nodes down to ply {p} only"),
+            None => format!("the tree holds the first {} created only", self.limit),
+        };
+        format!(
+            "Cut: the search created {} nodes, more than the {} kept in memory (--keep-nodes): {kept}.",
+            self.created, self.limit
+        )
+    }
+}
+
+/// Builds a [`SearchTree`] from a trace one event at a time, keeping at most a given
+/// number of nodes, so that a deep search (tens of millions of nodes) is drawn in bounded
+/// memory.
+///
+/// When the tree is full and a node arrives, the deepest ply kept is dropped and no node
+/// below the remaining plies is taken any more: the tree stays whole down to a ply rather
+/// than holding the first corner of the search. What a dropped reply tells about its parent
+/// (that it refuted it) is kept. Only when the root's moves alone fill the tree are later
+/// nodes refused as they come. [`SearchTree::cut`] then says what was left out.
+pub struct TreeBuilder {
+    nodes: Vec<TreeNode>,
+    index: HashMap<Vec<SMove>, usize>,
+    /// For a node whose replies are not kept: the first evaluation among them that was a
+    /// cutoff (it refuted the node).
+    hidden_refutation: Vec<Option<usize>>,
+    evaluations: usize,
+    /// The node whose `alpha_beta` waits for its `best_test`.
+    pending: Option<usize>,
+    result: Option<(Option<SMove>, crate::base::vocab::Score)>,
+    pv: pv::PvTracker,
+    limit: usize,
+    /// No node deeper than this is kept.
+    max_ply: usize,
+    /// Even the root's moves do not fit: no node is taken any more.
+    frozen: bool,
+    /// New nodes seen, kept or not.
+    created: u64,
+    cut: bool,
+}
+
+impl TreeBuilder {
+    /// A builder keeping at most `limit` nodes below the root (`None`: all).
+    pub fn new(limit: Option<usize>) -> TreeBuilder {
+        let mut index = HashMap::new();
         index.insert(Vec::new(), ROOT);
-        let mut evaluations = 0;
-        let mut pending: Option<usize> = None;
-        let mut result: Option<(Option<SMove>, crate::base::vocab::Score)> = None;
-        for e in events {
-            match e {
-                Event::Created { path } => {
-                    if path.is_empty() || index.contains_key(path) {
-                        continue;
+        TreeBuilder {
+            nodes: vec![root_node(String::new())],
+            index,
+            hidden_refutation: vec![None],
+            evaluations: 0,
+            pending: None,
+            result: None,
+            pv: pv::PvTracker::new(),
+            limit: limit.unwrap_or(usize::MAX),
+            max_ply: usize::MAX,
+            frozen: false,
+            created: 0,
+            cut: false,
+        }
+    }
+
+    /// Nodes kept so far, below the root.
+    pub fn len(&self) -> usize {
+        self.nodes.len() - 1
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// Take the next event of a full trace ([`crate::base::trace::Detail::Full`]).
+    pub fn add(&mut self, event: &Event) {
+        match event {
+            Event::Created { path } => self.created(path),
+            Event::AlphaBeta {
+                path,
+                score,
+                two_above,
+                cutoff,
+            } => {
+                self.pending = None;
+                self.evaluations += 1;
+                let order = self.evaluations;
+                let Some(&id) = self.index.get(path) else {
+                    // A reply not kept: if it refuted a kept node, the node will say so.
+                    if *cutoff && !path.is_empty() {
+                        if let Some(&parent) = self.index.get(&path[..path.len() - 1]) {
+                            self.hidden_refutation[parent].get_or_insert(order);
+                        }
                     }
-                    let Some(&parent) = index.get(&path[..path.len() - 1]) else {
-                        continue;
-                    };
-                    let id = nodes.len();
-                    let mut node = root_node(String::new());
-                    node.parent = Some(parent);
-                    node.ply = path.len();
-                    node.created = id;
-                    node.status = Status::NotEvaluated;
-                    nodes.push(node);
-                    nodes[parent].children.push(id);
-                    index.insert(path.clone(), id);
+                    return;
+                };
+                self.nodes[id].eval = Some(NodeEval {
+                    order,
+                    score: score.pawns(),
+                    decision: if *cutoff {
+                        Decision::Cutoff
+                    } else {
+                        Decision::Discard
+                    },
+                    alpha_beta: two_above.pawns(),
+                    minimax: None,
+                });
+                self.nodes[id].status = Status::Evaluated;
+                if !cutoff {
+                    self.pending = Some(id);
                 }
-                Event::AlphaBeta {
-                    path,
-                    score,
-                    two_above,
-                    cutoff,
-                } => {
-                    pending = None;
-                    let Some(&id) = index.get(path) else { continue };
-                    evaluations += 1;
-                    nodes[id].eval = Some(NodeEval {
-                        order: evaluations,
-                        score: score.pawns(),
-                        decision: if *cutoff {
-                            Decision::Cutoff
-                        } else {
-                            Decision::Discard
-                        },
-                        alpha_beta: two_above.pawns(),
-                        minimax: None,
-                    });
-                    nodes[id].status = Status::Evaluated;
-                    if !cutoff {
-                        pending = Some(id);
-                    }
-                }
-                Event::BestTest {
-                    path,
-                    one_above,
-                    accepted,
-                    ..
-                } => {
-                    if let Some(id) = pending.take() {
-                        if index.get(path) == Some(&id) {
-                            if let Some(ev) = nodes[id].eval.as_mut() {
-                                ev.decision = if *accepted {
-                                    Decision::NewBest
-                                } else {
-                                    Decision::Discard
-                                };
-                                ev.minimax = Some(-one_above.pawns() + 0.0);
-                            }
+            }
+            Event::BestTest {
+                path,
+                one_above,
+                accepted,
+                ..
+            } => {
+                if let Some(id) = self.pending.take() {
+                    if self.index.get(path) == Some(&id) {
+                        if let Some(ev) = self.nodes[id].eval.as_mut() {
+                            ev.decision = if *accepted {
+                                Decision::NewBest
+                            } else {
+                                Decision::Discard
+                            };
+                            ev.minimax = Some(-one_above.pawns() + 0.0);
                         }
                     }
                 }
-                Event::Best { path, .. } => {
-                    if let Some(&id) = index.get(path) {
-                        nodes[id].best_so_far = true;
-                    }
+            }
+            Event::Best { path, .. } => {
+                self.pv.add(event);
+                if let Some(&id) = self.index.get(path) {
+                    self.nodes[id].best_so_far = true;
                 }
-                Event::Result { best, score } => result = Some((*best, *score)),
-                Event::Eval { .. } | Event::Ascend { .. } => {}
+            }
+            Event::Result { best, score } => self.result = Some((*best, *score)),
+            Event::Eval { .. } | Event::Ascend { .. } => {}
+        }
+    }
+
+    fn created(&mut self, path: &[SMove]) {
+        if path.is_empty() || self.index.contains_key(path) {
+            return;
+        }
+        self.created += 1;
+        let ply = path.len();
+        if ply > self.max_ply {
+            self.cut = true;
+            return;
+        }
+        if self.len() >= self.limit {
+            self.cut = true;
+            if self.frozen || !self.drop_deepest_ply() || ply > self.max_ply {
+                return;
             }
         }
+        let Some(&parent) = self.index.get(&path[..ply - 1]) else {
+            return;
+        };
+        let id = self.nodes.len();
+        let mut node = root_node(String::new());
+        node.parent = Some(parent);
+        node.ply = ply;
+        node.created = self.created as usize;
+        node.status = Status::NotEvaluated;
+        self.nodes.push(node);
+        self.hidden_refutation.push(None);
+        self.nodes[parent].children.push(id);
+        self.index.insert(path.to_vec(), id);
+    }
+
+    /// Make room by dropping the deepest ply kept; `false` (and no more nodes taken) when
+    /// only the root's moves are left.
+    fn drop_deepest_ply(&mut self) -> bool {
+        let deepest = self.nodes.iter().map(|n| n.ply).max().unwrap_or(0);
+        if deepest <= 1 {
+            self.frozen = true;
+            return false;
+        }
+        self.max_ply = deepest - 1;
+        let max_ply = self.max_ply;
+        // A dropped node that was a cutoff refuted its parent.
+        for id in 1..self.nodes.len() {
+            let node = &self.nodes[id];
+            if node.ply == deepest {
+                if let Some(e) = node
+                    .eval
+                    .as_ref()
+                    .filter(|e| e.decision == Decision::Cutoff)
+                {
+                    let (parent, order) = (node.parent.expect("non-root"), e.order);
+                    let slot = &mut self.hidden_refutation[parent];
+                    *slot = Some(slot.map_or(order, |o| o.min(order)));
+                }
+            }
+        }
+        // Parents come before children, so ids keep their order.
+        let mut new_id = vec![None; self.nodes.len()];
+        let mut kept = 0;
+        for (id, node) in self.nodes.iter().enumerate() {
+            if node.ply <= max_ply {
+                new_id[id] = Some(kept);
+                kept += 1;
+            }
+        }
+        let nodes = std::mem::take(&mut self.nodes);
+        let hidden = std::mem::take(&mut self.hidden_refutation);
+        for (mut node, refuted) in nodes.into_iter().zip(hidden) {
+            if node.ply > max_ply {
+                continue;
+            }
+            node.parent = node.parent.and_then(|p| new_id[p]);
+            node.children = node.children.iter().filter_map(|&c| new_id[c]).collect();
+            self.nodes.push(node);
+            self.hidden_refutation.push(refuted);
+        }
+        self.index.retain(|_, id| match new_id[*id] {
+            Some(new) => {
+                *id = new;
+                true
+            }
+            None => false,
+        });
+        self.pending = self.pending.and_then(|p| new_id[p]);
+        true
+    }
+
+    /// The tree of a search of `pos` (the events taken so far), titled `title`.
+    pub fn finish(self, pos: &Chess, title: impl Into<String>) -> SearchTree {
+        let TreeBuilder {
+            mut nodes,
+            index,
+            hidden_refutation,
+            result,
+            pv,
+            limit,
+            max_ply,
+            created,
+            cut,
+            ..
+        } = self;
         // The PV.
-        let pv_moves = pv::principal_variation(events.iter());
+        let pv_moves = pv.line().to_vec();
         for n in 1..=pv_moves.len() {
             if let Some(&id) = index.get(&pv_moves[..n]) {
                 nodes[id].in_pv = true;
             }
         }
         // Labels and legality, walking down with positions.
-        let mut paths: Vec<(usize, Vec<SMove>)> = index.into_iter().map(|(p, i)| (i, p)).collect();
-        paths.sort_by_key(|(i, _)| *i);
-        let moves: Vec<Option<SMove>> = paths.iter().map(|(_, p)| p.last().copied()).collect();
+        let mut moves: Vec<Option<SMove>> = vec![None; nodes.len()];
+        for (path, &id) in &index {
+            moves[id] = path.last().copied();
+        }
+        drop(index);
         let mut positions: Vec<Option<Chess>> = vec![None; nodes.len()];
         positions[ROOT] = Some(pos.clone());
         // Creation order puts parents before children.
@@ -248,9 +425,12 @@ impl SearchTree {
                 Some((p, mv)) => {
                     let san = SanPlus::from_move(p.clone(), mv).to_string();
                     nodes[id].label = numbered(p, &san);
-                    let mut after = p.clone();
-                    after.play_unchecked(mv);
-                    positions[id] = Some(after);
+                    // Only a node with children needs its position.
+                    if !nodes[id].children.is_empty() {
+                        let mut after = p.clone();
+                        after.play_unchecked(mv);
+                        positions[id] = Some(after);
+                    }
                 }
                 None => {
                     // Sargon generates moves that leave the king in check (and, past a
@@ -262,7 +442,8 @@ impl SearchTree {
                 }
             }
         }
-        classify_unevaluated(&mut nodes);
+        drop(positions);
+        classify_unevaluated(&mut nodes, &hidden_refutation);
         let side = match pos.turn() {
             Color::White => "White",
             Color::Black => "Black",
@@ -280,13 +461,32 @@ impl SearchTree {
         }
         nodes[ROOT].label = root_text.clone();
         nodes[ROOT].in_pv = !pv_moves.is_empty();
+        let cut = cut.then(|| TreeCut {
+            limit,
+            created,
+            plies: (max_ply != usize::MAX).then_some(max_ply),
+        });
         let mut tree = SearchTree {
             nodes,
             title: title.into(),
             root_text,
+            cut,
         };
         tree.order_children();
         tree
+    }
+}
+
+impl SearchTree {
+    /// The tree of a search of `pos` from its full trace (a [`crate::base::trace::Recorder`]
+    /// with [`crate::base::trace::Detail::Full`], plus the result event if wanted). Every
+    /// node is kept; [`TreeBuilder`] keeps a bounded number.
+    pub fn from_trace(pos: &Chess, events: &[Event], title: impl Into<String>) -> SearchTree {
+        let mut builder = TreeBuilder::new(None);
+        for e in events {
+            builder.add(e);
+        }
+        builder.finish(pos, title)
     }
 
     /// The tree of a model run: the 14 nodes of the 2x2x2 model (those never created are
@@ -334,7 +534,7 @@ impl SearchTree {
             nodes[parent].children.push(id);
             by_key.insert(key, id);
         }
-        classify_unevaluated(&mut nodes);
+        classify_unevaluated(&mut nodes, &[]);
         let root_text = format!("White to move\nPV {}", run.pv_san());
         nodes[ROOT].label = root_text.clone();
         nodes[ROOT].in_pv = true;
@@ -342,6 +542,7 @@ impl SearchTree {
             nodes,
             title: format!("Example {}: {}", m.number, m.title),
             root_text,
+            cut: None,
         };
         tree.order_children();
         tree
@@ -403,8 +604,9 @@ impl SearchTree {
     }
 }
 
-/// Give every node without an evaluation its reason.
-fn classify_unevaluated(nodes: &mut [TreeNode]) {
+/// Give every node without an evaluation its reason. `hidden_refutation[id]`: the cutoff
+/// among a node's replies when the replies are not in the tree.
+fn classify_unevaluated(nodes: &mut [TreeNode], hidden_refutation: &[Option<usize>]) {
     let cutoff_among = |nodes: &[TreeNode], list: &[usize]| {
         list.iter().find_map(|&c| match &nodes[c].eval {
             Some(e) if e.decision == Decision::Cutoff => Some(e.order),
@@ -419,7 +621,9 @@ fn classify_unevaluated(nodes: &mut [TreeNode]) {
         let parent = nodes[id].parent.expect("non-root");
         let children = nodes[id].children.clone();
         let siblings = nodes[parent].children.clone();
-        nodes[id].status = if let Some(at) = cutoff_among(nodes, &children) {
+        let refutation =
+            cutoff_among(nodes, &children).or(hidden_refutation.get(id).copied().flatten());
+        nodes[id].status = if let Some(at) = refutation {
             Status::Refuted { at }
         } else if let Some(by) = cutoff_among(nodes, &siblings) {
             Status::CutOff { by: Some(by) }
@@ -850,11 +1054,20 @@ fn graph_header(out: &mut String, name: &str, layout: DotLayout, label: &str) {
 /// The tree as a Graphviz DOT graph.
 pub fn to_dot(tree: &SearchTree, view: &View, layout: DotLayout) -> String {
     let mut out = String::new();
-    let label = format!("{}\n{}\n{LEGEND}", tree.title, view.summary());
+    let label = format!("{}\n{}\n{LEGEND}", tree.title, summary(tree, view));
     graph_header(&mut out, "sargon_search", layout, &label);
     out.push_str(&dot_statements(tree, view, "", layout));
     out.push_str("}\n");
     out
+}
+
+/// What a picture shows of the tree: the view's summary, then what the tree itself left
+/// out, if anything.
+pub fn summary(tree: &SearchTree, view: &View) -> String {
+    match &tree.cut {
+        Some(cut) => format!("{}\n{}", view.summary(), cut.note()),
+        None => view.summary(),
+    }
 }
 
 /// Several trees (the models) in one DOT graph, one box each, every node shown.
@@ -902,7 +1115,7 @@ pub fn models_dot(runs: &[ModelRun]) -> String {
 pub fn to_text(tree: &SearchTree, view: &View) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}", tree.title);
-    let _ = writeln!(out, "{}", view.summary());
+    let _ = writeln!(out, "{}", summary(tree, view));
     let _ = writeln!(
         out,
         "(N) evaluation order, score in pawns for the side that made the move, * principal variation\n"
@@ -1113,6 +1326,115 @@ mod tests {
         assert_eq!(view.shown_count, 3);
         let text = to_text(&tree, &view);
         assert!(text.contains("more not shown"), "{text}");
+    }
+
+    #[test]
+    fn a_full_builder_drops_the_deepest_ply_and_keeps_the_refutations() {
+        let full = SearchTree::from_trace(&Chess::default(), &small_trace(), "test");
+        assert_eq!(full.cut, None);
+        let mut builder = TreeBuilder::new(Some(3));
+        for e in small_trace() {
+            builder.add(&e);
+        }
+        let tree = builder.finish(&Chess::default(), "test");
+        // The two root moves; the replies went when the tree was full.
+        assert_eq!(tree.len(), 2);
+        let cut = tree.cut.clone().expect("a cut");
+        assert_eq!((cut.limit, cut.created, cut.plies), (3, 6, Some(1)));
+        let by_label = |l: &str| tree.nodes.iter().position(|n| n.label == l).unwrap();
+        let (e4, d4) = (by_label("1.e4"), by_label("1.d4"));
+        assert!(tree.nodes[e4].in_pv);
+        assert_eq!(tree.nodes[e4].eval.as_ref().unwrap().order, 3);
+        // 1...d5 refuted 1.d4: the reply is gone, the verdict stays.
+        assert_eq!(tree.nodes[d4].status, Status::Refuted { at: 4 });
+        let text = to_text(&tree, &View::all(&tree));
+        assert!(
+            text.contains("Cut: the search created 6 nodes, more than the 3 kept in memory (--keep-nodes): the tree holds the nodes down to ply 1 only."),
+            "{text}"
+        );
+        let dot = to_dot(&tree, &View::all(&tree), DotLayout::LeftToRight);
+        assert!(dot.contains("Cut: the search created 6 nodes"), "{dot}");
+        // When the root's moves alone overflow, the first ones are kept.
+        let mut builder = TreeBuilder::new(Some(1));
+        for e in small_trace() {
+            builder.add(&e);
+        }
+        let tree = builder.finish(&Chess::default(), "test");
+        assert_eq!(tree.len(), 1);
+        assert_eq!(tree.cut.as_ref().unwrap().plies, None);
+        assert!(tree
+            .cut
+            .unwrap()
+            .note()
+            .contains("the first 1 created only"));
+    }
+
+    /// Each node by its line of labels from the root.
+    fn by_line(tree: &SearchTree) -> HashMap<Vec<String>, &TreeNode> {
+        let mut out = HashMap::new();
+        for node in &tree.nodes[1..] {
+            let mut line = vec![node.label.clone()];
+            let mut at = node.parent;
+            while let Some(p) = at.filter(|&p| p != ROOT) {
+                line.push(tree.nodes[p].label.clone());
+                at = tree.nodes[p].parent;
+            }
+            line.reverse();
+            out.insert(line, node);
+        }
+        out
+    }
+
+    /// A bounded tree of a real search is the whole tree cut at a ply: the same nodes down
+    /// to that ply, with the same evaluations, verdicts and principal variation.
+    #[test]
+    fn a_bounded_tree_is_the_whole_tree_down_to_a_ply() {
+        use crate::base::engine::SearchOptions;
+        use crate::base::position::{parse_position, setup};
+        use crate::base::trace::Detail;
+        let pos =
+            parse_position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+                .unwrap();
+        let events = crate::tools::record::search(
+            crate::engines::open_port().as_mut(),
+            &setup(&pos, false).unwrap(),
+            &SearchOptions::depth(3),
+            Detail::Full,
+            &mut [],
+        )
+        .unwrap()
+        .events;
+        let full = SearchTree::from_trace(&pos, &events, "full");
+        let mut builder = TreeBuilder::new(Some(600));
+        for e in &events {
+            builder.add(e);
+        }
+        let cut = builder.finish(&pos, "cut");
+        let plies = cut
+            .cut
+            .as_ref()
+            .and_then(|c| c.plies)
+            .expect("cut at a ply");
+        assert!(plies < 3 && cut.len() <= 600, "{plies} {}", cut.len());
+        let whole = by_line(&full);
+        let kept = by_line(&cut);
+        let expected = whole.values().filter(|n| n.ply <= plies).count();
+        assert_eq!(kept.len(), expected);
+        let mut refuted = 0;
+        for (line, node) in &kept {
+            let other = whole[line];
+            assert_eq!(node.eval, other.eval, "{line:?}");
+            assert_eq!(node.status, other.status, "{line:?}");
+            assert_eq!(node.in_pv, other.in_pv, "{line:?}");
+            assert_eq!(node.best_so_far, other.best_so_far, "{line:?}");
+            refuted += usize::from(matches!(node.status, Status::Refuted { .. }));
+        }
+        assert!(refuted > 0, "refutations are among what is checked");
+        assert_eq!(
+            cut.cut.as_ref().unwrap().created as usize,
+            full.len(),
+            "every node counted"
+        );
     }
 
     #[test]
