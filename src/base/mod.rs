@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod engine;
 pub mod hooks;
+pub mod input;
 pub mod position;
 pub mod trace;
 pub mod vocab;

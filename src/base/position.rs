@@ -12,6 +12,12 @@
 //!   White's first move by looking at it in the move list, so the initial position is
 //!   written and White's move replayed.
 //!
+//! Positions come in two readings: [`parse_position`] takes `startpos` or a standard FEN
+//! of exactly six fields (for programs and files), [`read_position`] also takes what
+//! people type: a FEN cut short, an EPD line, `moves` after the position. Both refuse
+//! what is not standard chess with the field at fault named, and quote the input through
+//! [`crate::base::input::echo`].
+//!
 //! The move number: Sargon's scoring penalises early rook and queen moves while MOVENO < 7
 //! and plays its book when MOVENO = 1. A FEN full-move counter above 1 is used as it is
 //! (capped at 255, Sargon's byte). A counter of 1 outside the book positions (most
@@ -21,8 +27,10 @@
 use std::fmt;
 
 use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role, Square};
 
+use crate::base::input::echo;
 use crate::base::vocab::{self, Sq, BLACK, BOARD_SIZE, MOVED, OFF_BOARD};
 
 /// Everything an engine writes into Sargon before a search.
@@ -54,7 +62,8 @@ impl Setup {
     }
 }
 
-/// Why a position cannot be given to Sargon.
+/// Why a position cannot be given to Sargon. Every input quoted here has been through
+/// [`echo`]: cut to a hundred characters, control characters escaped.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum PositionError {
     #[error("invalid FEN `{fen}`: {reason}")]
@@ -68,18 +77,242 @@ pub enum PositionError {
     #[error("Sargon cannot represent this position: {0}")]
     /// The position is legal but Sargon's board cannot hold it (the text says why).
     Unrepresentable(String),
+    /// A move of a `moves` list (numbered from 1) that cannot be played.
+    #[error("move {number} after `moves`, `{uci}`, {reason} in {fen}")]
+    BadMove {
+        /// Its number in the list, from 1.
+        number: usize,
+        /// The move as given.
+        uci: String,
+        /// Why it cannot be played.
+        reason: &'static str,
+        /// The position it was to be played in.
+        fen: String,
+    },
 }
 
-/// Parse `startpos` or a FEN into a legal position.
+/// A position read from a person's input, and what had to be assumed to read it.
+#[derive(Clone, Debug)]
+pub struct ReadPosition {
+    /// The position read.
+    pub position: Chess,
+    /// One sentence per assumption or ignored part (a board without the other FEN fields,
+    /// EPD operations); the caller shows them (the CLI on stderr, as `note: ...`).
+    pub notices: Vec<String>,
+}
+
+/// The six fields of a FEN, as messages name them.
+const FEN_FIELDS: [&str; 6] = [
+    "board",
+    "side to move",
+    "castling rights",
+    "en passant square",
+    "half-move clock",
+    "full-move number",
+];
+
+/// What a missing field is taken to be, in the order of [`FEN_FIELDS`].
+const FEN_DEFAULTS: [&str; 6] = ["", "w", "-", "-", "0", "1"];
+
+/// The half-move clock's largest value: the 75-move rule ends the game at 150 half-moves
+/// without a capture or a pawn move.
+const MAX_HALF_MOVES: u64 = 150;
+
+/// The full-move number's largest value: no game of chess reaches move 10000 (the 75-move
+/// rule ends every game before move 8850).
+const MAX_FULL_MOVES: u64 = 10_000;
+
+/// Parse `startpos` or a standard chess FEN of exactly six fields into a legal position.
+///
+/// This is the strict reading for programs and files of positions: anything else is
+/// refused with the field named (a FEN with fields missing or added, crazyhouse pockets,
+/// Chess960 castling, counters out of range, a `moves` list). [`read_position`] is the
+/// lenient reading for what people type.
 pub fn parse_position(text: &str) -> Result<Chess, PositionError> {
-    let text = text.trim();
-    if text.eq_ignore_ascii_case("startpos") {
-        return Ok(Chess::default());
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if let [word] = words[..] {
+        if word.eq_ignore_ascii_case("startpos") {
+            return Ok(Chess::default());
+        }
     }
-    let fen = Fen::from_ascii(text.as_bytes()).map_err(|e| PositionError::InvalidFen {
-        fen: text.to_string(),
-        reason: e.to_string(),
-    })?;
+    if words.len() > 6 {
+        // The fields first, so that an EPD line's operations are named as the counters
+        // they stand in place of.
+        check_fields(text, &words[..6])?;
+        return Err(invalid(
+            text,
+            format!(
+                "`{}` after field 6 ({}): a FEN has 6 fields",
+                echo(words[6]),
+                FEN_FIELDS[5]
+            ),
+        ));
+    }
+    if words.len() != 6 {
+        let reason = if words.contains(&"moves") {
+            "a `moves` list is not accepted here: give the position reached as a FEN".to_string()
+        } else {
+            format!(
+                "a FEN has 6 fields ({}); this has {}",
+                FEN_FIELDS.join(", "),
+                words.len()
+            )
+        };
+        return Err(invalid(text, reason));
+    }
+    let fields: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+    position_of_fields(text, &fields)
+}
+
+/// Read a position as a person may give it: `startpos` or a FEN, then possibly `moves` and
+/// moves in UCI notation (as the UCI `position` command takes them), each checked for
+/// legality. Also read, each with a notice of what was assumed or ignored:
+///
+/// * a FEN cut short after the board, the side to move or the castling rights: the missing
+///   fields are taken from `w - - 0 1`;
+/// * the four position fields of an EPD line, with or without operations: the counters are
+///   taken as `0 1` and the operations ignored.
+///
+/// Everything [`parse_position`] refuses besides is refused here too.
+pub fn read_position(text: &str) -> Result<ReadPosition, PositionError> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let (head, moves) = match words.iter().position(|&w| w == "moves") {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (&words[..], &[][..]),
+    };
+    let mut notices = Vec::new();
+    let mut position =
+        match head {
+            [] if words.is_empty() => {
+                return Err(invalid(
+                    text,
+                    "nothing to read: give a FEN or `startpos`".into(),
+                ))
+            }
+            [] => return Err(invalid(
+                text,
+                "`moves` without a position before it (`startpos moves ...` or `<FEN> moves ...`)"
+                    .into(),
+            )),
+            [word] if word.eq_ignore_ascii_case("startpos") => Chess::default(),
+            [word, rest @ ..] if word.eq_ignore_ascii_case("startpos") => {
+                return Err(invalid(
+                    text,
+                    format!(
+                        "`startpos` followed by `{}`: only `moves ...` may follow it",
+                        echo(&rest.join(" "))
+                    ),
+                ))
+            }
+            _ => {
+                let fields = complete_fields(text, head, &mut notices)?;
+                position_of_fields(text, &fields)?
+            }
+        };
+    for (i, &word) in moves.iter().enumerate() {
+        let bad = |reason| PositionError::BadMove {
+            number: i + 1,
+            uci: echo(word),
+            reason,
+            fen: fen_of(&position),
+        };
+        let uci = word
+            .parse::<UciMove>()
+            .map_err(|_| bad("is not a move in UCI notation (such as e2e4 or e7e8q)"))?;
+        let m = uci.to_move(&position).map_err(|_| bad("is not legal"))?;
+        position.play_unchecked(m);
+    }
+    Ok(ReadPosition { position, notices })
+}
+
+fn invalid(text: &str, reason: String) -> PositionError {
+    PositionError::InvalidFen {
+        fen: echo(text.trim()),
+        reason,
+    }
+}
+
+/// The six FEN fields of `words` (the part of the input before any `moves`): the missing
+/// counters or trailing fields filled in, EPD operations dropped, each with a notice.
+fn complete_fields(
+    text: &str,
+    words: &[&str],
+    notices: &mut Vec<String>,
+) -> Result<Vec<String>, PositionError> {
+    let mut fields: Vec<String> = words.iter().take(4).map(|w| w.to_string()).collect();
+    let rest = words.get(4..).unwrap_or(&[]);
+    // A counter starts with a digit or a sign; anything else after the four position
+    // fields is an EPD operation.
+    let is_counter = |w: &str| w.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+    match rest {
+        [] => {}
+        [half, full] if is_counter(half) => {
+            fields.push(half.to_string());
+            fields.push(full.to_string());
+            return Ok(fields);
+        }
+        [half] if is_counter(half) => {
+            return Err(invalid(
+                text,
+                format!(
+                    "field 6 ({}) is missing after the half-move clock `{}`",
+                    FEN_FIELDS[5],
+                    echo(half)
+                ),
+            ))
+        }
+        [half, _, extra, ..] if is_counter(half) => {
+            return Err(invalid(
+                text,
+                format!(
+                    "`{}` after field 6 ({}): a FEN has 6 fields",
+                    echo(extra),
+                    FEN_FIELDS[5]
+                ),
+            ))
+        }
+        operations => notices.push(format!(
+            "read as EPD: its operations `{}` are ignored",
+            echo(&operations.join(" "))
+        )),
+    }
+    let given = fields.len();
+    if given < 6 {
+        let assumed = FEN_DEFAULTS[given..].join(" ");
+        let names = FEN_FIELDS[given..].join(", ");
+        notices.push(format!(
+            "the position gives {given} of a FEN's 6 fields: assumed `{assumed}` for the {names}"
+        ));
+        fields.extend(FEN_DEFAULTS[given..].iter().map(|d| d.to_string()));
+    }
+    Ok(fields)
+}
+
+/// A check of one FEN field: why it is wrong, if it is.
+type FieldCheck = fn(&str) -> Result<(), String>;
+
+/// Check the fields of a FEN one by one, so that a message names the field at fault.
+fn check_fields(text: &str, fields: &[impl AsRef<str>]) -> Result<(), PositionError> {
+    let checks: [FieldCheck; 6] = [
+        check_board,
+        check_side,
+        check_castling,
+        check_en_passant,
+        check_half_moves,
+        check_full_moves,
+    ];
+    for (i, (field, check)) in fields.iter().zip(checks).enumerate() {
+        check(field.as_ref())
+            .map_err(|why| invalid(text, format!("field {} ({}): {why}", i + 1, FEN_FIELDS[i])))?;
+    }
+    Ok(())
+}
+
+/// The position of a FEN's six fields: each field checked, then the position's legality.
+fn position_of_fields(text: &str, fields: &[String]) -> Result<Chess, PositionError> {
+    check_fields(text, fields)?;
+    let fen =
+        Fen::from_ascii(fields.join(" ").as_bytes()).map_err(|e| invalid(text, e.to_string()))?;
     fen.into_position(CastlingMode::Standard).map_err(|e| {
         let kinds = e.kinds();
         use shakmaty::PositionErrorKinds as K;
@@ -113,6 +346,151 @@ pub fn parse_position(text: &str) -> Result<Chess, PositionError> {
         }
         PositionError::Unrepresentable(why.join("; "))
     })
+}
+
+/// Eight ranks separated by `/`, each covering eight squares with piece letters and counts
+/// of empty squares. Crazyhouse's pockets and promotion marks are named as such.
+fn check_board(board: &str) -> Result<(), String> {
+    const PIECES: &str = "PNBRQKpnbrqk";
+    if let Some(at) = board.find('[') {
+        return Err(format!(
+            "`{}` looks like crazyhouse pockets: only standard chess is played",
+            echo(&board[at..])
+        ));
+    }
+    let ranks: Vec<&str> = board.split('/').collect();
+    if ranks.len() == 9 && ranks[8].is_empty() {
+        return Err("a `/` after the 8th rank".into());
+    }
+    if ranks.len() == 9 && ranks[8].chars().all(|c| PIECES.contains(c)) {
+        return Err(format!(
+            "a 9th part `{}` after the 8 ranks looks like crazyhouse pockets: only standard chess is played",
+            echo(ranks[8])
+        ));
+    }
+    if ranks.len() != 8 {
+        return Err(format!(
+            "{} ranks; a board has 8, separated by `/`",
+            ranks.len()
+        ));
+    }
+    for (i, rank) in ranks.iter().enumerate() {
+        let number = 8 - i;
+        let mut squares = 0;
+        for c in rank.chars() {
+            match c {
+                '1'..='8' => squares += c as usize - '0' as usize,
+                c if PIECES.contains(c) => squares += 1,
+                '~' => {
+                    return Err(format!(
+                        "rank {number} `{}`: `~` marks a promoted piece in crazyhouse: only standard chess is played",
+                        echo(rank)
+                    ))
+                }
+                c => {
+                    return Err(format!(
+                        "rank {number} `{}`: `{}` is neither a piece (PNBRQK, pnbrqk) nor a count of empty squares (1-8)",
+                        echo(rank),
+                        echo(&c.to_string())
+                    ))
+                }
+            }
+        }
+        if squares != 8 {
+            return Err(format!(
+                "rank {number} `{}` covers {squares} squares; a rank has 8",
+                echo(rank)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_side(side: &str) -> Result<(), String> {
+    match side {
+        "w" | "b" => Ok(()),
+        _ => Err(format!("`{}`: expected `w` or `b`", echo(side))),
+    }
+}
+
+/// `-` or some of `KQkq`, each once. Chess960's rook files (Shredder-FEN, X-FEN) are not
+/// standard chess.
+fn check_castling(castling: &str) -> Result<(), String> {
+    if castling == "-" {
+        return Ok(());
+    }
+    let mut seen = String::new();
+    for c in castling.chars() {
+        if "KQkq".contains(c) {
+            if seen.contains(c) {
+                return Err(format!("`{}`: `{c}` twice", echo(castling)));
+            }
+            seen.push(c);
+        } else if c.is_ascii_alphabetic() && ('a'..='h').contains(&c.to_ascii_lowercase()) {
+            return Err(format!(
+                "`{}`: castling named by a rook's file (`{c}`) is Chess960's; standard chess writes K, Q, k, q",
+                echo(castling)
+            ));
+        } else {
+            return Err(format!(
+                "`{}`: expected `-` or some of `KQkq`",
+                echo(castling)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `-` or a square of the 3rd or 6th rank (where a double pawn push can be taken).
+fn check_en_passant(ep: &str) -> Result<(), String> {
+    if ep == "-" {
+        return Ok(());
+    }
+    match ep.as_bytes() {
+        [b'a'..=b'h', b'3' | b'6'] => Ok(()),
+        [b'a'..=b'h', b'1'..=b'8'] => Err(format!(
+            "`{ep}` is not on the 3rd or 6th rank, where a pawn can be taken en passant"
+        )),
+        _ => Err(format!(
+            "`{}`: expected `-` or a square such as e3",
+            echo(ep)
+        )),
+    }
+}
+
+/// A whole number in `0..=max`, without a sign.
+fn check_counter(text: &str, min: u64, max: u64, why_max: &str) -> Result<(), String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{}` is not a whole number from {min} to {max}",
+            echo(text)
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(()),
+        _ => Err(format!(
+            "`{}` is out of the range {min}..={max} ({why_max})",
+            echo(text)
+        )),
+    }
+}
+
+fn check_half_moves(text: &str) -> Result<(), String> {
+    check_counter(
+        text,
+        0,
+        MAX_HALF_MOVES,
+        "the 75-move rule ends a game at 150 half-moves without a capture or a pawn move",
+    )
+}
+
+fn check_full_moves(text: &str) -> Result<(), String> {
+    check_counter(
+        text,
+        1,
+        MAX_FULL_MOVES,
+        "the count starts at 1, and no game of chess reaches move 10000",
+    )
 }
 
 /// FEN of a position (en passant written only when a capture is legal).
@@ -421,5 +799,208 @@ mod tests {
             parse_position("not a fen"),
             Err(PositionError::InvalidFen { .. })
         ));
+    }
+
+    const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+
+    /// The message of `text`'s refusal by both readings.
+    fn refusal(text: &str) -> String {
+        let strict = parse_position(text).unwrap_err().to_string();
+        let lenient = read_position(text).unwrap_err().to_string();
+        assert_eq!(strict, lenient, "{text}");
+        strict
+    }
+
+    #[test]
+    fn what_is_not_a_standard_fen_is_refused_with_the_field_named() {
+        for (text, needles) in [
+            (
+                format!("{INITIAL}/8 w KQkq - 0 1"),
+                &["field 1 (board)", "9 ranks"][..],
+            ),
+            (
+                format!("{INITIAL}/QQ w KQkq - 0 1"),
+                &["field 1 (board)", "`QQ`", "crazyhouse pockets"],
+            ),
+            (
+                format!("{INITIAL}[Qq] w KQkq - 0 1"),
+                &["field 1 (board)", "crazyhouse pockets"],
+            ),
+            (format!("{INITIAL}/ w KQkq - 0 1"), &["after the 8th rank"]),
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQK~BNR w KQkq - 0 1".into(),
+                &["rank 1", "promoted piece"],
+            ),
+            (
+                "rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+                &["rank 7 `ppppxppp`", "`x` is neither a piece"],
+            ),
+            (
+                "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+                &["rank 7", "covers 7 squares"],
+            ),
+            (
+                "8/8/8/8/8/8/8 w - - 0 1".into(),
+                &["7 ranks; a board has 8"],
+            ),
+            (
+                format!("{INITIAL} x KQkq - 0 1"),
+                &["field 2 (side to move)", "expected `w` or `b`"],
+            ),
+            (
+                format!("{INITIAL} w HAha - 0 1"),
+                &["field 3 (castling rights)", "Chess960"],
+            ),
+            (format!("{INITIAL} w KK - 0 1"), &["field 3", "`K` twice"]),
+            (
+                format!("{INITIAL} w KQkq e4 0 1"),
+                &["field 4 (en passant square)", "3rd or 6th rank"],
+            ),
+            (
+                format!("{INITIAL} w KQkq xx 0 1"),
+                &["field 4", "expected `-` or a square"],
+            ),
+            (
+                format!("{INITIAL} w KQkq - 99999999999 1"),
+                &[
+                    "field 5 (half-move clock)",
+                    "`99999999999` is out of the range 0..=150",
+                ],
+            ),
+            (
+                format!("{INITIAL} w KQkq - 151 1"),
+                &["field 5", "75-move rule"],
+            ),
+            (
+                format!("{INITIAL} w KQkq - -1 1"),
+                &["field 5", "not a whole number"],
+            ),
+            (
+                format!("{INITIAL} w KQkq - 0 99999999999"),
+                &["field 6 (full-move number)", "out of the range 1..=10000"],
+            ),
+            (
+                format!("{INITIAL} w KQkq - 0 99999999999999999999999999"),
+                &["field 6 (full-move number)", "out of the range"],
+            ),
+            (
+                format!("{INITIAL} w KQkq - 0 0"),
+                &["field 6", "starts at 1"],
+            ),
+        ] {
+            let err = refusal(&text);
+            for needle in needles {
+                assert!(err.contains(needle), "{text}: {err}");
+            }
+        }
+    }
+
+    #[test]
+    fn fields_missing_or_added_are_refused_by_the_strict_reading() {
+        for (text, needle) in [
+            (INITIAL.to_string(), "a FEN has 6 fields"),
+            (format!("{INITIAL} w"), "a FEN has 6 fields"),
+            (format!("{INITIAL} w KQkq -"), "a FEN has 6 fields"),
+            (
+                format!("{INITIAL} w KQkq - bm e4;"),
+                "field 5 (half-move clock): `bm`",
+            ),
+        ] {
+            let err = parse_position(&text).unwrap_err().to_string();
+            assert!(err.contains(needle), "{text}: {err}");
+            assert!(read_position(&text).is_ok(), "{text}");
+        }
+        let err = parse_position("startpos moves e2e4")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("`moves` list is not accepted here"), "{err}");
+        // Added fields and a lone half-move clock: refused by both.
+        let err = refusal(&format!("{INITIAL} w KQkq - 0 1 extra"));
+        assert!(err.contains("`extra` after field 6"), "{err}");
+        let err = read_position(&format!("{INITIAL} w KQkq - 0"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("field 6 (full-move number) is missing"),
+            "{err}"
+        );
+        let err = read_position("").unwrap_err().to_string();
+        assert!(err.contains("nothing to read"), "{err}");
+    }
+
+    #[test]
+    fn a_board_alone_is_read_with_a_notice_of_what_was_assumed() {
+        let r = read_position(INITIAL).unwrap();
+        assert_eq!(fen_of(&r.position), format!("{INITIAL} w - - 0 1"));
+        assert_eq!(r.notices.len(), 1);
+        assert!(
+            r.notices[0].contains("gives 1 of a FEN's 6 fields: assumed `w - - 0 1`"),
+            "{:?}",
+            r.notices
+        );
+        let r = read_position(&format!("{INITIAL} b KQkq")).unwrap();
+        assert_eq!(fen_of(&r.position), format!("{INITIAL} b KQkq - 0 1"));
+        assert!(r.notices[0].contains("assumed `- 0 1`"), "{:?}", r.notices);
+        // A whole FEN has nothing to say.
+        let r = read_position(&format!("{INITIAL} w KQkq - 0 1")).unwrap();
+        assert!(r.notices.is_empty());
+    }
+
+    #[test]
+    fn an_epd_line_is_read_with_its_operations_ignored() {
+        let r = read_position(
+            r#"r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - bm Qxd8+; id "mate.1";"#,
+        )
+        .unwrap();
+        assert_eq!(
+            fen_of(&r.position),
+            "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1"
+        );
+        assert_eq!(r.notices.len(), 2, "{:?}", r.notices);
+        assert!(r.notices[0].contains(r#"operations `bm Qxd8+; id "mate.1";` are ignored"#));
+        assert!(r.notices[1].contains("assumed `0 1`"));
+    }
+
+    #[test]
+    fn moves_are_played_with_legality_checked() {
+        let r = read_position("startpos moves e2e4 e7e5 g1f3").unwrap();
+        assert_eq!(
+            fen_of(&r.position),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+        );
+        assert!(r.notices.is_empty());
+        let r = read_position(&format!("{INITIAL} w KQkq - 0 1 moves d2d4")).unwrap();
+        assert_eq!(r.position.turn(), Color::Black);
+        assert_eq!(
+            read_position("startpos moves").unwrap().position,
+            Chess::default()
+        );
+        let err = read_position("startpos moves e2e4 e2e4").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "move 2 after `moves`, `e2e4`, is not legal in \
+             rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        );
+        let err = read_position("startpos moves e2e4 Nf6")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("move 2 after `moves`, `Nf6`, is not a move in UCI notation"),
+            "{err}"
+        );
+        let err = read_position("startpos e2e4").unwrap_err().to_string();
+        assert!(err.contains("only `moves ...` may follow it"), "{err}");
+        let err = read_position("moves e2e4").unwrap_err().to_string();
+        assert!(err.contains("`moves` without a position"), "{err}");
+    }
+
+    #[test]
+    fn long_input_is_cut_in_the_message() {
+        let long = format!("{INITIAL}/{} w - - 0 1", "Q".repeat(2_000_000));
+        let err = refusal(&long);
+        assert!(err.len() < 400, "{} bytes", err.len());
+        assert!(err.contains("more characters)"), "{err}");
+        let err = refusal("8/8/8/8/8/8/8/8\u{1b}[2J w - - 0 1");
+        assert!(!err.contains('\u{1b}'), "{err}");
     }
 }

@@ -8,11 +8,11 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
-use super::progress::Progress;
+use super::progress::{Progress, SearchTicker};
 use super::{make_engine, EngineArgs};
 use sargon::base::position;
 use sargon::original::rom::RomStore;
-use sargon::tools::analysis::{self, Analysis};
+use sargon::tools::analysis::{self, Analysis, GameEnd};
 use sargon::tools::batch::{self, BatchRow};
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
@@ -33,13 +33,15 @@ pub enum AnalyzeFormat {
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["position", "epd"])))]
 pub struct AnalyzeArgs {
-    /// A FEN, or `startpos`
-    pub position: Option<String>,
+    /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
+    /// then maybe `moves` and moves in UCI notation
+    #[arg(num_args = 1..)]
+    pub position: Vec<String>,
     /// Analyse every position of an EPD file instead (bm/am operations are scored)
     #[arg(long, value_name = "FILE", conflicts_with = "position")]
     pub epd: Option<PathBuf>,
-    /// Search depth in plies (Sargon's PLYMAX)
-    #[arg(long, short, default_value_t = 3)]
+    /// Search depth in plies (Sargon's PLYMAX): 1-20 on the port, 1-6 on the emulator
+    #[arg(long, short, default_value_t = 3, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -52,13 +54,11 @@ pub struct AnalyzeArgs {
 }
 
 pub fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
+    // The arguments, before any work.
+    args.engine.engine.check_depth(args.depth)?;
     if let Some(path) = &args.epd {
         return run_epd(store, path, &args);
     }
-    let position = args
-        .position
-        .as_deref()
-        .expect("clap requires a position or --epd");
     let format = args.format.unwrap_or(AnalyzeFormat::Text);
     if matches!(
         format,
@@ -66,10 +66,18 @@ pub fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
     ) {
         bail!("--format csv, jsonl and epd are for --epd; one position is text or json");
     }
-    let setup = args.engine.setup(position)?;
+    if args.jobs.is_some() {
+        bail!("--jobs is for --epd; one position is one search");
+    }
+    let setup = args.engine.setup(&super::position_text(&args.position))?;
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
-    let (a, _) = analysis::analyse(engine.as_mut(), &setup, &opts)?;
+    let mut ticker = SearchTicker::new(args.depth, true);
+    let (a, _) = {
+        let mut hook = ticker.hook();
+        analysis::analyse_with(engine.as_mut(), &setup, &opts, &mut [&mut hook])?
+    };
+    ticker.clear();
     match format {
         AnalyzeFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
         _ => print!("{}", render_text(&a)),
@@ -84,8 +92,14 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
         bail!("with --epd the output is --format csv, jsonl or epd");
     }
+    if args.jobs == Some(0) {
+        bail!("--jobs 0: at least one worker is needed");
+    }
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let entries = batch::parse_epd(&text).map_err(|errors| {
+        if let [one] = &errors[..] {
+            return anyhow::anyhow!("{}: bad EPD, {one}", path.display());
+        }
         let lines: Vec<String> = errors.iter().take(20).map(|e| e.to_string()).collect();
         let more = errors.len().saturating_sub(20);
         let more = if more > 0 {
@@ -95,20 +109,20 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
         };
         anyhow::anyhow!("{}: bad EPD\n{}{more}", path.display(), lines.join("\n"))
     })?;
+    if entries.is_empty() {
+        bail!(
+            "{}: no positions (only empty lines and # comments)",
+            path.display()
+        );
+    }
     let jobs = batch::workers(args.jobs, entries.len());
     let mut engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        let engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
-        // Check the depth once, before any work.
-        if args.depth == 0 || args.depth > engine.max_depth() {
-            bail!(
-                "depth {} is outside the {} engine's range 1..={}",
-                args.depth,
-                args.engine.engine,
-                engine.max_depth()
-            );
-        }
-        engines.push(engine);
+        engines.push(make_engine(
+            store,
+            args.engine.engine,
+            args.engine.rom.as_deref(),
+        )?);
     }
     let opts = args.engine.options(args.depth);
     let book = !args.engine.no_book;
@@ -189,7 +203,16 @@ pub fn render_text(a: &Analysis) -> String {
             };
             line(format!("Best move  {san} ({uci}){book}"));
         }
-        _ => line("Best move  none: no legal move (checkmate or stalemate)".to_string()),
+        _ => line(match a.result {
+            Some(GameEnd::Checkmate) => {
+                "Best move  none: checkmate, the side to move has lost".to_string()
+            }
+            Some(GameEnd::Stalemate) => {
+                "Best move  none: stalemate, the side to move has no legal move (a draw)"
+                    .to_string()
+            }
+            None => "Best move  none: Sargon chose no move".to_string(),
+        }),
     }
     if !a.pv_san.is_empty() && !a.from_book {
         let pos = position::parse_position(&a.fen).expect("our own FEN");

@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 
 use super::make_engine;
 use sargon::base::engine::{Engine, EngineKind, SearchOptions};
@@ -24,10 +24,11 @@ const TRS80_LEVEL6_SECONDS: f64 = sargon::original::history::MANUAL_SECONDS[5];
 
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Depth of the port-against-emulator comparison
-    #[arg(long, default_value_t = 4)]
+    /// Depth of the port-against-emulator comparison (1-6; 1-20 with --no-emulator) and
+    /// of the hook comparison (which stops at 5)
+    #[arg(long, default_value_t = 4, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
-    /// Compare with the emulator on only the first N positions (it is ~200x slower)
+    /// Compare with the emulator on only the first N positions, 1-12 (it is ~200x slower)
     #[arg(long, default_value_t = 12)]
     pub emulator_positions: usize,
     /// Skip the comparison with the emulator (no ROM needed)
@@ -73,7 +74,25 @@ fn nodes(engine: &mut dyn Engine, s: &Setup, depth: u8) -> Result<u64> {
     Ok(timed(engine, s, depth, true)?.1)
 }
 
+/// The deepest search of the hook comparison: it runs every position six times, and
+/// deeper searches take minutes each.
+const HOOKS_MAX_DEPTH: u8 = 5;
+
 pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
+    // The arguments, before any work.
+    EngineKind::Port.check_depth(args.depth)?;
+    if !args.no_emulator {
+        EngineKind::Emulator
+            .check_depth(args.depth)
+            .context("the comparison with the emulator runs at --depth (--no-emulator skips it)")?;
+    }
+    if !(1..=BENCHMARK_POSITIONS.len()).contains(&args.emulator_positions) {
+        bail!(
+            "--emulator-positions {}: the benchmark has positions 1 to {}",
+            args.emulator_positions,
+            BENCHMARK_POSITIONS.len()
+        );
+    }
     let setups = setups();
     let mut port = make_engine(store, EngineKind::Port, None)?;
     println!("machine: {} cores, {}", num_cpus(), cpu_model());
@@ -86,7 +105,7 @@ pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
                 e.to_string().lines().next().unwrap_or("")
             ),
             Ok(mut emu) => {
-                let n = args.emulator_positions.clamp(1, setups.len());
+                let n = args.emulator_positions;
                 println!("\nport vs emulator, depth {}, {n} positions", args.depth);
                 println!(
                     "{:>3} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8}",
@@ -129,7 +148,12 @@ pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
     }
 
     // 2. What hooks cost the port.
-    let depth = args.depth.min(5);
+    let depth = args.depth.min(HOOKS_MAX_DEPTH);
+    if depth < args.depth {
+        println!(
+            "\n(the hook comparison runs at depth {HOOKS_MAX_DEPTH} at most: it repeats every search six times)"
+        );
+    }
     let (mut plain, mut hooked) = (f64::MAX, f64::MAX);
     for _ in 0..3 {
         let (mut a, mut b) = (0.0, 0.0);

@@ -31,7 +31,7 @@ pub struct DiffArgs {
     #[arg(long, conflicts_with = "positions")]
     pub epd: Option<PathBuf>,
     /// One depth
-    #[arg(long, short, conflicts_with = "depths")]
+    #[arg(long, short, conflicts_with = "depths", value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: Option<u8>,
     /// A range of depths, e.g. 1-4
     #[arg(long)]
@@ -101,13 +101,16 @@ fn read_epd(file: &Path) -> Result<Vec<String>> {
 /// `A-B` (or `A`) as the depths A to B.
 fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
     let (a, b) = range.split_once('-').unwrap_or((range, range));
-    let bad = || format!("bad depth range `{range}`");
+    let bad = || format!("bad depth range `{}`", sargon::base::input::echo(range));
     let (a, b): (u8, u8) = (
         a.trim().parse().with_context(bad)?,
         b.trim().parse().with_context(bad)?,
     );
     if a == 0 || a > b {
-        bail!("bad depth range `{range}`: expected A-B with 1 <= A <= B");
+        bail!(
+            "bad depth range `{}`: expected A-B with 1 <= A <= B",
+            sargon::base::input::echo(range)
+        );
     }
     Ok((a..=b).collect())
 }

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use clap::ValueEnum;
+use shakmaty::Chess;
 
 use sargon::base::engine::{Engine, EngineKind, SearchOptions};
 use sargon::base::position::{self, Setup};
@@ -67,10 +68,55 @@ impl EngineArgs {
         }
     }
 
-    /// Parse a FEN or `startpos` and build Sargon's set-up with this choice's book switch.
+    /// Read a position (see [`read_position`]) and build Sargon's set-up with this
+    /// choice's book switch.
     pub fn setup(&self, position_text: &str) -> Result<Setup> {
-        let pos = position::parse_position(position_text)?;
+        let pos = read_position(position_text)?;
         Ok(position::setup(&pos, !self.no_book)?)
+    }
+}
+
+/// Read a position as a person gives it on the command line ([`position::read_position`]:
+/// a FEN, `startpos`, a board alone, an EPD line, then maybe `moves ...`), printing on
+/// stderr what had to be assumed or was ignored.
+pub fn read_position(text: &str) -> Result<Chess> {
+    let read = position::read_position(text)?;
+    for notice in &read.notices {
+        eprintln!("note: {notice}");
+    }
+    Ok(read.position)
+}
+
+/// The words of a position argument as one text: a FEN may be given quoted or as its
+/// separate words (`sargon analyze 8/8/8/8/8/8/8/K1k5 w - - 0 1`).
+pub fn position_text(words: &[String]) -> String {
+    words.join(" ")
+}
+
+/// `--depth`: a whole number of plies, at least 1. Which depths an engine takes
+/// ([`EngineKind::check_depth`]) each command checks before any work, once it knows the
+/// engine.
+pub fn parse_depth(text: &str) -> Result<u8, String> {
+    let (port, emulator) = (
+        EngineKind::Port.max_depth(),
+        EngineKind::Emulator.max_depth(),
+    );
+    match text.trim().parse::<i64>() {
+        Ok(d) if (1..=i64::from(u8::MAX)).contains(&d) => Ok(d as u8),
+        Ok(d) if d < 1 => Err(format!("a depth is at least 1 ply; {d} asked")),
+        Ok(d) => Err(format!(
+            "{d} plies is deeper than either engine searches (the port 1..={port}, the emulator 1..={emulator})"
+        )),
+        Err(_) if text.trim().bytes().all(|b| b.is_ascii_digit()) && !text.trim().is_empty() => {
+            Err(format!(
+                "{} plies is deeper than either engine searches (the port 1..={port}, the emulator 1..={emulator})",
+                sargon::base::input::echo(text.trim())
+            ))
+        }
+        Err(_) => Err(format!(
+            "`{}` is not a whole number of plies",
+            sargon::base::input::echo(text)
+        )),
     }
 }
 
@@ -106,6 +152,27 @@ pub fn human_duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn depths() {
+        assert_eq!(parse_depth("3"), Ok(3));
+        assert_eq!(parse_depth("255"), Ok(255));
+        assert!(parse_depth("0")
+            .unwrap_err()
+            .contains("at least 1 ply; 0 asked"));
+        assert!(parse_depth("-1")
+            .unwrap_err()
+            .contains("at least 1 ply; -1 asked"));
+        assert!(parse_depth("300")
+            .unwrap_err()
+            .contains("deeper than either engine"));
+        assert!(parse_depth("99999999999999999999999")
+            .unwrap_err()
+            .contains("deeper than either engine"));
+        assert!(parse_depth("3.5")
+            .unwrap_err()
+            .contains("not a whole number"));
+    }
 
     #[test]
     fn durations() {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result};
 
 use super::Format;
-use sargon::base::engine::SearchOptions;
+use sargon::base::engine::{EngineKind, SearchOptions};
 use sargon::base::position;
 use sargon::original::emu::Emulator;
 use sargon::original::profile::{self, Profile};
@@ -13,10 +13,12 @@ use sargon::original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
 pub struct ProfileArgs {
-    /// A FEN, or `startpos`
-    pub position: String,
-    /// Search depth in plies (Sargon's PLYMAX)
-    #[arg(long, short, default_value_t = 3)]
+    /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
+    /// then maybe `moves` and moves in UCI notation
+    #[arg(required = true, num_args = 1..)]
+    pub position: Vec<String>,
+    /// Search depth in plies (Sargon's PLYMAX): 1-6 (the emulator)
+    #[arg(long, short, default_value_t = 3, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -49,7 +51,8 @@ struct Report<'a> {
 }
 
 pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
-    let pos = position::parse_position(&args.position)?;
+    EngineKind::Emulator.check_depth(args.depth)?;
+    let pos = super::read_position(&super::position_text(&args.position))?;
     let setup = position::setup(&pos, !args.no_book)?;
     let rom = store.load(args.rom.as_deref())?;
     let rom_name = rom.meta.name.clone();

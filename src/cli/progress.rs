@@ -1,9 +1,12 @@
-//! The progress bar of long commands (batch analysis, `diff`): on stderr, drawn only on a
-//! terminal. It lives in the CLI because the library reports progress through callbacks and
-//! leaves the drawing to whoever calls it.
+//! Signs of life on stderr, drawn only on a terminal: the progress bar of long commands
+//! (batch analysis, `diff`), and the ticker of one long search (`analyze`, `trace`,
+//! `tree`). They live in the CLI because the library reports progress through callbacks
+//! and hooks and leaves the drawing to whoever calls it.
 
-use std::io::IsTerminal;
-use std::time::Duration;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use sargon::base::hooks::{FnHook, Hook, HookPoint};
 
 /// A progress bar on stderr, drawn only when stderr is a terminal (so it never mixes with
 /// machine-readable output, and logs stay clean). Cheap to clone and to share between
@@ -66,5 +69,89 @@ impl Progress {
     /// Remove the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// The ticker of one search: once the search has run for a second, a line on stderr with
+/// the depth, the positions evaluated so far and the time, redrawn four times a second
+/// and erased when the search ends. Only on a terminal, so that logs and pipes stay clean.
+///
+/// It is fed by a hook at `points.end` ([`SearchTicker::hook`]), which counts and, every
+/// few thousand positions, looks at the clock: cheap enough to leave on for every search.
+pub struct SearchTicker {
+    depth: u8,
+    visible: bool,
+    started: Instant,
+    next_draw: Instant,
+    evaluations: u64,
+    /// Positions until the clock is read again.
+    countdown: u32,
+    drawn: bool,
+}
+
+/// Positions evaluated between two looks at the clock.
+const TICKER_STRIDE: u32 = 4096;
+
+impl SearchTicker {
+    /// A ticker for a search to `depth`, drawn when stderr is a terminal and `wanted`
+    /// (false where the command's own output already shows life on the same terminal).
+    pub fn new(depth: u8, wanted: bool) -> SearchTicker {
+        let started = Instant::now();
+        SearchTicker {
+            depth,
+            visible: wanted && std::io::stderr().is_terminal(),
+            started,
+            next_draw: started + Duration::from_secs(1),
+            evaluations: 0,
+            countdown: TICKER_STRIDE,
+            drawn: false,
+        }
+    }
+
+    /// The hook that feeds the ticker, for the search's extra hooks.
+    pub fn hook(&mut self) -> impl Hook + '_ {
+        FnHook::new(&[HookPoint::PointsEnd], move |_| self.tick())
+    }
+
+    /// One more position evaluated.
+    fn tick(&mut self) {
+        self.evaluations += 1;
+        if !self.visible {
+            return;
+        }
+        self.countdown -= 1;
+        if self.countdown > 0 {
+            return;
+        }
+        self.countdown = TICKER_STRIDE;
+        let now = Instant::now();
+        if now < self.next_draw {
+            return;
+        }
+        self.next_draw = now + Duration::from_millis(250);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(
+            err,
+            "\r\x1b[Ksearching to depth {}: {} positions evaluated, {}",
+            self.depth,
+            self.evaluations,
+            super::human_duration(now.duration_since(self.started).as_secs_f64())
+        );
+        let _ = err.flush();
+        self.drawn = true;
+    }
+
+    /// Erase the line, if one was drawn (before the command prints its results).
+    pub fn clear(&mut self) {
+        if self.drawn {
+            eprint!("\r\x1b[K");
+            self.drawn = false;
+        }
+    }
+}
+
+impl Drop for SearchTicker {
+    fn drop(&mut self) {
+        self.clear();
     }
 }

@@ -1,9 +1,10 @@
 //! `sargon trace`: every event of a search, as text, JSON Lines or a digest.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use anyhow::{Context, Result};
 
+use super::progress::SearchTicker;
 use super::{make_engine, EngineArgs};
 use sargon::base::trace::{self, Detail, DigestBuilder};
 use sargon::original::rom::RomStore;
@@ -21,10 +22,12 @@ pub enum TraceFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct TraceArgs {
-    /// A FEN, or `startpos`
-    pub position: String,
-    /// Search depth in plies (Sargon's PLYMAX)
-    #[arg(long, short, default_value_t = 2)]
+    /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
+    /// then maybe `moves` and moves in UCI notation
+    #[arg(required = true, num_args = 1..)]
+    pub position: Vec<String>,
+    /// Search depth in plies (Sargon's PLYMAX): 1-20 on the port, 1-6 on the emulator
+    #[arg(long, short, default_value_t = 2, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -33,7 +36,8 @@ pub struct TraceArgs {
 }
 
 pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
-    let setup = args.engine.setup(&args.position)?;
+    args.engine.engine.check_depth(args.depth)?;
+    let setup = args.engine.setup(&super::position_text(&args.position))?;
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
     let stdout = io::stdout();
@@ -55,7 +59,22 @@ pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
             io_error.get_or_insert(err);
         }
     };
-    record::search_streaming(engine.as_mut(), &setup, &opts, Detail::Full, &mut [], emit)?;
+    // The events on the terminal are sign enough of life; a digest, or events going to a
+    // file or a pipe, are not.
+    let quiet_output = format == TraceFormat::Digest || !io::stdout().is_terminal();
+    let mut ticker = SearchTicker::new(args.depth, quiet_output);
+    {
+        let mut hook = ticker.hook();
+        record::search_streaming(
+            engine.as_mut(),
+            &setup,
+            &opts,
+            Detail::Full,
+            &mut [&mut hook],
+            emit,
+        )?;
+    }
+    ticker.clear();
     let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     if let Some(e) = io_error {
         // A closed pipe (`sargon trace ... | head`) is not an error.

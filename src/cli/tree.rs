@@ -6,12 +6,13 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 
+use super::progress::SearchTicker;
 use super::{make_engine, EngineArgs};
 use sargon::base::position;
-use sargon::base::trace::Detail;
+use sargon::base::trace::{Detail, Event};
 use sargon::original::rom::RomStore;
 use sargon::tools::record;
-use sargon::tools::tree::{self, DotLayout, SearchTree, View};
+use sargon::tools::tree::{self, DotLayout, TreeBuilder, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TreeFormat {
@@ -27,10 +28,12 @@ pub enum TreeFormat {
 
 #[derive(clap::Args, Debug)]
 pub struct TreeArgs {
-    /// A FEN, or `startpos`
-    pub position: String,
-    /// Search depth in plies (Sargon's PLYMAX)
-    #[arg(long, short, default_value_t = 3)]
+    /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
+    /// then maybe `moves` and moves in UCI notation
+    #[arg(required = true, num_args = 1..)]
+    pub position: Vec<String>,
+    /// Search depth in plies (Sargon's PLYMAX): 1-20 on the port, 1-6 on the emulator
+    #[arg(long, short, default_value_t = 3, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
     #[command(flatten)]
     pub engine: EngineArgs,
@@ -41,6 +44,10 @@ pub struct TreeArgs {
     /// earliest-evaluated nodes
     #[arg(long, default_value_t = 200, value_name = "N")]
     pub max_nodes: usize,
+    /// Keep at most this many nodes in memory while the search runs: past it the deepest
+    /// plies are dropped, and the picture says so
+    #[arg(long, default_value_t = 200_000, value_name = "N", value_parser = parse_keep_nodes)]
+    pub keep_nodes: usize,
     /// Show nodes down to this ply only
     #[arg(long, value_name = "P")]
     pub ply: Option<usize>,
@@ -66,7 +73,20 @@ fn format_of(args: &TreeArgs) -> TreeFormat {
     }
 }
 
+/// `--keep-nodes`: at least one node.
+fn parse_keep_nodes(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least 1 node must be kept".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{}` is not a number of nodes",
+            sargon::base::input::echo(text)
+        )),
+    }
+}
+
 pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
+    args.engine.engine.check_depth(args.depth)?;
     let format = format_of(&args);
     if format == TreeFormat::Png && args.output.is_none() {
         bail!("--format png needs -o FILE");
@@ -77,7 +97,7 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         // Say so before a long search.
         super::graphviz::render_with_graphviz("", "svg")?;
     }
-    let pos = position::parse_position(&args.position)?;
+    let pos = super::read_position(&super::position_text(&args.position))?;
     let mut setup = position::setup(&pos, !args.engine.no_book)?;
     if setup.plays_from_book() {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
@@ -85,20 +105,41 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     }
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);
-    let events = record::search(engine.as_mut(), &setup, &opts, Detail::Full, &mut [])?.events;
+    // The tree is built as the events come, never holding more than --keep-nodes nodes:
+    // a deep search creates tens of millions.
+    let mut builder = TreeBuilder::new(Some(args.keep_nodes));
+    let (mut created, mut evaluations) = (0u64, 0u64);
+    let mut ticker = SearchTicker::new(args.depth, true);
+    {
+        let mut hook = ticker.hook();
+        record::search_streaming(
+            engine.as_mut(),
+            &setup,
+            &opts,
+            Detail::Full,
+            &mut [&mut hook],
+            |e| {
+                match e {
+                    Event::Created { .. } => created += 1,
+                    Event::AlphaBeta { .. } => evaluations += 1,
+                    _ => {}
+                }
+                builder.add(&e);
+            },
+        )?;
+    }
+    ticker.clear();
     let rom = engine
         .rom_id()
         .map(|r| format!(", ROM {}", r.name))
         .unwrap_or_default();
     let title = format!(
-        "Sargon's search of {} to depth {} ({} engine{rom}): {} nodes, {} evaluations",
+        "Sargon's search of {} to depth {} ({} engine{rom}): {created} nodes, {evaluations} evaluations",
         position::fen_of(&pos),
         args.depth,
         engine.kind(),
-        events.iter().filter(|e| e.kind() == "created").count(),
-        events.iter().filter(|e| e.kind() == "alpha_beta").count(),
     );
-    let t = SearchTree::from_trace(&pos, &events, title);
+    let t = builder.finish(&pos, title);
     let max_nodes = (args.max_nodes > 0).then_some(args.max_nodes);
     let view = View::select(&t, max_nodes, args.ply);
     let bytes: Vec<u8> = match format {
@@ -116,7 +157,7 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     match &args.output {
         Some(path) => {
             fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-            eprintln!("{}: {}", path.display(), view.summary());
+            eprintln!("{}: {}", path.display(), tree::summary(&t, &view));
         }
         None => {
             let mut out = io::stdout().lock();

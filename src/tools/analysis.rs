@@ -2,9 +2,10 @@
 //! score in centipawns and what the search cost out. Shared by `sargon analyze` and the
 //! batch and UCI front ends.
 
-use shakmaty::{Color, Position};
+use shakmaty::{Chess, Color, Position};
 
 use crate::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use crate::base::hooks::Hook;
 use crate::base::position::{self, Setup};
 use crate::base::trace::{Detail, Event};
 use crate::tools::{pv, record};
@@ -38,6 +39,9 @@ pub struct Analysis {
     pub from_book: bool,
     /// The position is checkmate or stalemate: there is no move to choose.
     pub no_legal_move: bool,
+    /// Which of the two, when there is no legal move: `"checkmate"` or `"stalemate"`;
+    /// `null` while the game goes on.
+    pub result: Option<GameEnd>,
     /// Z80 instructions run (emulator only).
     pub z80_instructions: Option<u64>,
     /// Documented T-states (emulator only).
@@ -56,6 +60,29 @@ pub struct Analysis {
     /// ([`analyse_counting_nodes`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes_created: Option<u64>,
+}
+
+/// How a game ends when the side to move has no legal move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameEnd {
+    /// The side to move is in check: it has lost.
+    Checkmate,
+    /// The side to move is not in check: a draw.
+    Stalemate,
+}
+
+impl GameEnd {
+    /// How the game stands in `pos`: `None` while the side to move has a legal move.
+    pub fn of(pos: &Chess) -> Option<GameEnd> {
+        if !pos.legal_moves().is_empty() {
+            None
+        } else if pos.is_check() {
+            Some(GameEnd::Checkmate)
+        } else {
+            Some(GameEnd::Stalemate)
+        }
+    }
 }
 
 /// Why an analysis failed.
@@ -85,7 +112,17 @@ pub fn analyse(
     setup: &Setup,
     opts: &SearchOptions,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
-    let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut [])?;
+    analyse_with(engine, setup, opts, &mut [])
+}
+
+/// [`analyse`], with `extra` hooks running during the search (a progress ticker, say).
+pub fn analyse_with(
+    engine: &mut dyn Engine,
+    setup: &Setup,
+    opts: &SearchOptions,
+    extra: &mut [&mut dyn Hook],
+) -> Result<(Analysis, SearchOutcome), AnalysisError> {
+    let recorded = record::search(engine, setup, opts, Detail::BestOnly, extra)?;
     describe(&*engine, setup, opts, recorded, None)
 }
 
@@ -122,7 +159,8 @@ fn describe(
     let fen = position::fen_of(pos);
     // With no legal move Sargon still names a move: the last one it tried (and found
     // illegal) ends up in BESTM. Checkmate and stalemate are reported as such instead.
-    let no_legal_move = pos.legal_moves().is_empty();
+    let result = GameEnd::of(pos);
+    let no_legal_move = result.is_some();
     let (pv_uci, pv_san) = if no_legal_move {
         (vec![], vec![])
     } else {
@@ -166,6 +204,7 @@ fn describe(
         mate: outcome.mates(),
         from_book: outcome.from_book,
         no_legal_move,
+        result,
         z80_instructions: stats.z80_instructions,
         t_states: stats.t_states,
         trs80_seconds: stats.t_states.map(crate::base::clock::trs80_seconds),

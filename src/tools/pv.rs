@@ -29,6 +29,51 @@ pub fn principal_variation<'a>(events: impl DoubleEndedIterator<Item = &'a Event
     pv
 }
 
+/// [`principal_variation`] read forwards, one event at a time, for a trace too long to keep
+/// (the tree of a deep search): the same line in memory of the search's depth.
+///
+/// For each ply it keeps the line of the latest `best` node of that ply: the node's path,
+/// extended by the line of the latest `best` one ply deeper when that line continues it
+/// (the node's own best reply, found just before the node was backed up). The line of the
+/// latest ply-1 `best` is the principal variation, as the backward scan finds it.
+#[derive(Clone, Debug, Default)]
+pub struct PvTracker {
+    /// `lines[k]`: the line of the latest `best` at ply k (index 0 unused).
+    lines: Vec<Vec<SMove>>,
+}
+
+impl PvTracker {
+    /// A tracker that has seen no event yet.
+    pub fn new() -> PvTracker {
+        PvTracker::default()
+    }
+
+    /// Take one event of the trace (all but `best` are ignored).
+    pub fn add(&mut self, event: &Event) {
+        let Event::Best { path, .. } = event else {
+            return;
+        };
+        let ply = path.len();
+        if ply == 0 {
+            return;
+        }
+        if self.lines.len() <= ply + 1 {
+            self.lines.resize(ply + 2, Vec::new());
+        }
+        let below = &self.lines[ply + 1];
+        self.lines[ply] = if below.len() > ply && below.starts_with(path) {
+            below.clone()
+        } else {
+            path.clone()
+        };
+    }
+
+    /// The principal variation of the events so far.
+    pub fn line(&self) -> &[SMove] {
+        self.lines.get(1).map_or(&[], |l| l.as_slice())
+    }
+}
+
 /// A principal variation in every form the tools print.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PvLine {
@@ -146,6 +191,7 @@ mod tests {
             pv.iter().map(|m| (m.from.0, m.to.0)).collect::<Vec<_>>(),
             vec![a, g, a]
         );
+        assert_eq!(tracked(&events), pv, "forwards as backwards");
         // The B branch wins: PV = B, BG, BGB.
         let events = [
             best(&[a, g, a]),
@@ -166,6 +212,44 @@ mod tests {
             pv.iter().map(|m| (m.from.0, m.to.0)).collect::<Vec<_>>(),
             vec![b, g, b]
         );
+        assert_eq!(tracked(&events), pv, "forwards as backwards");
+    }
+
+    fn tracked(events: &[Event]) -> Vec<SMove> {
+        let mut t = PvTracker::new();
+        for e in events {
+            t.add(e);
+        }
+        t.line().to_vec()
+    }
+
+    /// The forward reading agrees with the backward scan on real searches.
+    #[test]
+    fn the_tracker_finds_the_backward_scans_line() {
+        use crate::base::engine::SearchOptions;
+        use crate::base::position::{parse_position, setup};
+        use crate::base::trace::Detail;
+        for fen in [
+            "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30",
+        ] {
+            let s = setup(&parse_position(fen).unwrap(), false).unwrap();
+            for depth in 1..=4 {
+                let events = crate::tools::record::search(
+                    crate::engines::open_port().as_mut(),
+                    &s,
+                    &SearchOptions::depth(depth),
+                    Detail::BestOnly,
+                    &mut [],
+                )
+                .unwrap()
+                .events;
+                let pv = principal_variation(events.iter());
+                assert!(!pv.is_empty(), "{fen} depth {depth}");
+                assert_eq!(tracked(&events), pv, "{fen} depth {depth}");
+            }
+        }
     }
 
     fn outcome(best: Option<SMove>, from_book: bool) -> SearchOutcome {

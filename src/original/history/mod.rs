@@ -146,7 +146,7 @@ pub struct LevelsReport {
 /// Why a level run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
-    #[error("position {index} ({text}): {source}")]
+    #[error("position {index} ({}): {source}", crate::base::input::echo(.text))]
     /// A position could not be read.
     Position {
         /// Its index (from 1).

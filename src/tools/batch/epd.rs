@@ -23,6 +23,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
+use crate::base::input::echo;
 use crate::base::position;
 
 /// One operation of an EPD line: `opcode operand ...;`.
@@ -139,13 +140,17 @@ pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, String> {
                     loop {
                         match chars.next() {
                             None => {
-                                return Err(format!("unterminated string in operation `{opcode}`"))
+                                return Err(format!(
+                                    "unterminated string in operation `{}`",
+                                    echo(&opcode)
+                                ))
                             }
                             Some('\\') => match chars.next() {
                                 Some(c) => s.push(c),
                                 None => {
                                     return Err(format!(
-                                        "unterminated string in operation `{opcode}`"
+                                        "unterminated string in operation `{}`",
+                                        echo(&opcode)
                                     ))
                                 }
                             },
@@ -199,7 +204,10 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdEr
         let r = rests[fields.len()].trim_start();
         let end = r.find(char::is_whitespace).unwrap_or(r.len());
         let word = &r[..end];
-        if word.is_empty() || (fields.len() >= 4 && word.parse::<u32>().is_err()) {
+        // A counter is a word that starts like a number: one out of range (`99999999999`)
+        // is refused as a counter, not taken for an operation.
+        let counter_like = word.starts_with(|c: char| c.is_ascii_digit() || c == '-' || c == '+');
+        if word.is_empty() || (fields.len() >= 4 && !counter_like) {
             break;
         }
         fields.push(word);
@@ -207,7 +215,8 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdEr
     }
     if fields.len() < 4 {
         return Err(err(format!(
-            "expected a board, a side to move, castling rights and an en passant square, got `{trimmed}`"
+            "expected a board, a side to move, castling rights and an en passant square, got `{}`",
+            echo(trimmed)
         )));
     }
     if fields.len() == 5 {
@@ -246,7 +255,7 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdEr
             .iter()
             .map(|s| {
                 epd_move(&position, s)
-                    .ok_or_else(|| err(format!("`{name} {s}`: not a legal move in {fen}")))
+                    .ok_or_else(|| err(format!("`{name} {}`: not a legal move in {fen}", echo(s))))
             })
             .collect()
     };

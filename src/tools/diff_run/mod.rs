@@ -49,7 +49,11 @@ pub fn read_positions(text: &str) -> Result<Vec<String>> {
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
-            bail!("line {}: not an EPD or FEN line: {line}", i + 1);
+            bail!(
+                "line {}: not an EPD or FEN line: {}",
+                i + 1,
+                crate::base::input::echo(line)
+            );
         }
         let is_fen = fields.len() >= 6
             && fields[4].parse::<u32>().is_ok()
@@ -78,10 +82,9 @@ pub struct InputPosition {
 impl InputPosition {
     /// Parse a FEN (or `startpos`) and set it up, with or without the opening book.
     pub fn new(index: usize, fen: &str, book: bool) -> Result<InputPosition> {
-        let pos =
-            position::parse_position(fen).with_context(|| format!("position {index} `{fen}`"))?;
-        let setup =
-            position::setup(&pos, book).with_context(|| format!("position {index} `{fen}`"))?;
+        let what = || format!("position {index} `{}`", crate::base::input::echo(fen));
+        let pos = position::parse_position(fen).with_context(what)?;
+        let setup = position::setup(&pos, book).with_context(what)?;
         Ok(InputPosition {
             index,
             fen: fen.to_string(),

@@ -1,0 +1,64 @@
+//! Quoting what a person typed back to them in an error message.
+//!
+//! Error messages repeat the input they refuse so that the person sees what was read. An
+//! input can be anything: a 2 MB line of an EPD file, a FEN pasted with a tab or a carriage
+//! return in it, a terminal escape sequence. Quoted whole, such an input buries the message
+//! or garbles the terminal. Every error that echoes input goes through [`echo`]: at most
+//! [`ECHO_CHARS`] characters, control characters escaped, and a count of what was cut.
+
+/// How many characters of an input an error message quotes.
+pub const ECHO_CHARS: usize = 100;
+
+/// `text` as an error message quotes it: control characters (newlines, tabs, escapes, ...)
+/// written as Rust escapes (`\n`, `\t`, `\u{1b}`), and anything past [`ECHO_CHARS`]
+/// characters replaced by "... (N more characters)".
+pub fn echo(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    for c in chars.by_ref().take(ECHO_CHARS) {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    let more = chars.count();
+    if more > 0 {
+        out.push_str(&format!("... ({more} more characters)"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_printable_input_is_quoted_as_it_is() {
+        assert_eq!(echo("e2e4"), "e2e4");
+        assert_eq!(echo("Dürer ♞"), "Dürer ♞");
+        assert_eq!(echo(""), "");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(echo("a\tb\r\n"), "a\\tb\\r\\n");
+        assert_eq!(echo("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(echo("\0"), "\\u{0}");
+    }
+
+    #[test]
+    fn long_input_is_cut_with_a_count() {
+        let long = "x".repeat(2_000_000);
+        let e = echo(&long);
+        assert_eq!(
+            e,
+            format!("{}... (1999900 more characters)", "x".repeat(100))
+        );
+        // Exactly the limit: nothing cut.
+        assert_eq!(echo(&"y".repeat(ECHO_CHARS)), "y".repeat(ECHO_CHARS));
+        // Counted in characters, not bytes.
+        let e = echo(&"é".repeat(150));
+        assert!(e.starts_with(&"é".repeat(100)) && e.ends_with("(50 more characters)"));
+    }
+}
