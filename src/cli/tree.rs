@@ -86,7 +86,10 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     let events = record::search(engine.as_mut(), &setup, &opts, Detail::Full, &mut [])?.events;
     let rom = engine
         .rom_id()
-        .map(|r| format!(", ROM {}", r.name))
+        .map(|r| {
+            let unverified = if r.verified { "" } else { " NOT VERIFIED" };
+            format!(", ROM {}{unverified}", r.name)
+        })
         .unwrap_or_default();
     let title = format!(
         "Sargon's search of {} to depth {} ({} engine{rom}): {} nodes, {} evaluations",

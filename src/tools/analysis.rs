@@ -15,6 +15,9 @@ pub struct Analysis {
     pub engine: EngineKind,
     /// Name of the ROM the emulator ran, if it did.
     pub rom: Option<String>,
+    /// Whether that ROM behaved as the known Sargon when checked (`sargon rom verify`):
+    /// `false` marks results of an image stored with `--accept-different`.
+    pub rom_verified: Option<bool>,
     pub fen: String,
     pub depth: u8,
     /// The position is a book position (MOVENO = 1): Sargon answers from its opening book.
@@ -64,6 +67,7 @@ pub fn analyse(
     opts: &SearchOptions,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
     let rom = engine.rom_id().map(|r| r.name.clone());
+    let rom_verified = engine.rom_id().map(|r| r.verified);
     let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut [])?;
     let pos = &setup.position;
     let fen = position::fen_of(pos);
@@ -94,6 +98,7 @@ pub fn analyse(
     let analysis = Analysis {
         engine: engine.kind(),
         rom,
+        rom_verified,
         fen,
         depth: opts.depth,
         book: setup.plays_from_book(),

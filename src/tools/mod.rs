@@ -2,11 +2,12 @@
 //!
 //! Each tool sees an engine only through [`crate::base::engine::Engine`] and its trace
 //! through [`crate::base::trace`], recorded by [`record`]: analysis and the principal variation, the differential
-//! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches
-//! and the UCI protocol.
+//! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches,
+//! the UCI protocol, and the check of an engine against the known Sargon's behaviour.
 
 pub mod analysis;
 pub mod batch;
+pub mod behaviour;
 pub mod diff;
 pub mod diff_run;
 pub mod models;
