@@ -500,7 +500,12 @@ fn keep_going_records_every_divergence() {
         assert!(d.path.is_some() || left["event"] == "ascend" || left["event"] == "result");
     }
     // The report lists them all.
-    let report = diff_run::report::build(&fens_as_read(&fens), &[1, 2], &all, 0);
+    let report = diff_run::report::build(
+        &fens_as_read(&fens),
+        &diff_run::report::DepthPlan::every(&[1, 2], fens.len()),
+        &all,
+        0,
+    );
     assert_eq!(report.divergences.len(), 6);
     assert_eq!(report.problems, ["6 divergences"]);
 }
@@ -615,4 +620,62 @@ fn run_arguments_are_checked_before_any_search() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--out"));
+}
+
+/// A deeper run over the first positions of a file (`diff --first N`) reports together
+/// with the shallow run over all of them (`report --depths 1-2 --depths 3:N`).
+#[test]
+fn a_deeper_run_over_the_first_positions_reports_with_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = varied_epd(dir.path(), 8);
+    let shallow = dir.path().join("shallow.jsonl");
+    let deep = dir.path().join("deep.jsonl");
+    run_ok(
+        sargon()
+            .args(["diff", "--left", "port", "--depths", "1-2", "--epd"])
+            .arg(&epd)
+            .arg("--out")
+            .arg(&shallow),
+    );
+    run_ok(
+        sargon()
+            .args([
+                "diff", "--left", "port", "--depth", "3", "--first", "3", "--epd",
+            ])
+            .arg(&epd)
+            .arg("--out")
+            .arg(&deep),
+    );
+    let positions: Vec<usize> = records(&deep).iter().map(|r| r.position).collect();
+    assert_eq!(positions, [0, 1, 2]);
+
+    let report = |depths: &[&str]| {
+        let mut cmd = sargon();
+        cmd.args(["diff", "report", "--epd"]).arg(&epd);
+        for d in depths {
+            cmd.args(["--depths", d]);
+        }
+        cmd.arg(&shallow).arg(&deep).output().unwrap()
+    };
+    let ok = report(&["1-2", "3:3"]);
+    let text = String::from_utf8_lossy(&ok.stdout);
+    assert!(ok.status.success(), "{text}");
+    assert!(
+        text.starts_with("coverage: 8 positions at depths 1-2, the first 3 at depth 3: 19"),
+        "{text}"
+    );
+    // Asking for one more position at depth 3 than was run is a gap.
+    let gap = report(&["1-2", "3:4"]);
+    assert_eq!(gap.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&gap.stdout).contains("missing (1): position 3 depth 3"));
+    // `--first` beyond the input is refused before any search.
+    let out = sargon()
+        .args([
+            "diff", "--left", "port", "--depth", "1", "--first", "9", "--epd",
+        ])
+        .arg(&epd)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--first 9: the input has only 8"));
 }

@@ -48,6 +48,10 @@ pub struct DiffArgs {
     /// Do not play from the opening book in book positions
     #[arg(long)]
     pub no_book: bool,
+    /// Search only the first N positions of the input (their indices stay those of the
+    /// input, so a deeper run over part of a file reports with the rest)
+    #[arg(long, value_name = "N")]
+    pub first: Option<usize>,
     /// Run shard K of N only (K from 0): positions K, K+N, K+2N, ... of the input
     #[arg(long, value_name = "K/N", conflicts_with = "shard_from_env")]
     pub shard: Option<Shard>,
@@ -82,9 +86,10 @@ pub struct ReportArgs {
     /// The run's positions: the file given to `sargon diff --epd`
     #[arg(long)]
     pub epd: PathBuf,
-    /// The run's depths, e.g. 1-4 (or one depth)
-    #[arg(long)]
-    pub depths: String,
+    /// The run's depths, e.g. 1-4 (or one depth); `A-B:N` for depths run on the first N
+    /// positions only (`diff --first N`). Repeat for each part: `--depths 1-4 --depths 5:200`
+    #[arg(long, required = true)]
+    pub depths: Vec<String>,
     /// The results files (`--out`) of the run's shards
     #[arg(required = true, value_name = "RESULTS")]
     pub results: Vec<PathBuf>,
@@ -113,6 +118,42 @@ fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
         );
     }
     Ok((a..=b).collect())
+}
+
+/// The report's `--depths` values: `A-B` over every position, `A-B:N` over the first N.
+fn parse_plan(parts: &[String], positions: usize) -> Result<Vec<report::DepthPlan>> {
+    let mut plan: Vec<report::DepthPlan> = Vec::new();
+    for part in parts {
+        let (range, count) = match part.split_once(':') {
+            None => (part.as_str(), positions),
+            Some((range, n)) => {
+                let n: usize = n.trim().parse().with_context(|| {
+                    format!(
+                        "bad --depths `{}`: expected A-B:N with N a number of positions",
+                        sargon::base::input::echo(part)
+                    )
+                })?;
+                if n == 0 || n > positions {
+                    bail!(
+                        "bad --depths `{}`: N must be 1 to {positions}, the positions in the input",
+                        sargon::base::input::echo(part)
+                    );
+                }
+                (range, n)
+            }
+        };
+        for depth in parse_depth_range(range)? {
+            if plan.iter().any(|p| p.depth == depth) {
+                bail!("depth {depth} is given twice in --depths");
+            }
+            plan.push(report::DepthPlan {
+                depth,
+                positions: count,
+            });
+        }
+    }
+    plan.sort_by_key(|p| p.depth);
+    Ok(plan)
 }
 
 fn parse_depths(args: &DiffArgs) -> Result<Vec<u8>> {
@@ -169,6 +210,19 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     let depths = parse_depths(args)?;
     let shard = shard_of(args)?;
     let book = !args.no_book;
+    let fens = match args.first {
+        Some(0) => bail!("--first 0 leaves no position to search"),
+        Some(n) if n > fens.len() => bail!(
+            "--first {n}: the input has only {}",
+            if fens.len() == 1 {
+                "1 position".to_string()
+            } else {
+                format!("{} positions", fens.len())
+            }
+        ),
+        Some(n) => &fens[..n],
+        None => &fens[..],
+    };
     let positions = fens
         .iter()
         .enumerate()
@@ -319,7 +373,7 @@ impl Printer<'_> {
 
 fn run_report(args: &ReportArgs) -> Result<bool> {
     let fens = read_epd(&args.epd)?;
-    let depths = parse_depth_range(&args.depths)?;
+    let plan = parse_plan(&args.depths, fens.len())?;
     let mut records = Vec::new();
     let mut incomplete = 0;
     for path in &args.results {
@@ -334,7 +388,7 @@ fn run_report(args: &ReportArgs) -> Result<bool> {
         }
         records.extend(read.records);
     }
-    let report = report::build(&fens, &depths, &records, incomplete);
+    let report = report::build(&fens, &plan, &records, incomplete);
     match args.format {
         Format::Text => print!("{}", report.to_text()),
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),

@@ -27,6 +27,28 @@ pub struct SearchKey {
     pub depth: u8,
 }
 
+/// How far a run goes at one depth: the first `positions` positions of its input.
+///
+/// A run may go deeper on part of its input only (every position to depth 4, the first
+/// 200 to depth 5), since each depth costs several times the one before.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DepthPlan {
+    /// The search depth.
+    pub depth: u8,
+    /// How many positions, from the start of the input, the run searches at this depth.
+    pub positions: usize,
+}
+
+impl DepthPlan {
+    /// Each of `depths` over all `positions` positions.
+    pub fn every(depths: &[u8], positions: usize) -> Vec<DepthPlan> {
+        depths
+            .iter()
+            .map(|&depth| DepthPlan { depth, positions })
+            .collect()
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 /// A search recorded more than once.
 pub struct Duplicate {
@@ -54,9 +76,9 @@ pub struct Unexpected {
 pub struct Coverage {
     /// Positions in the input.
     pub positions: usize,
-    /// Depths the run asked for.
-    pub depths: Vec<u8>,
-    /// Positions times depths.
+    /// The depths the run asked for, each over how many positions.
+    pub plan: Vec<DepthPlan>,
+    /// The searches the plan makes.
     pub expected_searches: usize,
     /// Expected searches with no record.
     pub missing: Vec<SearchKey>,
@@ -214,13 +236,20 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Judge the records of a run that should hold every position of `fens` (the input, in
-/// order) at every depth of `depths`. `incomplete_lines` is what reading the files found.
+/// order) at each depth of `plan` over the positions it names. `incomplete_lines` is what
+/// reading the files found.
 pub fn build(
     fens: &[String],
-    depths: &[u8],
+    plan: &[DepthPlan],
     records: &[SearchRecord],
     incomplete_lines: usize,
 ) -> Report {
+    let planned = |depth: u8| {
+        plan.iter()
+            .filter(|p| p.depth == depth)
+            .map(|p| p.positions.min(fens.len()))
+            .max()
+    };
     let tally = Tally::of(records);
     let mut seen: BTreeMap<SearchKey, usize> = BTreeMap::new();
     let mut unexpected = Vec::new();
@@ -238,13 +267,24 @@ pub fn build(
             });
             continue;
         }
-        if !depths.contains(&r.depth) {
-            unexpected.push(Unexpected {
-                position: r.position,
-                depth: r.depth,
-                reason: "a depth outside the run's".into(),
-            });
-            continue;
+        match planned(r.depth) {
+            None => {
+                unexpected.push(Unexpected {
+                    position: r.position,
+                    depth: r.depth,
+                    reason: "a depth outside the run's".into(),
+                });
+                continue;
+            }
+            Some(n) if r.position >= n => {
+                unexpected.push(Unexpected {
+                    position: r.position,
+                    depth: r.depth,
+                    reason: format!("the run goes to depth {} on the first {n} only", r.depth),
+                });
+                continue;
+            }
+            Some(_) => {}
         }
         if r.fen != fens[r.position] {
             fen_mismatches.push(FenMismatch {
@@ -258,8 +298,11 @@ pub fn build(
     }
     let mut missing = Vec::new();
     for position in 0..fens.len() {
-        for &depth in depths {
-            let key = SearchKey { position, depth };
+        for p in plan.iter().filter(|p| position < p.positions) {
+            let key = SearchKey {
+                position,
+                depth: p.depth,
+            };
             if !seen.contains_key(&key) {
                 missing.push(key);
             }
@@ -305,7 +348,7 @@ pub fn build(
     })
     .collect();
 
-    let mut depth_set: BTreeSet<u8> = depths.iter().copied().collect();
+    let mut depth_set: BTreeSet<u8> = plan.iter().map(|p| p.depth).collect();
     depth_set.extend(records.iter().map(|r| r.depth));
     let by_depth = depth_set
         .into_iter()
@@ -349,8 +392,8 @@ pub fn build(
         },
         coverage: Coverage {
             positions: fens.len(),
-            depths: depths.to_vec(),
-            expected_searches: fens.len() * depths.len(),
+            plan: plan.to_vec(),
+            expected_searches: plan.iter().map(|p| p.positions.min(fens.len())).sum(),
             missing,
             duplicated,
             unexpected,
@@ -481,6 +524,39 @@ fn depth_list(depths: &[u8]) -> String {
     }
 }
 
+/// `1,000 positions at depths 1-4, the first 200 at depth 5`.
+fn plan_text(positions: usize, plan: &[DepthPlan]) -> String {
+    // Depths that share a position count are named together, in depth order.
+    let mut groups: Vec<(usize, Vec<u8>)> = Vec::new();
+    for p in plan {
+        let n = p.positions.min(positions);
+        match groups.last_mut() {
+            Some((m, depths)) if *m == n => depths.push(p.depth),
+            _ => groups.push((n, vec![p.depth])),
+        }
+    }
+    let depths_text = |depths: &[u8]| {
+        let word = if depths.len() == 1 { "depth" } else { "depths" };
+        format!("{word} {}", depth_list(depths))
+    };
+    let mut parts = Vec::new();
+    for (n, depths) in &groups {
+        parts.push(if *n == positions {
+            format!(
+                "{} at {}",
+                plural(positions, "position", "positions"),
+                depths_text(depths)
+            )
+        } else {
+            format!("the first {n} at {}", depths_text(depths))
+        });
+    }
+    if parts.is_empty() || groups[0].0 != positions {
+        parts.insert(0, plural(positions, "position", "positions"));
+    }
+    parts.join(", ")
+}
+
 impl Report {
     /// The summary line, as `sargon diff` prints it at the end of a run.
     pub fn summary_line(&self) -> String {
@@ -514,9 +590,8 @@ impl Report {
         let c = &self.coverage;
         let _ = writeln!(
             s,
-            "coverage: {} at depths {}: {} expected, {} recorded",
-            plural(c.positions, "position", "positions"),
-            depth_list(&c.depths),
+            "coverage: {}: {} expected, {} recorded",
+            plan_text(c.positions, &c.plan),
             plural(c.expected_searches, "search", "searches"),
             self.summary.searches
         );
@@ -716,8 +791,50 @@ mod tests {
     }
 
     #[test]
+    fn a_deeper_run_over_the_first_positions_is_covered_by_its_plan() {
+        let plan = [
+            DepthPlan {
+                depth: 1,
+                positions: 6,
+            },
+            DepthPlan {
+                depth: 2,
+                positions: 6,
+            },
+            DepthPlan {
+                depth: 3,
+                positions: 2,
+            },
+        ];
+        let mut records = complete(6);
+        records.extend([record(0, 3), record(1, 3)]);
+        let report = build(&fens(6), &plan, &records, 0);
+        assert!(report.ok, "{:?}", report.problems);
+        assert_eq!(report.coverage.expected_searches, 14);
+        assert!(report
+            .to_text()
+            .starts_with("coverage: 6 positions at depths 1-2, the first 2 at depth 3: 14"));
+
+        // Depth 3 on a position past the first two is not part of the run; one of the
+        // first two missing at depth 3 is a gap.
+        records.pop();
+        records.push(record(4, 3));
+        let report = build(&fens(6), &plan, &records, 0);
+        assert!(!report.ok);
+        assert_eq!(
+            report.coverage.missing,
+            [SearchKey {
+                position: 1,
+                depth: 3
+            }]
+        );
+        assert_eq!(report.coverage.unexpected.len(), 1);
+        assert_eq!(report.coverage.unexpected[0].position, 4);
+    }
+
+    #[test]
     fn a_complete_consistent_run_is_ok() {
-        let report = build(&fens(5), &[1, 2], &complete(5), 0);
+        let report = build(&fens(5), &DepthPlan::every(&[1, 2], 5), &complete(5), 0);
         assert!(report.ok, "{:?}", report.problems);
         assert_eq!(
             report.summary_line(),
@@ -737,7 +854,7 @@ mod tests {
         let mut records = complete(30);
         records.retain(|r| r.position % 2 == 0 || r.depth == 1);
         records.push(record(4, 2));
-        let report = build(&fens(30), &[1, 2], &records, 1);
+        let report = build(&fens(30), &DepthPlan::every(&[1, 2], 30), &records, 1);
         assert!(!report.ok);
         assert_eq!(report.coverage.missing.len(), 15);
         assert_eq!(
@@ -780,7 +897,7 @@ mod tests {
         records[2].fen = "another".into();
         records.push(record(3, 1));
         records.push(record(0, 5));
-        let report = build(&fens(3), &[1, 2], &records, 0);
+        let report = build(&fens(3), &DepthPlan::every(&[1, 2], 3), &records, 0);
         assert_eq!(report.consistency.rom_images.len(), 2);
         assert_eq!(report.consistency.fen_mismatches.len(), 1);
         assert_eq!(report.coverage.unexpected.len(), 2);
@@ -809,7 +926,7 @@ mod tests {
             right: Some(serde_json::json!({"event": "eval", "score": 2})),
             path: Some(vec!["e2e4".into()]),
         });
-        let report = build(&fens(2), &[1, 2], &records, 0);
+        let report = build(&fens(2), &DepthPlan::every(&[1, 2], 2), &records, 0);
         assert!(!report.ok);
         assert_eq!(report.problems, ["1 divergence"]);
         assert_eq!(report.divergences.len(), 1);
