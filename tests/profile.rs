@@ -29,10 +29,18 @@ fn check_totals(p: &Profile, outcome: &sargon::base::engine::SearchOutcome) {
         Some(sum(|r| r.instructions)),
         outcome.stats.z80_instructions
     );
-    assert_eq!(Some(sum(|r| r.emulator_t_states)), outcome.stats.t_states);
+    assert_eq!(
+        Some(sum(|r| r.emulator_t_states)),
+        outcome.stats.iz80_t_states
+    );
     assert_eq!(Some(p.totals.instructions), outcome.stats.z80_instructions);
-    assert_eq!(Some(p.totals.emulator_t_states), outcome.stats.t_states);
+    assert_eq!(
+        Some(p.totals.emulator_t_states),
+        outcome.stats.iz80_t_states
+    );
     assert_eq!(sum(|r| r.t_states), p.totals.t_states);
+    // The search's own documented count is the profile's, exactly.
+    assert_eq!(Some(p.totals.t_states), outcome.stats.t_states);
     // FNDMOV is called once by the harness and spans the whole search.
     let f = row(p, "FNDMOV");
     assert_eq!(f.calls, 1);
@@ -72,6 +80,8 @@ fn profile_of_a_middlegame_search_adds_up() {
     assert_eq!(plain.best, outcome.best);
     assert_eq!(plain.stats.z80_instructions, outcome.stats.z80_instructions);
     assert_eq!(plain.stats.t_states, outcome.stats.t_states);
+    assert_eq!(plain.stats.iz80_t_states, outcome.stats.iz80_t_states);
+    assert_eq!(plain.stats.t_states, Some(p.totals.t_states));
     // The search's work: scoring and move generation called, calls counted.
     for r in ["POINTS", "GENMOV", "PATH", "ATTACK", "XCHNG"] {
         assert!(row(&p, r).calls > 0, "{r} never called");
@@ -183,4 +193,82 @@ fn documented_t_states_differ_from_the_emulators_only_where_iz80_deviates() {
     assert!(c.mismatches.is_empty(), "{:#?}", c.mismatches);
     let p = c.inner.finish();
     check_totals(&p, &outcome);
+}
+
+/// Recounts the documented T-states of every instruction from the decoder itself, apart
+/// from the timing cache that the emulator's run loop and the profiler share.
+struct Recount {
+    prev_sp: u16,
+    instructions: u64,
+    t_states: u64,
+    iz80_t_states: u64,
+}
+
+impl Observer for Recount {
+    fn executed(&mut self, pc: u16, t_states: u32, cpu: &Cpu, mem: &[u8]) {
+        let r = cpu.immutable_registers();
+        let (pc_after, sp) = (r.pc(), r.get16(iz80::Reg16::SP));
+        let ins = z80::decode(mem, pc);
+        let taken = match ins.flow {
+            z80::Flow::CondJump(_) | z80::Flow::CondCall(_) => pc_after != ins.next(),
+            z80::Flow::CondReturn => sp != self.prev_sp,
+            z80::Flow::Repeat => pc_after == pc,
+            _ => false,
+        };
+        self.prev_sp = sp;
+        self.instructions += 1;
+        self.t_states += u64::from(ins.timing.t_states(taken));
+        self.iz80_t_states += u64::from(t_states);
+    }
+}
+
+#[test]
+fn the_searchs_t_states_are_the_documented_count_exactly() {
+    let Some(mut emu) = common::emulator("the_searchs_t_states_are_the_documented_count_exactly")
+    else {
+        return;
+    };
+    let entry = profile::entry_sp(emu.symbols().stack);
+    let cases = [
+        // Two middlegames, an endgame, a replayed en passant move, a book move.
+        (
+            "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
+            2,
+            false,
+        ),
+        (
+            "2rq1r1k/3npp1p/3p1n1Q/pp1P2N1/8/2P4P/1P4P1/R4R1K w - - 0 1",
+            2,
+            false,
+        ),
+        ("3k4/8/8/7P/8/8/1p6/1K6 w - - 0 1", 4, false),
+        ("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30", 3, true),
+        ("startpos", 3, true),
+    ];
+    for (fen, depth, book) in cases {
+        let s = setup(fen, book);
+        let opts = SearchOptions::depth(depth);
+        let plain = emu.search(&s, &opts, &mut Hooks::new()).unwrap();
+        let mut recount = Recount {
+            prev_sp: entry,
+            instructions: 0,
+            t_states: 0,
+            iz80_t_states: 0,
+        };
+        let observed = emu
+            .search_observed(&s, &opts, &mut Hooks::new(), &mut recount)
+            .unwrap();
+        let (p, profiled) = profile::profile_search(&mut emu, &s, &opts).unwrap();
+        for outcome in [&plain, &observed, &profiled] {
+            assert_eq!(outcome.stats.z80_instructions, Some(recount.instructions));
+            assert_eq!(outcome.stats.t_states, Some(recount.t_states), "{fen}");
+            assert_eq!(outcome.stats.iz80_t_states, Some(recount.iz80_t_states));
+        }
+        assert_eq!(p.totals.t_states, recount.t_states, "{fen}");
+        assert_eq!(p.totals.emulator_t_states, recount.iz80_t_states);
+        if !plain.from_book {
+            // IX/IY instructions run in every search: the documented count is the larger.
+            assert!(recount.t_states > recount.iz80_t_states, "{fen}");
+        }
+    }
 }

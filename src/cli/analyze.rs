@@ -228,14 +228,18 @@ pub fn render_text(a: &Analysis) -> String {
             a.score_pawns, a.score_cp, a.sargon_score
         ));
     }
-    if let (Some(n), Some(t)) = (a.z80_instructions, a.t_states) {
-        // The emulator's T-state count, a few percent under the Z80 manual's (`sargon
-        // profile` has both; docs/history.md says why).
-        let trs = a.trs80_seconds.unwrap_or(0.0);
+    if let (Some(n), Some(t), Some(trs), Some(z80a)) = (
+        a.z80_instructions,
+        a.t_states,
+        a.trs80_seconds,
+        a.z80a_4mhz_seconds,
+    ) {
+        // The documented T-states (Zilog's manual); iz80's own count, a few per cent lower,
+        // is in the JSON form (docs/history.md says why they differ).
         line(format!(
-            "Z80        {n} instructions, {t} T-states (iz80) = {} on a TRS-80 Model I, {} on a 4 MHz Z80",
+            "Z80        {n} instructions, {t} T-states = {} on a TRS-80 Model I, {} on a 4 MHz Z80",
             super::human_duration(trs),
-            super::human_duration(sargon::base::clock::z80a_seconds(t))
+            super::human_duration(z80a)
         ));
     }
     match a.z80_mips {

@@ -43,9 +43,11 @@ struct Report<'a> {
     from_book: bool,
     rows: &'a [profile::RoutineCost],
     totals: &'a profile::Totals,
-    /// The search's own counts (equal to the totals' instructions and emulator T-states).
+    /// The search's own counts (equal to the totals' instructions, T-states and emulator
+    /// T-states).
     search_z80_instructions: Option<u64>,
     search_t_states: Option<u64>,
+    search_iz80_t_states: Option<u64>,
     trs80_seconds: f64,
     z80a_4mhz_seconds: f64,
 }
@@ -77,6 +79,7 @@ pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
                 totals: &p.totals,
                 search_z80_instructions: outcome.stats.z80_instructions,
                 search_t_states: outcome.stats.t_states,
+                search_iz80_t_states: outcome.stats.iz80_t_states,
                 trs80_seconds: sargon::base::clock::trs80_seconds(p.totals.t_states),
                 z80a_4mhz_seconds: sargon::base::clock::z80a_seconds(p.totals.t_states),
             };

@@ -26,53 +26,16 @@
 //! manual: 7). The profile therefore carries both: the documented T-states of every
 //! executed instruction (from [`crate::original::z80`]'s tables, taken or not taken as the
 //! instruction went), which are the figures the tables and the 1978 time estimates use,
-//! and the emulator's count, whose total equals the search's own
-//! [`crate::base::engine::SearchStats::t_states`].
+//! and the emulator's count. The search counts both itself (the run loop uses the same
+//! [`TimingCache`]): the profile's totals equal its
+//! [`crate::base::engine::SearchStats::t_states`] and
+//! [`crate::base::engine::SearchStats::iz80_t_states`].
 
 use iz80::{Cpu, Reg16};
 
 use crate::original::emu::Observer;
 use crate::original::program::Program;
 use crate::original::z80::TimingCache;
-
-/// Counts the documented T-states of every instruction (and the emulator's), without
-/// attributing them: the cheap observer for timing runs.
-pub struct TimingObserver {
-    timing: TimingCache,
-    prev_sp: u16,
-    /// Instructions observed.
-    pub instructions: u64,
-    /// Documented T-states.
-    pub t_states: u64,
-    /// T-states as the emulator counted them.
-    pub emulator_t_states: u64,
-}
-
-impl TimingObserver {
-    /// `initial_sp`: SP when the observed routine is entered.
-    pub fn new(initial_sp: u16) -> Self {
-        TimingObserver {
-            timing: TimingCache::new(),
-            prev_sp: initial_sp,
-            instructions: 0,
-            t_states: 0,
-            emulator_t_states: 0,
-        }
-    }
-}
-
-impl Observer for TimingObserver {
-    #[inline]
-    fn executed(&mut self, pc: u16, t_states: u32, cpu: &Cpu, mem: &[u8]) {
-        let r = cpu.immutable_registers();
-        let sp = r.get16(Reg16::SP);
-        let t = self.timing.t_states(mem, pc, r.pc(), self.prev_sp, sp);
-        self.prev_sp = sp;
-        self.instructions += 1;
-        self.t_states += u64::from(t);
-        self.emulator_t_states += u64::from(t_states);
-    }
-}
 
 /// SP when the harness enters FNDMOV: just below `STACK`, where it put the sentinel return
 /// address.
@@ -285,18 +248,4 @@ pub fn profile_search(
     let mut hooks = crate::base::hooks::Hooks::new();
     let outcome = emulator.search_observed(setup, opts, &mut hooks, &mut profiler)?;
     Ok((profiler.finish(), outcome))
-}
-
-/// A search timed in documented T-states (see the module's notes on the emulator's count).
-pub fn timed_search(
-    emulator: &mut crate::original::emu::Emulator,
-    setup: &crate::base::position::Setup,
-    opts: &crate::base::engine::SearchOptions,
-) -> Result<(TimingObserver, crate::base::engine::SearchOutcome), crate::base::engine::SearchError>
-{
-    let stack = emulator.symbols().stack;
-    let mut obs = TimingObserver::new(entry_sp(stack));
-    let mut hooks = crate::base::hooks::Hooks::new();
-    let outcome = emulator.search_observed(setup, opts, &mut hooks, &mut obs)?;
-    Ok((obs, outcome))
 }

@@ -222,6 +222,7 @@ impl Engine for Port {
             stats: SearchStats {
                 z80_instructions: None,
                 t_states: None,
+                iz80_t_states: None,
                 wall_us: start.elapsed().as_micros().min(u128::from(u64::MAX)) as u64,
             },
         })

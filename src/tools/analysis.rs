@@ -44,10 +44,15 @@ pub struct Analysis {
     pub result: Option<GameEnd>,
     /// Z80 instructions run (emulator only).
     pub z80_instructions: Option<u64>,
-    /// Documented T-states (emulator only).
+    /// The search's T-states by Zilog's documented timings (see
+    /// [`crate::base::engine::SearchStats::t_states`]).
     pub t_states: Option<u64>,
-    /// T-states at the TRS-80 Model I's 1.774 MHz.
+    /// The same search's T-states as the `iz80` emulator counts them, a few per cent fewer.
+    pub iz80_t_states: Option<u64>,
+    /// The documented T-states at the TRS-80 Model I's 1.774 MHz.
     pub trs80_seconds: Option<f64>,
+    /// The documented T-states on a 4 MHz Z80 (Z80A).
+    pub z80a_4mhz_seconds: Option<f64>,
     /// Wall-clock time of the search, in milliseconds.
     pub wall_ms: f64,
     /// Emulation speed in millions of Z80 instructions per second.
@@ -207,7 +212,9 @@ fn describe(
         result,
         z80_instructions: stats.z80_instructions,
         t_states: stats.t_states,
+        iz80_t_states: stats.iz80_t_states,
         trs80_seconds: stats.t_states.map(crate::base::clock::trs80_seconds),
+        z80a_4mhz_seconds: stats.t_states.map(crate::base::clock::z80a_seconds),
         wall_ms,
         z80_mips: stats
             .z80_instructions

@@ -5,6 +5,13 @@
 //! the program counter reaches the sentinel. Instructions and T-states are counted, and an
 //! instruction budget turns a hang into an error.
 //!
+//! T-states are counted twice. `iz80`'s own count deviates from Zilog's manual for
+//! instructions Sargon uses all the time (IX/IY prefixes, `JP cc`), about 7% low for a
+//! search, so the run loop also adds up each executed instruction's documented T-states
+//! through a per-address [`TimingCache`], the same one the profiler uses: one table lookup
+//! per instruction, which costs the emulator a few per cent of its speed
+//! (`docs/history.md` has the measurement).
+//!
 //! Hooks ([`crate::base::hooks`]) are armed in a 64 KiB table indexed by address: the only
 //! per-instruction cost is one table lookup. A hook fires *before* the instruction at its
 //! address executes and sees the program's memory through [`SargonMemory`] (the symbols say
@@ -32,6 +39,7 @@ use crate::base::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Tab
 use crate::base::position::Setup;
 use crate::base::vocab::{SMove, Score, Sq};
 use crate::original::rom::{Rom, RomError};
+use crate::original::z80::TimingCache;
 
 /// Where the harness returns to: no Sargon code lives this high.
 const SENTINEL: u16 = 0xfff0;
@@ -283,8 +291,8 @@ impl Symbols {
 pub trait Observer {
     /// False only for [`NoObserver`]: the run loop then skips the observation entirely.
     const ACTIVE: bool = true;
-    /// The instruction at `pc` has executed, taking `t_states`; `cpu` and `mem` show the
-    /// state after it.
+    /// The instruction at `pc` has executed, taking `t_states` by `iz80`'s count (not the
+    /// documented one); `cpu` and `mem` show the state after it.
     fn executed(&mut self, pc: u16, t_states: u32, cpu: &Cpu, mem: &[u8]);
 }
 
@@ -350,6 +358,10 @@ pub struct Emulator {
     cpu: Cpu,
     machine: SargonMachine,
     instructions: u64,
+    /// Documented T-states of the instructions run since the last reset.
+    t_states: u64,
+    /// Each executed address's documented timing, decoded once.
+    timing: TimingCache,
     mlptrj_fix: bool,
     stop_check_interval: u64,
 }
@@ -373,6 +385,8 @@ impl Emulator {
             pristine,
             cpu: Cpu::new_z80(),
             instructions: 0,
+            t_states: 0,
+            timing: TimingCache::new(),
             mlptrj_fix: true,
             stop_check_interval: STOP_CHECK_INTERVAL,
         })
@@ -412,6 +426,7 @@ impl Emulator {
         self.machine.mem.copy_from_slice(&self.pristine);
         self.cpu = Cpu::new_z80();
         self.instructions = 0;
+        self.t_states = 0;
     }
 
     fn poke(&mut self, addr: u16, value: u8) {
@@ -458,6 +473,7 @@ impl Emulator {
         // one well-predicted branch per instruction besides the chunk-end test.
         self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
         let mut n = self.instructions;
+        let mut t_states = self.t_states;
         let result = 'run: loop {
             // Run in chunks so that a stop request is noticed without a per-instruction cost.
             // A hook fires and its instruction executes in the same step, so a chunk boundary
@@ -473,14 +489,24 @@ impl Emulator {
                     self.instructions = n;
                     self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
                 }
+                let sp = self.cpu.immutable_registers().get16(Reg16::SP);
                 if O::ACTIVE {
                     let cycles = self.cpu.cycle_count();
                     self.cpu.execute_instruction(&mut self.machine);
-                    let t_states = (self.cpu.cycle_count() - cycles) as u32;
-                    observer.executed(pc, t_states, &self.cpu, &self.machine.mem);
+                    let iz80_t_states = (self.cpu.cycle_count() - cycles) as u32;
+                    observer.executed(pc, iz80_t_states, &self.cpu, &self.machine.mem);
                 } else {
                     self.cpu.execute_instruction(&mut self.machine);
                 }
+                // Whether a conditional instruction took its branch shows in PC and SP after it.
+                let after = self.cpu.immutable_registers();
+                t_states += u64::from(self.timing.t_states(
+                    &self.machine.mem,
+                    pc,
+                    after.pc(),
+                    sp,
+                    after.get16(Reg16::SP),
+                ));
                 n += 1;
             }
             let pc = self.cpu.immutable_registers().pc();
@@ -499,6 +525,7 @@ impl Emulator {
             }
         };
         self.instructions = n;
+        self.t_states = t_states;
         result
     }
 
@@ -565,6 +592,12 @@ impl Emulator {
     pub fn instructions(&self) -> u64 {
         self.instructions
     }
+
+    /// Documented T-states (Zilog's manual) of the instructions executed since the last
+    /// reset.
+    pub fn t_states(&self) -> u64 {
+        self.t_states
+    }
 }
 
 impl Engine for Emulator {
@@ -608,6 +641,7 @@ impl Emulator {
         self.poke(s.kolor, color);
         let cycles_before = self.cpu.cycle_count();
         let instructions_before = self.instructions;
+        let t_states_before = self.t_states;
         self.call(
             "FNDMOV",
             s.fndmov,
@@ -627,7 +661,8 @@ impl Emulator {
             from_book: setup.plays_from_book(),
             stats: SearchStats {
                 z80_instructions: Some(self.instructions - instructions_before),
-                t_states: Some(self.cpu.cycle_count() - cycles_before),
+                t_states: Some(self.t_states - t_states_before),
+                iz80_t_states: Some(self.cpu.cycle_count() - cycles_before),
                 wall_us: started.elapsed().as_micros() as u64,
             },
         })

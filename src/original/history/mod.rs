@@ -1,6 +1,6 @@
 //! Sargon on the machines of 1978: how long its searches would have taken.
 //!
-//! A search's documented T-state count (see [`crate::original::profile`]) divided by a clock rate
+//! A search's documented T-state count ([`crate::base::engine::SearchStats::t_states`]) divided by a clock rate
 //! is the time the Z80 would have spent on it: 1.774 MHz for the TRS-80 Model I that
 //! Sargon was sold for, 4 MHz for a Z80A. [`run_levels`] runs Sargon's levels (look-ahead
 //! = search depth) over a set of positions and sets the estimated TRS-80 time per move
@@ -13,10 +13,10 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::base::clock::{trs80_seconds, z80a_seconds};
-use crate::base::engine::{SearchError, SearchOptions};
+use crate::base::engine::{Engine, SearchError, SearchOptions};
+use crate::base::hooks::Hooks;
 use crate::base::position::{self, PositionError};
 use crate::original::emu::Emulator;
-use crate::original::profile;
 
 mod chart;
 
@@ -92,7 +92,7 @@ pub struct Measurement {
     pub z80_instructions: u64,
     /// Documented T-states.
     pub t_states: u64,
-    /// The emulator's own count (see [`crate::original::profile`]).
+    /// The emulator's own count (see [`crate::base::engine::SearchStats::iz80_t_states`]).
     pub emulator_t_states: u64,
     /// Estimated time on a TRS-80 Model I (1.774 MHz), in seconds.
     pub trs80_seconds: f64,
@@ -234,23 +234,28 @@ pub fn run_levels(
             };
             progress(&report);
             let t0 = Instant::now();
-            let (timing, outcome) = profile::timed_search(emu, setup, &opts).map_err(|source| {
-                HistoryError::Search {
+            let outcome = emu
+                .search(setup, &opts, &mut Hooks::new())
+                .map_err(|source| HistoryError::Search {
                     level,
                     index: i + 1,
                     source,
-                }
-            })?;
+                })?;
+            let stats = &outcome.stats;
+            let counted = "the emulator counts instructions and T-states";
+            let instructions = stats.z80_instructions.expect(counted);
+            let t_states = stats.t_states.expect(counted);
+            let emulator_t_states = stats.iz80_t_states.expect(counted);
             let m = Measurement {
                 level,
                 position: i + 1,
                 fen: position::fen_of(&setup.position),
                 best_move: outcome.best.map(|m| m.uci()),
-                z80_instructions: timing.instructions,
-                t_states: timing.t_states,
-                emulator_t_states: timing.emulator_t_states,
-                trs80_seconds: trs80_seconds(timing.t_states),
-                z80a_seconds: z80a_seconds(timing.t_states),
+                z80_instructions: instructions,
+                t_states,
+                emulator_t_states,
+                trs80_seconds: trs80_seconds(t_states),
+                z80a_seconds: z80a_seconds(t_states),
                 wall_seconds: t0.elapsed().as_secs_f64(),
             };
             report.done = Some(m.clone());
