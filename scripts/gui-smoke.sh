@@ -100,7 +100,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-Xvfb -displayfd 3 -screen 0 1024x630x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
+Xvfb -displayfd 3 -screen 0 1040x630x24 -nolisten tcp 3>"$work/display" >"$work/xvfb.log" 2>&1 &
 xvfb_pid=$!
 for _ in $(seq 100); do
     [ -s "$work/display" ] && break
@@ -119,7 +119,7 @@ start_xboard() { # session-name seconds xboard-options...
     HOME=$work timeout "$seconds" xboard \
         -saveSettingsOnExit false -popupExitMessage false -soundProgram "" -xponder \
         -messageSuppress "Right-clicking menu item or dialog text pops up help on it" \
-        -size Medium -engineOutputUp true -engineOutputW 490 -engineOutputH 500 \
+        -size Medium -engineOutputUp true -engineOutputW 504 -engineOutputH 500 \
         -debug -nameOfDebugFile "$work/xboard-$name.debug" \
         "$@" >"$work/xboard-$name.out" 2>&1 &
     xboard_pid=$!
@@ -190,7 +190,7 @@ arrange_windows() {
 # The whole screen, with the pointer out of the way (it raises tool tips).
 screenshot() { # png
     arrange_windows
-    xdotool mousemove 1023 629
+    xdotool mousemove 1039 629
     sleep 1
     import -window root "$1" || fail "screenshot $1 failed"
     say "screenshot: $1"
