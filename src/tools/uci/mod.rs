@@ -67,7 +67,7 @@ use crate::base::engine::{Engine, EngineKind};
 pub use commands::{parse_position_command, GoParams, PositionCommandError};
 pub use session::Uci;
 pub use time::{Plan, TimeBudget, DEFAULT_GROWTH, MOVE_OVERHEAD};
-pub use worker::{info_line, mate_of, search_depth, DepthResult};
+pub use worker::{info_line, mate_of, root_moves, search_depth, DepthResult, RootMoves};
 
 /// Builds an engine of a kind.
 pub type EngineFactory =
@@ -80,11 +80,21 @@ pub struct Settings {
     pub engine: EngineKind,
     /// `FixedDepth`: 0 to iterate under the clock, N to search depth N only.
     pub fixed_depth: u8,
-    /// `Book`: play from Sargon's opening book where it applies.
+    /// `OwnBook` (alias `Book`): play from Sargon's opening book where it applies.
     pub book: bool,
     /// The byte the book reads (bit 0: 1.e4 or 1.d4); not a UCI option.
     pub book_random: u8,
+    /// `UCI_AnalyseMode`: the GUI analyses; never answer from the book.
+    pub analyse_mode: bool,
+    /// `MultiPV`: how many lines to report, each a search with the best moves of the lines
+    /// before it kept out of the root.
+    pub multipv: u8,
+    /// `Ponder`: the GUI may send `go ponder`; Sargon needs nothing prepared for it.
+    pub ponder: bool,
 }
+
+/// The largest `MultiPV`: each line is a search of its own, so more lines cost more time.
+pub const MAX_MULTIPV: u8 = 32;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -93,6 +103,9 @@ impl Default for Settings {
             fixed_depth: 0,
             book: true,
             book_random: 0,
+            analyse_mode: false,
+            multipv: 1,
+            ponder: false,
         }
     }
 }

@@ -50,8 +50,9 @@ impl TimeBudget {
     }
 
     /// The budget of a `go`, or `None` when it has no time limit.
+    /// (`go ponder` has the budget of its clock, which starts at `ponderhit`.)
     pub fn of(go: &GoParams, turn: Color) -> Option<TimeBudget> {
-        if go.infinite || go.ponder {
+        if go.infinite {
             return None;
         }
         let clock = go
@@ -85,7 +86,11 @@ pub struct Plan {
     pub nodes: Option<u64>,
     /// Wait for `stop` before answering (go infinite / go ponder).
     pub wait_for_stop: bool,
-    /// Use the opening book where it applies.
+    /// `go ponder`: `ponderhit` also ends the wait, and starts the clock.
+    pub ponder: bool,
+    /// Use the opening book where it applies: not when analysing (`UCI_AnalyseMode`,
+    /// `go infinite`, `go ponder`), nor when the root is restricted (`searchmoves`,
+    /// `MultiPV` above 1), as the book knows only its one move.
     pub book: bool,
 }
 
@@ -131,12 +136,14 @@ impl Plan {
             (1..=last).collect()
         };
         let wait_for_stop = go.infinite || go.ponder;
+        let restricted = !go.searchmoves.is_empty() || settings.multipv > 1;
         let plan = Plan {
             depths,
             budget,
             nodes: go.nodes,
             wait_for_stop,
-            book: settings.book && !wait_for_stop,
+            ponder: go.ponder,
+            book: settings.book && !settings.analyse_mode && !wait_for_stop && !restricted,
         };
         (plan, notes)
     }
