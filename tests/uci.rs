@@ -46,6 +46,27 @@ impl Sink {
     fn clear(&self) {
         self.0.lock().unwrap().clear();
     }
+    /// Wait until `count` lines start with `prefix`.
+    fn wait_for_count(&self, prefix: &str, count: usize, timeout: Duration) {
+        let t0 = Instant::now();
+        while t0.elapsed() < timeout {
+            if self
+                .lines()
+                .iter()
+                .filter(|l| l.starts_with(prefix))
+                .count()
+                >= count
+            {
+                return;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        panic!(
+            "no {count} `{prefix}` within {timeout:?}; output:\n{}",
+            self.text()
+        );
+    }
+
     /// Wait until a line starting with `prefix` appears; the time it took.
     fn wait_for(&self, prefix: &str, timeout: Duration) -> Duration {
         let t0 = Instant::now();
@@ -630,5 +651,135 @@ fn real_engine_stops_promptly() {
     uci.handle_line("position startpos moves e2e4 c7c5");
     uci.handle_line("go movetime 300");
     out.wait_for("bestmove", Duration::from_secs(10));
+    bestmove(&out, &uci.position().clone());
+}
+
+/// The `info depth` lines of a session's output without what depends on the clock (`nps`,
+/// `time`) and without `currmove` lines.
+fn search_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let mut kept = Vec::new();
+            let mut i = 0;
+            while i < words.len() {
+                if words[i] == "nps" || words[i] == "time" {
+                    i += 2;
+                    continue;
+                }
+                kept.push(words[i]);
+                i += 1;
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+/// MultiPV 3 and a searchmoves search at depth 2 on `kind`: the search lines and the
+/// bestmoves.
+fn multipv_and_searchmoves(kind: EngineKind) -> (Vec<String>, Vec<String>) {
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("setoption name MultiPV value 3");
+    uci.handle_line("go depth 2");
+    out.wait_for("bestmove", Duration::from_secs(300));
+    uci.wait();
+    uci.handle_line("setoption name MultiPV value 1");
+    uci.handle_line("go depth 2 searchmoves a2a3 h2h4 e1g1");
+    out.wait_for_count("bestmove", 2, Duration::from_secs(300));
+    uci.wait();
+    let text = out.text();
+    println!("{kind}:\n{text}");
+    let best = text
+        .lines()
+        .filter(|l| l.starts_with("bestmove"))
+        .map(str::to_string)
+        .collect();
+    (search_lines(&text), best)
+}
+
+#[test]
+fn real_engine_multipv_and_searchmoves() {
+    let Some(kind) = real_engine("real_engine_multipv_and_searchmoves") else {
+        return;
+    };
+    let (lines, best) = multipv_and_searchmoves(kind);
+    // Depth 2 of MultiPV 3: three lines, three different first moves, scores not rising.
+    let depth2: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 multipv"))
+        .collect();
+    assert_eq!(depth2.len(), 3, "{lines:?}");
+    let first = |l: &str| {
+        l.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let score = |l: &str| -> i32 {
+        l.split(" score cp ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let firsts: Vec<String> = depth2.iter().map(|l| first(l)).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert!(score(depth2[0]) >= score(depth2[1]) && score(depth2[1]) >= score(depth2[2]));
+    // Line 1 is the plain search's line: bestmove is its move.
+    assert_eq!(best[0].split(' ').nth(1).unwrap(), firsts[0]);
+    // searchmoves: the move is one of those given.
+    let chosen = best[1].split(' ').nth(1).unwrap();
+    assert!(["a2a3", "h2h4", "e1g1"].contains(&chosen), "{best:?}");
+}
+
+#[test]
+fn emulator_and_port_give_the_same_lines() {
+    if common::rom("emulator_and_port_give_the_same_lines").is_none() {
+        return;
+    }
+    let port = multipv_and_searchmoves(EngineKind::Port);
+    let emulator = multipv_and_searchmoves(EngineKind::Emulator);
+    assert_eq!(port, emulator);
+}
+
+#[test]
+fn real_engine_node_limit() {
+    let Some(kind) = real_engine("real_engine_node_limit") else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go nodes 500");
+    out.wait_for("bestmove", Duration::from_secs(120));
+    uci.wait();
+    let text = out.text();
+    println!("{text}");
+    let lines = search_lines(&text);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{text}"
+    );
+    // Every depth reported finished under the limit; the one that passed it was dropped.
+    for l in &lines {
+        let nodes: u64 = l
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(nodes <= 500, "{l}");
+    }
+    assert!(!text.contains("info depth 4 "), "{text}");
     bestmove(&out, &uci.position().clone());
 }
