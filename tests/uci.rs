@@ -617,6 +617,14 @@ fn real_engine_depth_and_mate() {
     let text = out.text();
     println!("{text}");
     assert!(text.contains("info depth 2 score cp "), "{text}");
+    // Each root move is announced as Sargon starts on it (from depth 2).
+    let numbers: Vec<u32> = text
+        .lines()
+        .filter(|l| l.starts_with("info currmove "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(numbers.len() > 10 && numbers[0] == 1, "{text}");
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{numbers:?}");
     bestmove(&out, &uci.position().clone());
     // A mate in two (the README's position): Sargon finds it at depth 3.
     out.clear();

@@ -307,7 +307,8 @@ pub(super) fn search_thread<W: Write>(
 
 /// The hook that announces each root move as Sargon starts on it (`info currmove`): the
 /// first move generation below the root is the start of a root move's subtree. Costs one
-/// look at the ply per generation, so it is always on from depth 2.
+/// look at the ply per generation, so it is always on. From depth 2 only: at depth 1
+/// only checks are searched a ply deeper, so the numbers would count checks alone.
 struct CurrMove<'a, W: Write> {
     out: &'a AnswerWriter<W>,
     number: u32,
@@ -319,10 +320,11 @@ impl<W: Write> Hook for CurrMove<'_, W> {
     }
 
     fn at(&mut self, event: &mut HookEvent<'_>) {
-        if event.search().ply() != 2 {
+        let search = event.search();
+        if search.ply() != 2 || search.max_ply() < 2 {
             return;
         }
-        if let Some(m) = event.search().path().first() {
+        if let Some(m) = search.path().first() {
             self.number += 1;
             self.out.line(&format!(
                 "info currmove {} currmovenumber {}",
