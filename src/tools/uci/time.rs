@@ -131,7 +131,8 @@ impl Plan {
                 last = d.clamp(1, max_depth);
             }
             if let Some(m) = go.mate {
-                last = last.min((2 * m.max(1) - 1).min(255) as u8).max(1);
+                let plies = m.saturating_mul(2).saturating_sub(1).min(255) as u8;
+                last = last.min(plies).max(1);
             }
             (1..=last).collect()
         };
@@ -202,6 +203,20 @@ mod tests {
         let (go, _) = GoParams::parse(&["infinite"]);
         let (p, _) = Plan::new(&go, &settings, Color::Black, 6);
         assert!(p.wait_for_stop && !p.book && p.budget.is_none());
+        // The largest values a GUI can send plan without overflowing.
+        let (go, problems) = GoParams::parse(&[
+            "mate",
+            "4294967295",
+            "movetime",
+            "18446744073709551615",
+            "winc",
+            "18446744073709551615",
+            "wtime",
+            "9223372036854775807",
+        ]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let (p, _) = Plan::new(&go, &settings, Color::White, 20);
+        assert_eq!(p.depths.len(), 20);
         let (go, _) = GoParams::parse(&["mate", "2"]);
         let (p, _) = Plan::new(&go, &settings, Color::Black, 20);
         assert_eq!(p.depths, vec![1, 2, 3]);

@@ -248,7 +248,11 @@ pub(super) fn search_thread<W: Write>(
                 thread::park_timeout(Duration::from_millis(10));
                 continue;
             }
-            let deadline = ponder.clock_start(started) + b.hard;
+            // A limit beyond what the clock can count (`go movetime` of 10^19 ms) is none.
+            let Some(deadline) = ponder.clock_start(started).checked_add(b.hard) else {
+                thread::park_timeout(Duration::from_secs(1));
+                continue;
+            };
             let now = Instant::now();
             if now >= deadline {
                 stop.store(true, Ordering::Relaxed);
