@@ -759,6 +759,21 @@ fn emulator_and_port_give_the_same_lines() {
 }
 
 #[test]
+fn infinite_with_a_node_limit_still_waits_for_stop() {
+    let Some(kind) = real_engine("infinite_with_a_node_limit_still_waits_for_stop") else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go infinite nodes 100");
+    out.wait_for("info depth 1 ", Duration::from_secs(60));
+    thread::sleep(Duration::from_millis(300));
+    assert!(!out.text().contains("bestmove"), "{}", out.text());
+    uci.handle_line("stop");
+    bestmove(&out, &uci.position().clone());
+}
+
+#[test]
 fn real_engine_node_limit() {
     let Some(kind) = real_engine("real_engine_node_limit") else {
         return;

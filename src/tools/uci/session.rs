@@ -14,7 +14,7 @@ use crate::base::engine::{Engine, EngineKind};
 use crate::base::input::echo;
 use crate::base::position;
 
-use super::worker::{bestmove_line, fallback, search_thread, Job, PonderState};
+use super::worker::{bestmove_line, fallback, search_thread, GuiSignals, Job};
 use super::{
     parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings,
     MAX_MULTIPV,
@@ -61,8 +61,8 @@ struct Running {
     /// Set by the search thread just before it writes `bestmove`: from then on the session
     /// takes new searches (joining the thread is then a matter of microseconds).
     answered: Arc<AtomicBool>,
-    /// `go ponder`: told of `ponderhit`.
-    ponder: Arc<PonderState>,
+    /// What the GUI says during the search: `stop`, `ponderhit`.
+    signals: Arc<GuiSignals>,
 }
 
 /// A UCI session.
@@ -175,6 +175,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// Stop the running search (its `bestmove` is printed) and take the engine back.
     pub fn stop(&mut self) {
         if let Some(r) = &self.running {
+            r.signals.stop();
             r.stop.store(true, Ordering::Relaxed);
             r.handle.thread().unpark();
         }
@@ -401,8 +402,8 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// as a normal one, its clock starting now.
     fn ponderhit(&mut self) {
         match &self.running {
-            Some(r) if self.is_searching() && r.ponder.pondering() => {
-                r.ponder.hit();
+            Some(r) if self.is_searching() && r.signals.pondering() => {
+                r.signals.hit();
                 r.handle.thread().unpark();
             }
             _ => self.out.info("ponderhit ignored: not pondering"),
@@ -495,7 +496,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         for n in notes {
             self.out.info(&n);
         }
-        let ponder = Arc::new(PonderState::new(plan.ponder));
+        let signals = Arc::new(GuiSignals::new(plan.ponder));
         let job = Job {
             position: self.position.clone(),
             plan,
@@ -503,7 +504,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             started,
             searchmoves,
             multipv: self.settings.multipv,
-            ponder: ponder.clone(),
+            signals: signals.clone(),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
@@ -521,7 +522,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     handle,
                     waits_for_stop,
                     answered,
-                    ponder,
+                    signals,
                 })
             }
             Err(e) => {

@@ -29,24 +29,39 @@ pub(super) struct Job {
     pub(super) searchmoves: Vec<Move>,
     /// How many lines to report (`MultiPV`).
     pub(super) multipv: u8,
-    /// Shared with the session: `ponderhit` ends the pondering.
-    pub(super) ponder: Arc<PonderState>,
+    /// Shared with the session: `stop` and `ponderhit`.
+    pub(super) signals: Arc<GuiSignals>,
 }
 
-/// A `go ponder` search: it runs without a time limit until `ponderhit`, then under the
-/// `go`'s clock counted from the `ponderhit`.
+/// What the GUI said during a search.
+///
+/// `stop` is kept apart from the engine's stop flag, which the clock and the node limit
+/// set too: `go infinite` and `go ponder` answer only when the GUI says so, not when a
+/// limit ended the search. A `go ponder` search runs without a time limit until
+/// `ponderhit`, then under the `go`'s clock counted from the `ponderhit`.
 #[derive(Debug)]
-pub(super) struct PonderState {
+pub(super) struct GuiSignals {
+    stopped: AtomicBool,
     pondering: AtomicBool,
     hit_at: Mutex<Option<Instant>>,
 }
 
-impl PonderState {
-    pub(super) fn new(pondering: bool) -> PonderState {
-        PonderState {
+impl GuiSignals {
+    pub(super) fn new(pondering: bool) -> GuiSignals {
+        GuiSignals {
+            stopped: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             hit_at: Mutex::new(None),
         }
+    }
+
+    /// The GUI's `stop` (or `quit`, or the end of its input).
+    pub(super) fn stop(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+    }
+
+    fn stopped(&self) -> bool {
+        self.stopped.load(Ordering::SeqCst)
     }
 
     pub(super) fn pondering(&self) -> bool {
@@ -238,7 +253,7 @@ pub(super) fn search_thread<W: Write>(
     // when pondering: until then there is no limit).
     let finished = Arc::new(AtomicBool::new(false));
     let watchdog = job.plan.budget.map(|b| {
-        let (finished, stop, ponder) = (finished.clone(), stop.clone(), job.ponder.clone());
+        let (finished, stop, ponder) = (finished.clone(), stop.clone(), job.signals.clone());
         let started = job.started;
         thread::spawn(move || loop {
             if finished.load(Ordering::Relaxed) {
@@ -287,7 +302,7 @@ pub(super) fn search_thread<W: Write>(
     }
     // go infinite answers after `stop`; go ponder after `stop` or `ponderhit`.
     if job.plan.wait_for_stop {
-        while !stop.load(Ordering::Relaxed) && (!job.plan.ponder || job.ponder.pondering()) {
+        while !job.signals.stopped() && (!job.plan.ponder || job.signals.pondering()) {
             thread::park_timeout(Duration::from_millis(50));
         }
     }
@@ -364,8 +379,8 @@ fn iterate<W: Write>(
             break;
         }
         // While pondering there is no time limit; after `ponderhit` the clock runs from it.
-        let clock_start = job.ponder.clock_start(job.started);
-        let budget = job.plan.budget.filter(|_| !job.ponder.pondering());
+        let clock_start = job.signals.clock_start(job.started);
+        let budget = job.plan.budget.filter(|_| !job.signals.pondering());
         if let (Some(budget), Some(&t)) = (budget, times.last()) {
             let growth = match times.len() {
                 n if n >= 2 && times[n - 2] >= Duration::from_millis(2) => {
