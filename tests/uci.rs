@@ -697,6 +697,11 @@ fn multipv_and_searchmoves(kind: EngineKind) -> (Vec<String>, Vec<String>) {
     uci.handle_line("go depth 2 searchmoves a2a3 h2h4 e1g1");
     out.wait_for_count("bestmove", 2, Duration::from_secs(300));
     uci.wait();
+    // Castling kept out after line 1: Sargon lists it as two entries, and it must go whole.
+    uci.handle_line("setoption name MultiPV value 4");
+    uci.handle_line("go depth 2 searchmoves e1g1 a2a3 h2h4 e1f1");
+    out.wait_for_count("bestmove", 3, Duration::from_secs(300));
+    uci.wait();
     let text = out.text();
     println!("{kind}:\n{text}");
     let best = text
@@ -714,7 +719,8 @@ fn real_engine_multipv_and_searchmoves() {
     };
     let (lines, best) = multipv_and_searchmoves(kind);
     // Depth 2 of MultiPV 3: three lines, three different first moves, scores not rising.
-    let depth2: Vec<&String> = lines
+    // (The first search's lines: depths 1 and 2, three lines each.)
+    let depth2: Vec<&String> = lines[..6]
         .iter()
         .filter(|l| l.starts_with("info depth 2 multipv"))
         .collect();
@@ -746,6 +752,12 @@ fn real_engine_multipv_and_searchmoves() {
     // searchmoves: the move is one of those given.
     let chosen = best[1].split(' ').nth(1).unwrap();
     assert!(["a2a3", "h2h4", "e1g1"].contains(&chosen), "{best:?}");
+    // MultiPV 4 over four given moves: each of them once, castling first here.
+    let last: Vec<String> = lines[lines.len() - 4..].iter().map(|l| first(l)).collect();
+    let mut sorted = last.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["a2a3", "e1f1", "e1g1", "h2h4"], "{lines:?}");
+    assert_eq!(last[0], "e1g1", "{lines:?}");
 }
 
 #[test]
