@@ -46,6 +46,27 @@ impl Sink {
     fn clear(&self) {
         self.0.lock().unwrap().clear();
     }
+    /// Wait until `count` lines start with `prefix`.
+    fn wait_for_count(&self, prefix: &str, count: usize, timeout: Duration) {
+        let t0 = Instant::now();
+        while t0.elapsed() < timeout {
+            if self
+                .lines()
+                .iter()
+                .filter(|l| l.starts_with(prefix))
+                .count()
+                >= count
+            {
+                return;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        panic!(
+            "no {count} `{prefix}` within {timeout:?}; output:\n{}",
+            self.text()
+        );
+    }
+
     /// Wait until a line starting with `prefix` appears; the time it took.
     fn wait_for(&self, prefix: &str, timeout: Duration) -> Duration {
         let t0 = Instant::now();
@@ -152,7 +173,10 @@ fn handshake() {
     for option in [
         "option name Engine type combo default port var port var emulator",
         "option name FixedDepth type spin default 0 min 0 max 20",
-        "option name Book type check default true",
+        "option name OwnBook type check default true",
+        "option name MultiPV type spin default 1 min 1 max 32",
+        "option name UCI_AnalyseMode type check default false",
+        "option name Ponder type check default false",
     ] {
         assert!(lines.iter().any(|l| l == option), "{option}: {lines:?}");
     }
@@ -193,14 +217,36 @@ fn book_move_comes_at_once() {
     out.wait_for("bestmove", Duration::from_secs(2));
     assert!(t0.elapsed() < Duration::from_millis(500));
     assert!(out.text().contains("info string book move"));
-    bestmove(&out, &Chess::default());
-    // With the book off, the position is searched.
+    // Announced with a depth-0 info line carrying the move as its PV, for analysis panes.
+    let m = bestmove(&out, &Chess::default());
+    let pv = format!(" pv {}", m.to_uci(shakmaty::CastlingMode::Standard));
+    assert!(
+        out.lines()
+            .iter()
+            .any(|l| l.starts_with("info depth 0 ") && l.ends_with(&pv)),
+        "{}",
+        out.text()
+    );
+    // With the book off (OwnBook, or Book, its old name), the position is searched.
+    for (option, value) in [("OwnBook", "false"), ("Book", "false")] {
+        out.clear();
+        uci.handle_line("setoption name OwnBook value true");
+        uci.handle_line(&format!("setoption name {option} value {value}"));
+        uci.handle_line("setoption name FixedDepth value 1");
+        uci.handle_line("go");
+        out.wait_for("bestmove", Duration::from_secs(5));
+        uci.wait();
+        assert!(out.text().contains("info depth 1 "), "{}", out.text());
+        assert!(!out.text().contains("info string"), "{}", out.text());
+    }
+    // In analysis mode the book is not used either.
     out.clear();
-    uci.handle_line("setoption name Book value false");
-    uci.handle_line("setoption name FixedDepth value 1");
-    uci.handle_line("go");
+    uci.handle_line("setoption name OwnBook value true");
+    uci.handle_line("setoption name UCI_AnalyseMode value true");
+    uci.handle_line("go depth 1");
     out.wait_for("bestmove", Duration::from_secs(5));
     assert!(out.text().contains("info depth 1 "), "{}", out.text());
+    assert!(!out.text().contains("book move"), "{}", out.text());
 }
 
 #[test]
@@ -250,13 +296,8 @@ fn illegal_moves_and_garbage_are_explained() {
     uci.handle_line("position startpos moves e2e4 e7e5 e4e5 d7d5");
     let lines = out.lines();
     assert!(
-        lines[0].starts_with("info string position: move 3 `e4e5` is illegal"),
+        lines[0].starts_with("info string position refused: move 3 `e4e5` is illegal"),
         "{lines:?}"
-    );
-    // The position before the illegal move is kept.
-    assert_eq!(
-        position::fen_of(uci.position()),
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
     );
     out.clear();
     for garbage in [
@@ -272,20 +313,154 @@ fn illegal_moves_and_garbage_are_explained() {
         "\u{1F600}",
     ] {
         assert!(uci.handle_line(garbage));
+        uci.wait();
     }
     let lines = out.lines();
     assert!(lines.len() >= 9, "{lines:?}");
     assert!(
         lines
             .iter()
-            .filter(|l| !l.starts_with("bestmove") && !l.starts_with("info depth"))
+            .filter(|l| !l.starts_with("bestmove"))
             .all(|l| l.starts_with("info string ")),
         "{lines:?}"
     );
-    // The kept position still searches ("go depth banana" searched it).
+    // The position is still the refused one: "go depth banana" played nothing.
+    assert!(lines.iter().any(|l| l == "bestmove 0000"), "{lines:?}");
+    assert!(uci.position_problem().is_some());
+}
+
+#[test]
+fn no_move_is_played_for_a_position_nobody_set() {
+    let (mut uci, out) = session(0);
+    // An illegal last move (a bishop to c9), then an invalid FEN: each go answers 0000.
+    for bad in [
+        "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c9",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+    ] {
+        out.clear();
+        uci.handle_line("position startpos moves e2e4");
+        uci.handle_line(bad);
+        for _ in 0..2 {
+            uci.handle_line("go depth 2");
+            uci.wait();
+        }
+        let lines = out.lines();
+        let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+        assert_eq!(answers, ["bestmove 0000", "bestmove 0000"], "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string go: no valid position (")),
+            "{lines:?}"
+        );
+    }
+    // A valid position ends it.
+    out.clear();
+    uci.handle_line("position startpos moves e2e4 e7e5");
+    uci.handle_line("go depth 1");
     out.wait_for("bestmove", Duration::from_secs(5));
     uci.wait();
-    bestmove(&out, &uci.position().clone());
+    let pos = uci.position().clone();
+    assert_eq!(pos.turn(), shakmaty::Color::White);
+    bestmove(&out, &pos);
+}
+
+#[test]
+fn malformed_go_words_are_named_and_the_rest_applies() {
+    let (mut uci, out) = session(1);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go movetime abc depth 2");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    uci.wait();
+    let text = out.text();
+    assert!(
+        text.contains("info string go movetime `abc`: not"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info depth 2 ") && !text.contains("info depth 3 "),
+        "{text}"
+    );
+    out.clear();
+    uci.handle_line("go depth -1 movetime 100");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    uci.wait();
+    assert!(
+        out.text().contains("info string go depth `-1`: not"),
+        "{}",
+        out.text()
+    );
+}
+
+#[test]
+fn echoed_input_is_cut_and_escaped() {
+    let (mut uci, out) = session(1);
+    let long = format!("{}\u{1b}[2J", "x".repeat(5000));
+    uci.handle_line(&long);
+    uci.handle_line(&format!("position fen {long}"));
+    uci.handle_line(&format!("setoption name {long} value 1"));
+    let lines = out.lines();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for l in &lines {
+        assert!(l.chars().count() < 400, "{} characters: {l:.200}", l.len());
+        assert!(!l.contains('\u{1b}'), "{l:.200}");
+        assert!(l.contains("more characters"), "{l:.300}");
+    }
+}
+
+#[test]
+fn depth_beyond_the_engine_is_said() {
+    let (mut uci, out) = session(0);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go depth 30");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    uci.wait();
+    let text = out.text();
+    assert!(
+        text.contains("info string depth 30 is beyond this engine's maximum: searching to depth 8"),
+        "{text}"
+    );
+    assert!(text.contains("info depth 8 "), "{text}");
+}
+
+#[test]
+fn ponder_answers_only_after_ponderhit_or_stop() {
+    for end in ["ponderhit", "stop"] {
+        let (mut uci, out) = session(1);
+        uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+        uci.handle_line("go ponder wtime 2000 btime 2000");
+        thread::sleep(Duration::from_millis(300));
+        assert!(uci.is_searching());
+        assert!(!out.text().contains("bestmove"), "{}", out.text());
+        let t0 = Instant::now();
+        uci.handle_line(end);
+        out.wait_for("bestmove", Duration::from_secs(3));
+        // After ponderhit the clock applies: 2 s left, so well under a second.
+        assert!(
+            t0.elapsed() < Duration::from_millis(1500),
+            "{end}: {:?}",
+            t0.elapsed()
+        );
+        uci.wait();
+        bestmove(&out, &uci.position().clone());
+    }
+    let (mut uci, out) = session(1);
+    uci.handle_line("ponderhit");
+    assert!(out.text().contains("ponderhit ignored: not pondering"));
+}
+
+#[test]
+fn an_unknown_searchmove_is_named() {
+    let (mut uci, out) = session(0);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go depth 1 searchmoves e2e4 a2a3");
+    out.wait_for("bestmove", Duration::from_secs(3));
+    uci.wait();
+    let text = out.text();
+    assert!(
+        text.contains("go searchmoves e2e4: not legal here; ignored"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -362,18 +537,21 @@ fn fixed_depth_option() {
 }
 
 #[test]
-fn engine_that_cannot_start_still_answers() {
+fn engine_that_cannot_start_answers_0000() {
     let sink = Sink::default();
     let factory: EngineFactory = Box::new(|_| anyhow::bail!("no engine today"));
     let mut uci = Uci::new(factory, sink.clone(), Settings::default());
+    assert!(uci.open_engine().is_err());
     uci.handle_line("isready");
     uci.handle_line("position startpos moves e2e4");
     uci.handle_line("go depth 2");
     sink.wait_for("bestmove", Duration::from_secs(2));
-    assert!(sink
-        .text()
-        .contains("info string cannot start the port engine: no engine today"));
-    bestmove(&sink, &uci.position().clone());
+    let text = sink.text();
+    assert!(
+        text.contains("info string cannot start the port engine: no engine today"),
+        "{text}"
+    );
+    assert!(text.contains("bestmove 0000"), "{text}");
 }
 
 #[test]
@@ -439,6 +617,14 @@ fn real_engine_depth_and_mate() {
     let text = out.text();
     println!("{text}");
     assert!(text.contains("info depth 2 score cp "), "{text}");
+    // Each root move is announced as Sargon starts on it (from depth 2).
+    let numbers: Vec<u32> = text
+        .lines()
+        .filter(|l| l.starts_with("info currmove "))
+        .map(|l| l.rsplit(' ').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(numbers.len() > 10 && numbers[0] == 1, "{text}");
+    assert!(numbers.windows(2).all(|w| w[1] == w[0] + 1), "{numbers:?}");
     bestmove(&out, &uci.position().clone());
     // A mate in two (the README's position): Sargon finds it at depth 3.
     out.clear();
@@ -473,5 +659,162 @@ fn real_engine_stops_promptly() {
     uci.handle_line("position startpos moves e2e4 c7c5");
     uci.handle_line("go movetime 300");
     out.wait_for("bestmove", Duration::from_secs(10));
+    bestmove(&out, &uci.position().clone());
+}
+
+/// The `info depth` lines of a session's output without what depends on the clock (`nps`,
+/// `time`) and without `currmove` lines.
+fn search_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let mut kept = Vec::new();
+            let mut i = 0;
+            while i < words.len() {
+                if words[i] == "nps" || words[i] == "time" {
+                    i += 2;
+                    continue;
+                }
+                kept.push(words[i]);
+                i += 1;
+            }
+            kept.join(" ")
+        })
+        .collect()
+}
+
+/// MultiPV 3 and a searchmoves search at depth 2 on `kind`: the search lines and the
+/// bestmoves.
+fn multipv_and_searchmoves(kind: EngineKind) -> (Vec<String>, Vec<String>) {
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("setoption name MultiPV value 3");
+    uci.handle_line("go depth 2");
+    out.wait_for("bestmove", Duration::from_secs(300));
+    uci.wait();
+    uci.handle_line("setoption name MultiPV value 1");
+    uci.handle_line("go depth 2 searchmoves a2a3 h2h4 e1g1");
+    out.wait_for_count("bestmove", 2, Duration::from_secs(300));
+    uci.wait();
+    // Castling kept out after line 1: Sargon lists it as two entries, and it must go whole.
+    uci.handle_line("setoption name MultiPV value 4");
+    uci.handle_line("go depth 2 searchmoves e1g1 a2a3 h2h4 e1f1");
+    out.wait_for_count("bestmove", 3, Duration::from_secs(300));
+    uci.wait();
+    let text = out.text();
+    println!("{kind}:\n{text}");
+    let best = text
+        .lines()
+        .filter(|l| l.starts_with("bestmove"))
+        .map(str::to_string)
+        .collect();
+    (search_lines(&text), best)
+}
+
+#[test]
+fn real_engine_multipv_and_searchmoves() {
+    let Some(kind) = real_engine("real_engine_multipv_and_searchmoves") else {
+        return;
+    };
+    let (lines, best) = multipv_and_searchmoves(kind);
+    // Depth 2 of MultiPV 3: three lines, three different first moves, scores not rising.
+    // (The first search's lines: depths 1 and 2, three lines each.)
+    let depth2: Vec<&String> = lines[..6]
+        .iter()
+        .filter(|l| l.starts_with("info depth 2 multipv"))
+        .collect();
+    assert_eq!(depth2.len(), 3, "{lines:?}");
+    let first = |l: &str| {
+        l.split(" pv ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let score = |l: &str| -> i32 {
+        l.split(" score cp ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let firsts: Vec<String> = depth2.iter().map(|l| first(l)).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert!(score(depth2[0]) >= score(depth2[1]) && score(depth2[1]) >= score(depth2[2]));
+    // Line 1 is the plain search's line: bestmove is its move.
+    assert_eq!(best[0].split(' ').nth(1).unwrap(), firsts[0]);
+    // searchmoves: the move is one of those given.
+    let chosen = best[1].split(' ').nth(1).unwrap();
+    assert!(["a2a3", "h2h4", "e1g1"].contains(&chosen), "{best:?}");
+    // MultiPV 4 over four given moves: each of them once, castling first here.
+    let last: Vec<String> = lines[lines.len() - 4..].iter().map(|l| first(l)).collect();
+    let mut sorted = last.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["a2a3", "e1f1", "e1g1", "h2h4"], "{lines:?}");
+    assert_eq!(last[0], "e1g1", "{lines:?}");
+}
+
+#[test]
+fn emulator_and_port_give_the_same_lines() {
+    if common::rom("emulator_and_port_give_the_same_lines").is_none() {
+        return;
+    }
+    let port = multipv_and_searchmoves(EngineKind::Port);
+    let emulator = multipv_and_searchmoves(EngineKind::Emulator);
+    assert_eq!(port, emulator);
+}
+
+#[test]
+fn infinite_with_a_node_limit_still_waits_for_stop() {
+    let Some(kind) = real_engine("infinite_with_a_node_limit_still_waits_for_stop") else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go infinite nodes 100");
+    out.wait_for("info depth 1 ", Duration::from_secs(60));
+    thread::sleep(Duration::from_millis(300));
+    assert!(!out.text().contains("bestmove"), "{}", out.text());
+    uci.handle_line("stop");
+    bestmove(&out, &uci.position().clone());
+}
+
+#[test]
+fn real_engine_node_limit() {
+    let Some(kind) = real_engine("real_engine_node_limit") else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go nodes 500");
+    out.wait_for("bestmove", Duration::from_secs(120));
+    uci.wait();
+    let text = out.text();
+    println!("{text}");
+    let lines = search_lines(&text);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 ")),
+        "{text}"
+    );
+    // Every depth reported finished under the limit; the one that passed it was dropped.
+    for l in &lines {
+        let nodes: u64 = l
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(nodes <= 500, "{l}");
+    }
+    assert!(!text.contains("info depth 4 "), "{text}");
     bestmove(&out, &uci.position().clone());
 }

@@ -35,3 +35,27 @@ fn python_chess_drives_sargon() {
     assert!(out.status.success(), "test_uci.py failed ({})", out.status);
     assert!(stdout.contains("all UCI checks passed"));
 }
+
+/// tests/pychess/check_uci_conventions.py: OwnBook, MultiPV, searchmoves, analysis mode,
+/// pondering and the hardening cases, through python-chess (and raw lines where
+/// python-chess would never send what is tested).
+#[test]
+fn python_chess_uci_conventions() {
+    if !common::python_chess("python_chess_uci_conventions") {
+        return;
+    }
+    let kind = std::env::var("SARGON_UCI_ENGINE").unwrap_or_else(|_| "port".into());
+    if kind == "emulator" && common::rom("python_chess_uci_conventions").is_none() {
+        return;
+    }
+    let empty = tempfile::tempdir().unwrap();
+    common::pychess_check(
+        "check_uci_conventions.py",
+        &[
+            env!("CARGO_BIN_EXE_sargon"),
+            &kind,
+            empty.path().to_str().unwrap(),
+        ],
+        "all UCI convention checks passed",
+    );
+}

@@ -270,18 +270,6 @@ impl<'a> Search<'a> {
             flags: self.mem.peek(entry.wrapping_add(4)),
         }
     }
-
-    /// The moves linked from the word at `head`, in list order, until a link whose high
-    /// byte is 0 (Sargon's null test) or [`MAX_LIST_WALK`] moves.
-    fn list(&self, head: u16) -> Vec<SMove> {
-        let mut out = Vec::new();
-        let mut p = self.word(head);
-        while p >> 8 != 0 && out.len() < MAX_LIST_WALK {
-            out.push(self.entry(p));
-            p = self.word(p);
-        }
-        out
-    }
 }
 
 /// PATH's verdict on the square it looked at (register A at `movegen.path`).
@@ -381,8 +369,16 @@ impl<'a> MovegenPath<'a> {
 }
 
 /// `movegen.done`: GENMOV has filled the move list of ply NPLY (not yet sorted).
+///
+/// A hook may take moves out of the list ([`MovegenDone::keep_out`]): Sargon then never
+/// sees them, at this node, as if GENMOV had not generated them. That is how a root move
+/// is kept out of the search (UCI's `searchmoves` and `MultiPV`). The list is a chain of
+/// links (SORTM and FNDMOV walk it from the word at MLPTRI), so a move is taken out by
+/// linking its predecessor to its successor; the engine writes those links
+/// ([`LinkWrite`]) after the hooks have run.
 pub struct MovegenDone<'a> {
     search: Search<'a>,
+    link_writes: Vec<LinkWrite>,
 }
 
 impl<'a> MovegenDone<'a> {
@@ -392,11 +388,70 @@ impl<'a> MovegenDone<'a> {
     }
 
     /// The new ply's moves in list order (castling and en passant once, by their first
-    /// entry: the king's or the capturing pawn's move). Their parent is
-    /// [`Search::path`].
+    /// entry: the king's or the capturing pawn's move), without those a hook kept out.
+    /// Their parent is [`Search::path`].
     pub fn moves(&self) -> Vec<SMove> {
-        self.search.list(self.search.mem.pointer(Pointer::Mlptri))
+        self.entries().into_iter().map(|(_, m)| m).collect()
     }
+
+    /// Take every move for which `out` is true out of the list; returns how many. A
+    /// castling or en passant move is one entry in the chain (its second half follows
+    /// it in memory, unlinked), so it goes as a whole.
+    pub fn keep_out(&mut self, mut out: impl FnMut(&SMove) -> bool) -> usize {
+        let mut removed = 0;
+        let mut prev = self.search.mem.pointer(Pointer::Mlptri);
+        for (at, m) in self.entries() {
+            if out(&m) {
+                let next = self.link(at);
+                self.link_writes.push(LinkWrite {
+                    at: prev,
+                    value: next,
+                });
+                removed += 1;
+            } else {
+                prev = at;
+            }
+        }
+        removed
+    }
+
+    /// The link word at `at`, as the engine will see it once the links asked for so far
+    /// are written.
+    fn link(&self, at: u16) -> u16 {
+        match self.link_writes.iter().rev().find(|w| w.at == at) {
+            Some(w) => w.value,
+            None => self.search.word(at),
+        }
+    }
+
+    /// The chain's entries (address, move), following the links asked for so far.
+    fn entries(&self) -> Vec<(u16, SMove)> {
+        let mut out = Vec::new();
+        let mut p = self.link(self.search.mem.pointer(Pointer::Mlptri));
+        while p >> 8 != 0 && out.len() < MAX_LIST_WALK {
+            out.push((p, self.search.entry(p)));
+            p = self.link(p);
+        }
+        out
+    }
+}
+
+/// A move-list link a hook changed: the little-endian word at `at` becomes `value`.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct LinkWrite {
+    /// The address of the link word.
+    pub at: u16,
+    /// Its new value.
+    pub value: u16,
+}
+
+/// What the hooks at a point hand back: the registers and any move-list links to write.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Fired {
+    /// The registers A and B the engine continues with.
+    pub registers: Registers,
+    /// Links the engine writes before it goes on (only `movegen.done` asks for any).
+    pub link_writes: Vec<LinkWrite>,
 }
 
 /// `points.end`: POINTS has computed a score and is about to store it.
@@ -596,7 +651,10 @@ impl<'a> HookEvent<'a> {
                 verdict: PathVerdict::from_register(regs.a),
                 directions_left: regs.b,
             }),
-            HookPoint::MovegenDone => HookEvent::MovegenDone(MovegenDone { search }),
+            HookPoint::MovegenDone => HookEvent::MovegenDone(MovegenDone {
+                search,
+                link_writes: Vec::new(),
+            }),
             HookPoint::PointsEnd => HookEvent::PointsEnd(PointsEnd {
                 search,
                 score: Score(regs.a),
@@ -755,13 +813,31 @@ impl<'a> Hooks<'a> {
         memory: &dyn SargonMemory,
         registers: Registers,
     ) -> Registers {
+        self.fire_all(point, memory, registers).registers
+    }
+
+    /// [`Hooks::fire`], with the move-list links the hooks asked for, which the engine
+    /// writes (in order) before it goes on.
+    pub fn fire_all(
+        &mut self,
+        point: HookPoint,
+        memory: &dyn SargonMemory,
+        registers: Registers,
+    ) -> Fired {
         let mut event = HookEvent::new(point, memory, registers);
         for h in self.list.iter_mut() {
             if h.points().contains(point) {
                 h.at(&mut event);
             }
         }
-        event.registers(registers)
+        let link_writes = match &mut event {
+            HookEvent::MovegenDone(v) => std::mem::take(&mut v.link_writes),
+            _ => Vec::new(),
+        };
+        Fired {
+            registers: event.registers(registers),
+            link_writes,
+        }
     }
 }
 
@@ -898,6 +974,43 @@ mod tests {
         assert_eq!(seen[0], (HookPoint::MovegenPath, "d2d4".to_string()));
         assert_eq!(seen[1], (HookPoint::MovegenDone, "d2d4".to_string()));
         assert_eq!(seen[2], (HookPoint::AlphaBeta, "d2d4 d2d4".to_string()));
+    }
+
+    #[test]
+    fn keep_out_relinks_the_list() {
+        let mem = toy(1);
+        let mut hooks = Hooks::new();
+        let mut kept = Vec::new();
+        let mut hook = FnHook::new(&[HookPoint::MovegenDone], |e| {
+            if let HookEvent::MovegenDone(v) = e {
+                assert_eq!(v.keep_out(|m| m.uci() == "e2e4"), 1);
+                // The list as the engine will see it, and a second look finds nothing more.
+                kept = v.moves().iter().map(|m| m.uci()).collect();
+                assert_eq!(v.keep_out(|m| m.uci() == "e2e4"), 0);
+            }
+        });
+        hooks.add(&mut hook);
+        let fired = hooks.fire_all(HookPoint::MovegenDone, &mem, Registers::default());
+        drop(hooks);
+        assert_eq!(kept, ["d2d4"]);
+        // The head (the word at MLPTRI) now links to the second entry.
+        assert_eq!(
+            fired.link_writes,
+            [LinkWrite {
+                at: PLYIX,
+                value: LIST + 6
+            }]
+        );
+        // The last move: its predecessor's link takes the null.
+        let mut hooks = Hooks::new();
+        let mut hook = FnHook::new(&[HookPoint::MovegenDone], |e| {
+            if let HookEvent::MovegenDone(v) = e {
+                v.keep_out(|m| m.uci() == "d2d4");
+            }
+        });
+        hooks.add(&mut hook);
+        let fired = hooks.fire_all(HookPoint::MovegenDone, &mem, Registers::default());
+        assert_eq!(fired.link_writes, [LinkWrite { at: LIST, value: 0 }]);
     }
 
     #[test]

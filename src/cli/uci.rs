@@ -2,7 +2,7 @@
 
 use std::io;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
 use sargon::original::rom::RomStore;
@@ -18,15 +18,26 @@ pub struct UciArgs {
 }
 
 pub fn run(store: &RomStore, args: UciArgs) -> Result<()> {
+    let kind = args.engine.engine;
+    if args.fixed_depth > kind.max_depth() {
+        bail!(
+            "--fixed-depth {}: the {kind} engine searches at most depth {}",
+            args.fixed_depth,
+            kind.max_depth()
+        );
+    }
     let settings = Settings {
-        engine: args.engine.engine,
-        fixed_depth: args.fixed_depth.min(args.engine.engine.max_depth()),
+        engine: kind,
+        fixed_depth: args.fixed_depth,
         book: !args.engine.no_book,
         book_random: args.engine.book_random,
+        ..Settings::default()
     };
     let store = store.clone();
     let rom = args.engine.rom.clone();
     let factory = Box::new(move |kind| make_engine(&store, kind, rom.as_deref()));
     let mut uci = Uci::new(factory, io::stdout(), settings);
+    // An engine that cannot run is an error now, before `uciok` tells the GUI all is well.
+    uci.open_engine()?;
     uci.run(io::stdin().lock()).context("reading UCI commands")
 }

@@ -47,8 +47,10 @@ impl Machine {
     /// `compared_with` is the score-table byte the routine compares A with at the
     /// `search.*` points (0 elsewhere). The views read it themselves through SCRIX, as the
     /// original does through HL; debug builds check that the two agree.
+    ///
+    /// Move-list links the hooks changed (`movegen.done`) are written here.
     pub(crate) fn fire(
-        &self,
+        &mut self,
         hooks: &mut Hooks<'_>,
         point: HookPoint,
         a: u8,
@@ -65,7 +67,12 @@ impl Machine {
                 debug_assert_eq!(self.rd(at), compared_with, "{point:?}: SCRIX and HL differ");
             }
         }
-        let out = hooks.fire(point, self, Registers { a, b });
-        (out.a, out.b)
+        let out = hooks.fire_all(point, &*self, Registers { a, b });
+        for w in &out.link_writes {
+            let [lo, hi] = w.value.to_le_bytes();
+            self.wr(w.at, lo);
+            self.wr(w.at.wrapping_add(1), hi);
+        }
+        (out.registers.a, out.registers.b)
     }
 }

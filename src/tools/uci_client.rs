@@ -745,7 +745,7 @@ mod tests {
         assert!(start.is_legal(reply.best));
         let err = client.set_option("Hash", "16").unwrap_err().to_string();
         assert!(err.contains("no option `Hash`"), "{err}");
-        client.set_option("book", "true").unwrap();
+        client.set_option("ownbook", "true").unwrap();
     }
 
     #[test]

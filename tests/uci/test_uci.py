@@ -29,7 +29,7 @@ def main():
     try:
         check(engine.id.get("name", "").startswith("Sargon 1978"), "id name: %r" % engine.id.get("name"))
         check("Spracklen" in engine.id.get("author", ""), "id author")
-        check({"Engine", "FixedDepth", "Book"} <= set(engine.options), "options: %s" % sorted(engine.options))
+        check({"Engine", "FixedDepth", "OwnBook"} <= set(engine.options), "options: %s" % sorted(engine.options))
 
         # 1. Analyse a position to depth 3.
         board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
@@ -51,7 +51,7 @@ def main():
             chess.engine.Limit(depth=2, time=2.0),
             chess.engine.Limit(white_clock=5, black_clock=5, white_inc=0.1, black_inc=0.1),
         ]
-        engine.configure({"Book": True})
+        engine.configure({"OwnBook": True})
         for ply in range(8):
             limit = limits[ply % len(limits)]
             t0 = time.monotonic()

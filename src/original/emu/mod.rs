@@ -543,7 +543,14 @@ impl Emulator {
                 mem: &self.machine.mem,
                 syms: &self.syms,
             };
-            let out = hooks.fire(point, &memory, registers);
+            let fired = hooks.fire_all(point, &memory, registers);
+            // Move-list links a hook changed (`movegen.done` keeping a move out).
+            for w in &fired.link_writes {
+                let [lo, hi] = w.value.to_le_bytes();
+                self.poke(w.at, lo);
+                self.poke(w.at.wrapping_add(1), hi);
+            }
+            let out = fired.registers;
             if out != registers {
                 let r = self.cpu.registers();
                 r.set_a(out.a);

@@ -303,6 +303,7 @@ impl Player {
                     fixed_depth: s.limit.depth.map_or(0, |d| d.min(255) as u8),
                     book: s.book,
                     book_random: s.book_random,
+                    ..Settings::default()
                 };
                 let mut c = UciClient::in_process(factory, settings)?;
                 c.ready()?;

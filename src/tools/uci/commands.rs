@@ -5,6 +5,7 @@ use std::time::Duration;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
+use crate::base::input::echo;
 use crate::base::position;
 
 /// The limits of one `go` command.
@@ -32,56 +33,114 @@ pub struct GoParams {
     pub infinite: bool,
     /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// `searchmoves`: only these root moves are searched (empty: all).
+    pub searchmoves: Vec<UciMove>,
+}
+
+/// The words `go` understands: a value is never taken from among them, so that
+/// `go depth infinite` reports a missing depth and still searches infinitely.
+const GO_KEYWORDS: [&str; 13] = [
+    "depth",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "nodes",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "ponderhit",
+];
+
+/// Why the value after a `go` keyword was not taken.
+fn bad_value(key: &str, value: Option<&str>, wanted: &str) -> String {
+    match value {
+        Some(v) => format!("go {key} `{}`: not {wanted}; ignored", echo(v)),
+        None => format!("go {key}: no value given (expected {wanted}); ignored"),
+    }
 }
 
 impl GoParams {
-    /// Parse the words after `go`; what is not understood is returned as explanations.
+    /// Parse the words after `go`; what is not understood is returned as explanations,
+    /// one per word, and only the valid limits are kept.
     pub fn parse(words: &[&str]) -> (GoParams, Vec<String>) {
         let mut go = GoParams::default();
         let mut problems = Vec::new();
         let mut i = 0;
-        // A number after a keyword; negative clock times (a flagged GUI clock) count as 0.
-        let mut number = |i: &mut usize, key: &str| -> Option<u64> {
-            let value = words.get(*i + 1);
+        // The value after the keyword at `i` (not another keyword), consumed.
+        let take = |i: &mut usize| -> Option<&str> {
+            let v = words
+                .get(*i + 1)
+                .copied()
+                .filter(|v| !GO_KEYWORDS.contains(v))?;
             *i += 1;
-            match value.map(|v| v.parse::<i64>()) {
-                Some(Ok(n)) => Some(n.max(0) as u64),
-                _ => {
-                    problems.push(format!("go {key}: expected a number"));
-                    None
-                }
-            }
+            Some(v)
         };
         let ms = Duration::from_millis;
-        let mut unknown = Vec::new();
         while i < words.len() {
-            match words[i] {
-                "depth" => go.depth = number(&mut i, "depth").map(|n| n.min(255) as u8),
-                "movetime" => go.movetime = number(&mut i, "movetime").map(ms),
-                "wtime" => go.wtime = number(&mut i, "wtime").map(ms),
-                "btime" => go.btime = number(&mut i, "btime").map(ms),
-                "winc" => go.winc = number(&mut i, "winc").map(ms),
-                "binc" => go.binc = number(&mut i, "binc").map(ms),
-                "movestogo" => {
-                    go.movestogo = number(&mut i, "movestogo").map(|n| n.min(1000) as u32)
+            let key = words[i];
+            match key {
+                "depth" => {
+                    let v = take(&mut i);
+                    match v.and_then(|v| v.parse::<u8>().ok()).filter(|&d| d >= 1) {
+                        Some(d) => go.depth = Some(d),
+                        None => problems.push(bad_value(key, v, "a depth 1-255")),
+                    }
                 }
-                "nodes" => go.nodes = number(&mut i, "nodes"),
-                "mate" => go.mate = number(&mut i, "mate").map(|n| n.min(100) as u32),
+                "movetime" | "winc" | "binc" | "nodes" => {
+                    let v = take(&mut i);
+                    match v.and_then(|v| v.parse::<u64>().ok()) {
+                        Some(n) => match key {
+                            "movetime" => go.movetime = Some(ms(n)),
+                            "winc" => go.winc = Some(ms(n)),
+                            "binc" => go.binc = Some(ms(n)),
+                            _ => go.nodes = Some(n),
+                        },
+                        None => problems.push(bad_value(key, v, "a number 0 or more")),
+                    }
+                }
+                "wtime" | "btime" => {
+                    // A flagged GUI clock may go negative: that is "no time left", 0.
+                    let v = take(&mut i);
+                    match v.and_then(|v| v.parse::<i64>().ok()) {
+                        Some(n) => {
+                            let t = Some(ms(n.max(0) as u64));
+                            if key == "wtime" {
+                                go.wtime = t
+                            } else {
+                                go.btime = t
+                            }
+                        }
+                        None => problems.push(bad_value(key, v, "a time in milliseconds")),
+                    }
+                }
+                "movestogo" | "mate" => {
+                    let v = take(&mut i);
+                    match v.and_then(|v| v.parse::<u32>().ok()).filter(|&n| n >= 1) {
+                        Some(n) if key == "mate" => go.mate = Some(n),
+                        Some(n) => go.movestogo = Some(n),
+                        None => problems.push(bad_value(key, v, "a number 1 or more")),
+                    }
+                }
                 "infinite" => go.infinite = true,
                 "ponder" => go.ponder = true,
                 "searchmoves" => {
-                    // Sargon always searches every move; skip the list.
-                    while i + 1 < words.len() && words[i + 1].len() >= 4 {
-                        i += 1;
+                    while let Some(v) = take(&mut i) {
+                        match v.parse::<UciMove>() {
+                            Ok(m) => go.searchmoves.push(m),
+                            Err(_) => problems.push(format!(
+                                "go searchmoves `{}`: not a move in UCI notation; ignored",
+                                echo(v)
+                            )),
+                        }
                     }
-                    unknown.push("searchmoves (Sargon searches all moves)".to_string());
                 }
-                other => unknown.push(other.to_string()),
+                other => problems.push(format!("go: `{}` is not a go limit; ignored", echo(other))),
             }
             i += 1;
-        }
-        if !unknown.is_empty() {
-            problems.push(format!("go: ignored {}", unknown.join(", ")));
         }
         (go, problems)
     }
@@ -178,6 +237,22 @@ mod tests {
         let (go, problems) = GoParams::parse(&["infinite", "banana", "depth", "x"]);
         assert!(go.infinite);
         assert_eq!(problems.len(), 2, "{problems:?}");
+        // Each malformed value is named, and only the valid limits apply.
+        let (go, problems) = GoParams::parse(&["movetime", "abc", "depth", "-1", "nodes", "500"]);
+        assert_eq!(go.movetime, None);
+        assert_eq!(go.depth, None);
+        assert_eq!(go.nodes, Some(500));
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("movetime `abc`"), "{problems:?}");
+        assert!(problems[1].contains("depth `-1`"), "{problems:?}");
+        // A missing value does not swallow the next keyword.
+        let (go, problems) = GoParams::parse(&["depth", "infinite"]);
+        assert!(go.infinite && go.depth.is_none());
+        assert!(problems[0].contains("no value"), "{problems:?}");
+        let (go, problems) = GoParams::parse(&["searchmoves", "e2e4", "d2d4", "zz", "depth", "2"]);
+        assert_eq!(go.searchmoves.len(), 2);
+        assert_eq!(go.depth, Some(2));
+        assert_eq!(problems.len(), 1, "{problems:?}");
     }
 
     #[test]

@@ -26,7 +26,16 @@
 //! clock or a node limit) is thrown away; if not even depth 1 completed, the first legal
 //! move is played, and `bestmove 0000` is the answer when there is no legal move. The
 //! move Sargon's opening book gives (in the initial position and one White move after it,
-//! see [`crate::base::position`]) is played at once, without a search.
+//! see [`crate::base::position`]) is played at once, without a search, and announced with
+//! an `info depth 0 ... pv <move>` line so that an analysis pane shows it.
+//!
+//! # MultiPV and searchmoves, through the move-generation hook
+//!
+//! Sargon has neither. [`RootMoves`] is a hook at `movegen.done` of ply 1 that unlinks the
+//! unwanted moves from the root's move list, so Sargon's own search runs on the moves
+//! left, on both engines alike. `go searchmoves` keeps only the moves given; `MultiPV N`
+//! runs, at each depth, N searches: line k with the best moves of lines 1..k-1 kept out.
+//! That is Sargon's own second (third, ...) choice, not an estimate.
 //!
 //! # Time
 //!
@@ -42,14 +51,24 @@
 //! # Options
 //!
 //! `Engine` (port or emulator), `FixedDepth` (0: iterate under the clock; N: search depth N
-//! only, preceded by a depth-1 safety search when a clock is running) and `Book`.
-//! `go infinite` never uses the book: analysis wants a search, not a book move.
+//! only, preceded by a depth-1 safety search when a clock is running), `OwnBook` (alias
+//! `Book`), `MultiPV`, `UCI_AnalyseMode` and `Ponder` ([`Settings`]). The book answers only
+//! a plain `go`: analysis (`UCI_AnalyseMode`, `go infinite`, `go ponder`) wants a search,
+//! and a restricted root (`searchmoves`, `MultiPV` above 1) a choice the book cannot make.
+//!
+//! # Never a move for a position nobody set
+//!
+//! After a refused `position`, or while the chosen engine cannot start, every `go` answers
+//! `bestmove 0000` with the reason: any move would answer a question the GUI did not ask.
+//! Malformed `go` words are named and ignored, echoed input goes through
+//! [`crate::base::input::echo`], and depths beyond an engine's maximum are said, never
+//! silently clamped.
 //!
 //! # Input at the end
 //!
-//! When the input ends (EOF) without `quit`, a running `go infinite` is stopped and any
-//! other search is allowed to finish, so that a script piped into `sargon uci` gets its
-//! `bestmove`.
+//! When the input ends (EOF) without `quit`, the GUI has gone: a bounded search gets
+//! [`EOF_GRACE`] to finish (so a script piped into `sargon uci` gets its `bestmove`), then
+//! any search is stopped and [`Uci::run`] returns.
 //!
 //! # Layout
 //!
@@ -65,9 +84,9 @@ mod worker;
 use crate::base::engine::{Engine, EngineKind};
 
 pub use commands::{parse_position_command, GoParams, PositionCommandError};
-pub use session::Uci;
+pub use session::{Uci, EOF_GRACE};
 pub use time::{Plan, TimeBudget, DEFAULT_GROWTH, MOVE_OVERHEAD};
-pub use worker::{info_line, mate_of, search_depth, DepthResult};
+pub use worker::{info_line, mate_of, root_moves, search_depth, DepthResult, RootMoves};
 
 /// Builds an engine of a kind.
 pub type EngineFactory =
@@ -80,11 +99,21 @@ pub struct Settings {
     pub engine: EngineKind,
     /// `FixedDepth`: 0 to iterate under the clock, N to search depth N only.
     pub fixed_depth: u8,
-    /// `Book`: play from Sargon's opening book where it applies.
+    /// `OwnBook` (alias `Book`): play from Sargon's opening book where it applies.
     pub book: bool,
     /// The byte the book reads (bit 0: 1.e4 or 1.d4); not a UCI option.
     pub book_random: u8,
+    /// `UCI_AnalyseMode`: the GUI analyses; never answer from the book.
+    pub analyse_mode: bool,
+    /// `MultiPV`: how many lines to report, each a search with the best moves of the lines
+    /// before it kept out of the root.
+    pub multipv: u8,
+    /// `Ponder`: the GUI may send `go ponder`; Sargon needs nothing prepared for it.
+    pub ponder: bool,
 }
+
+/// The largest `MultiPV`: each line is a search of its own, so more lines cost more time.
+pub const MAX_MULTIPV: u8 = 32;
 
 impl Default for Settings {
     fn default() -> Self {
@@ -93,6 +122,9 @@ impl Default for Settings {
             fixed_depth: 0,
             book: true,
             book_random: 0,
+            analyse_mode: false,
+            multipv: 1,
+            ponder: false,
         }
     }
 }

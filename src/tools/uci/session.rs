@@ -5,17 +5,23 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use shakmaty::{Chess, Position};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position, Role};
 
 use crate::base::engine::{Engine, EngineKind};
+use crate::base::input::echo;
 use crate::base::position;
 
-use super::worker::{bestmove_line, fallback, search_thread, Job};
+use super::worker::{bestmove_line, fallback, search_thread, GuiSignals, Job};
 use super::{
     parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings,
+    MAX_MULTIPV,
 };
+
+/// How long a bounded search may go on after the input has ended.
+pub const EOF_GRACE: Duration = Duration::from_millis(500);
 
 /// Where the answers go: shared by the reader and the search thread, one line at a time.
 pub(super) struct AnswerWriter<W: Write>(Arc<Mutex<W>>);
@@ -55,6 +61,8 @@ struct Running {
     /// Set by the search thread just before it writes `bestmove`: from then on the session
     /// takes new searches (joining the thread is then a matter of microseconds).
     answered: Arc<AtomicBool>,
+    /// What the GUI says during the search: `stop`, `ponderhit`.
+    signals: Arc<GuiSignals>,
 }
 
 /// A UCI session.
@@ -63,7 +71,13 @@ pub struct Uci<W: Write + Send + 'static> {
     factory: EngineFactory,
     settings: Settings,
     engine: Option<Loaded>,
+    /// Why the chosen engine cannot run (the last attempt failed): every `go` then answers
+    /// `bestmove 0000`, as a move of another engine is not what the GUI asked for.
+    engine_problem: Option<String>,
     position: Chess,
+    /// Why the last `position` command was refused: until a valid one arrives every `go`
+    /// answers `bestmove 0000`, as any move would be a move in a position nobody set.
+    position_problem: Option<String>,
     running: Option<Running>,
 }
 
@@ -75,7 +89,9 @@ impl<W: Write + Send + 'static> Uci<W> {
             factory,
             settings,
             engine: None,
+            engine_problem: None,
             position: Chess::default(),
+            position_problem: None,
             running: None,
         }
     }
@@ -85,9 +101,25 @@ impl<W: Write + Send + 'static> Uci<W> {
         &self.settings
     }
 
-    /// The position the next `go` searches.
+    /// The position the next `go` searches (the last valid one set).
     pub fn position(&self) -> &Chess {
         &self.position
+    }
+
+    /// Why the last `position` command was refused, if it was: `go` then plays nothing.
+    pub fn position_problem(&self) -> Option<&str> {
+        self.position_problem.as_deref()
+    }
+
+    /// Open the engine the options ask for now, so that a caller can refuse to start
+    /// (before `uciok`) with an engine that cannot run.
+    pub fn open_engine(&mut self) -> anyhow::Result<()> {
+        let kind = self.settings.engine;
+        let engine = (self.factory)(kind)
+            .map_err(|e| e.context(format!("cannot start the {kind} engine")))?;
+        self.engine = Some(Loaded { engine });
+        self.engine_problem = None;
+        Ok(())
     }
 
     /// Is a search running (one whose `bestmove` has not been written)?
@@ -117,15 +149,16 @@ impl<W: Write + Send + 'static> Uci<W> {
         Ok(())
     }
 
-    /// At the end of the input: stop a search that waits for `stop`, let any other finish.
+    /// At the end of the input: the GUI has gone. A search bounded by depth, time or
+    /// nodes gets [`EOF_GRACE`] to finish (so a script piped in gets its `bestmove`), then
+    /// it is stopped, as is a search that waits for `stop`: the process never outlives
+    /// its input by more than about that long.
     pub fn finish(&mut self) {
-        if let Some(r) = &self.running {
-            if self.is_searching() && self.waits_for_stop() {
-                r.stop.store(true, Ordering::Relaxed);
-                r.handle.thread().unpark();
-            }
+        let t0 = Instant::now();
+        while self.is_searching() && !self.waits_for_stop() && t0.elapsed() < EOF_GRACE {
+            thread::sleep(Duration::from_millis(5));
         }
-        self.wait();
+        self.stop();
     }
 
     fn waits_for_stop(&self) -> bool {
@@ -142,6 +175,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// Stop the running search (its `bestmove` is printed) and take the engine back.
     pub fn stop(&mut self) {
         if let Some(r) = &self.running {
+            r.signals.stop();
             r.stop.store(true, Ordering::Relaxed);
             r.handle.thread().unpark();
         }
@@ -169,12 +203,12 @@ impl<W: Write + Send + 'static> Uci<W> {
             "ucinewgame" => {
                 self.stop();
                 self.position = Chess::default();
+                self.position_problem = None;
             }
             "position" => self.set_position(args),
             "go" => self.go(args),
             "stop" => self.stop(),
-            // We offer no pondering; a ponderhit means "play now".
-            "ponderhit" => self.stop(),
+            "ponderhit" => self.ponderhit(),
             "setoption" => self.set_option(args),
             "quit" => {
                 self.stop();
@@ -183,8 +217,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             "debug" | "register" => {}
             _ => self.out.info(&format!(
                 "unknown command `{}`; Sargon understands uci, isready, ucinewgame, position, \
-                 go, stop, setoption and quit",
-                truncate(line.trim(), 60)
+                 go, stop, ponderhit, setoption and quit",
+                echo(line.trim())
             )),
         }
         true
@@ -211,8 +245,20 @@ impl<W: Write + Send + 'static> Uci<W> {
             self.settings.engine.max_depth()
         ));
         out.line(&format!(
-            "option name Book type check default {}",
+            "option name OwnBook type check default {}",
             self.settings.book
+        ));
+        out.line(&format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            self.settings.multipv
+        ));
+        out.line(&format!(
+            "option name UCI_AnalyseMode type check default {}",
+            self.settings.analyse_mode
+        ));
+        out.line(&format!(
+            "option name Ponder type check default {}",
+            self.settings.ponder
         ));
         out.line("uciok");
     }
@@ -229,16 +275,34 @@ impl<W: Write + Send + 'static> Uci<W> {
             Some((n, v)) => (n.trim(), v.trim()),
             None => (rest.trim(), ""),
         };
+        let (name, value) = (echo(name), echo(value));
         if self.is_searching() {
             self.out.info(&format!(
                 "setoption {name}: ignored while searching (send stop first)"
             ));
             return;
         }
-        match name.to_ascii_lowercase().as_str() {
+        let check = |value: &str| match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!(
+                "setoption {name}: expected true or false, got `{value}`"
+            )),
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
             "engine" => match value.parse::<EngineKind>() {
-                Ok(kind) => self.settings.engine = kind,
-                Err(e) => self.out.info(&format!("setoption Engine: {e}")),
+                Ok(kind) => {
+                    self.settings.engine = kind;
+                    self.ensure_engine();
+                    match &self.engine_problem {
+                        Some(_) => Err(format!(
+                            "setoption Engine {kind} refused (see above): every go answers \
+                             bestmove 0000 until a working engine is chosen"
+                        )),
+                        None => Ok(()),
+                    }
+                }
+                Err(e) => Err(format!("setoption Engine: {e}")),
             },
             "fixeddepth" => match value.parse::<u8>() {
                 Ok(d) => {
@@ -250,46 +314,63 @@ impl<W: Write + Send + 'static> Uci<W> {
                         ));
                     }
                     self.settings.fixed_depth = d.min(max);
+                    Ok(())
                 }
-                Err(_) => self.out.info(&format!(
+                Err(_) => Err(format!(
                     "setoption FixedDepth: `{value}` is not a number 0-255"
                 )),
             },
-            "book" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.settings.book = true,
-                "false" => self.settings.book = false,
-                _ => self.out.info(&format!(
-                    "setoption Book: expected true or false, got `{value}`"
+            // `Book` was this option's name before the UCI convention was followed.
+            "ownbook" | "book" => check(&value).map(|b| self.settings.book = b),
+            "uci_analysemode" => check(&value).map(|b| self.settings.analyse_mode = b),
+            "ponder" => check(&value).map(|b| self.settings.ponder = b),
+            "multipv" => match value.parse::<u8>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                    self.settings.multipv = n;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "setoption MultiPV: `{value}` is not a number 1-{MAX_MULTIPV}; kept {}",
+                    self.settings.multipv
                 )),
             },
-            _ => self.out.info(&format!(
-                "setoption: no option `{name}` (Sargon has Engine, FixedDepth and Book)"
+            _ => Err(format!(
+                "setoption: no option `{name}` (Sargon has Engine, FixedDepth, OwnBook, \
+                 MultiPV, UCI_AnalyseMode and Ponder)"
             )),
+        };
+        if let Err(why) = result {
+            self.out.info(&why);
         }
     }
 
     fn set_position(&mut self, args: &[&str]) {
-        match parse_position_command(args) {
-            Ok(pos) => self.position = pos,
-            Err(PositionCommandError::Invalid(why)) => {
-                self.out.info(&format!("position ignored: {why}"))
+        let problem = match parse_position_command(args) {
+            Ok(pos) => {
+                self.position = pos;
+                self.position_problem = None;
+                return;
             }
+            Err(PositionCommandError::Invalid(why)) => why,
             Err(PositionCommandError::IllegalMove {
                 uci,
                 index,
                 reached,
-            }) => {
-                self.out.info(&format!(
-                    "position: move {} `{uci}` is illegal in {}; the position before it is kept",
-                    index + 1,
-                    position::fen_of(&reached)
-                ));
-                self.position = *reached;
-            }
-        }
+            }) => format!(
+                "move {} `{}` is illegal in {}",
+                index + 1,
+                echo(&uci),
+                position::fen_of(&reached)
+            ),
+        };
+        self.out.info(&format!(
+            "position refused: {problem}; every go answers bestmove 0000 until a valid position"
+        ));
+        self.position_problem = Some(problem);
     }
 
-    /// Build the engine the options ask for, if it is not there yet.
+    /// Build the engine the options ask for, if it is not there yet; on failure the
+    /// reason is kept in `engine_problem` and told to the GUI.
     fn ensure_engine(&mut self) {
         let kind = self.settings.engine;
         if self
@@ -307,11 +388,78 @@ impl<W: Write + Send + 'static> Uci<W> {
                         .info(&format!("{kind} engine running the ROM `{}`", rom.name));
                 }
                 self.engine = Some(Loaded { engine });
+                self.engine_problem = None;
             }
-            Err(e) => self
-                .out
-                .info(&format!("cannot start the {kind} engine: {e:#}")),
+            Err(e) => {
+                let problem = format!("cannot start the {kind} engine: {e:#}");
+                self.out.info(&problem);
+                self.engine_problem = Some(problem);
+            }
         }
+    }
+
+    /// `ponderhit`: the GUI's opponent played the move pondered on; the search goes on
+    /// as a normal one, its clock starting now.
+    fn ponderhit(&mut self) {
+        match &self.running {
+            Some(r) if self.is_searching() && r.signals.pondering() => {
+                r.signals.hit();
+                r.handle.thread().unpark();
+            }
+            _ => self.out.info("ponderhit ignored: not pondering"),
+        }
+    }
+
+    /// The legal moves of `go searchmoves` (empty: all moves); what is not legal here is
+    /// named and left out. Sargon promotes only to a queen, so an under-promotion is
+    /// searched as the queen's.
+    fn searchmoves(&self, given: &[UciMove]) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for u in given {
+            match u.to_move(&self.position) {
+                Ok(m) => {
+                    let m = match m {
+                        Move::Normal {
+                            role,
+                            from,
+                            capture,
+                            to,
+                            promotion: Some(p),
+                        } if p != Role::Queen => {
+                            self.out.info(&format!(
+                                "go searchmoves {u}: Sargon promotes only to a queen; searching {}q",
+                                &u.to_string()[..4]
+                            ));
+                            Move::Normal {
+                                role,
+                                from,
+                                capture,
+                                to,
+                                promotion: Some(Role::Queen),
+                            }
+                        }
+                        m => m,
+                    };
+                    if !moves.contains(&m) {
+                        moves.push(m);
+                    }
+                }
+                Err(_) => self
+                    .out
+                    .info(&format!("go searchmoves {u}: not legal here; ignored")),
+            }
+        }
+        if moves.is_empty() && !given.is_empty() {
+            self.out
+                .info("go searchmoves: no legal move given; searching all moves");
+        }
+        moves
+    }
+
+    /// Answer a `go` that cannot search with `bestmove 0000` and the reason.
+    fn refuse_go(&self, why: &str) {
+        self.out.info(why);
+        self.out.line("bestmove 0000");
     }
 
     fn go(&mut self, args: &[&str]) {
@@ -326,7 +474,20 @@ impl<W: Write + Send + 'static> Uci<W> {
         for p in problems {
             self.out.info(&p);
         }
+        if let Some(why) = &self.position_problem {
+            self.refuse_go(&format!(
+                "go: no valid position ({why}); send a valid position command"
+            ));
+            return;
+        }
         self.ensure_engine();
+        if let Some(why) = &self.engine_problem {
+            self.refuse_go(&format!(
+                "go: {why}; choose a working engine (setoption name Engine value port)"
+            ));
+            return;
+        }
+        let searchmoves = self.searchmoves(&params.searchmoves);
         let loaded = self.engine.take();
         let max_depth = loaded
             .as_ref()
@@ -335,11 +496,15 @@ impl<W: Write + Send + 'static> Uci<W> {
         for n in notes {
             self.out.info(&n);
         }
+        let signals = Arc::new(GuiSignals::new(plan.ponder));
         let job = Job {
             position: self.position.clone(),
             plan,
             book_random: self.settings.book_random,
             started,
+            searchmoves,
+            multipv: self.settings.multipv,
+            signals: signals.clone(),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let out = self.out.clone();
@@ -357,21 +522,14 @@ impl<W: Write + Send + 'static> Uci<W> {
                     handle,
                     waits_for_stop,
                     answered,
+                    signals,
                 })
             }
             Err(e) => {
                 self.out.info(&format!("cannot start a search thread: {e}"));
                 self.out
-                    .line(&bestmove_line(&fallback(&self.position), None));
+                    .line(&bestmove_line(&fallback(&self.position, &[]), None));
             }
         }
-    }
-}
-
-fn truncate(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        format!("{}...", s.chars().take(n).collect::<String>())
     }
 }

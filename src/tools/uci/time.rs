@@ -50,8 +50,9 @@ impl TimeBudget {
     }
 
     /// The budget of a `go`, or `None` when it has no time limit.
+    /// (`go ponder` has the budget of its clock, which starts at `ponderhit`.)
     pub fn of(go: &GoParams, turn: Color) -> Option<TimeBudget> {
-        if go.infinite || go.ponder {
+        if go.infinite {
             return None;
         }
         let clock = go
@@ -85,7 +86,11 @@ pub struct Plan {
     pub nodes: Option<u64>,
     /// Wait for `stop` before answering (go infinite / go ponder).
     pub wait_for_stop: bool,
-    /// Use the opening book where it applies.
+    /// `go ponder`: `ponderhit` also ends the wait, and starts the clock.
+    pub ponder: bool,
+    /// Use the opening book where it applies: not when analysing (`UCI_AnalyseMode`,
+    /// `go infinite`, `go ponder`), nor when the root is restricted (`searchmoves`,
+    /// `MultiPV` above 1), as the book knows only its one move.
     pub book: bool,
 }
 
@@ -126,17 +131,20 @@ impl Plan {
                 last = d.clamp(1, max_depth);
             }
             if let Some(m) = go.mate {
-                last = last.min((2 * m.max(1) - 1).min(255) as u8).max(1);
+                let plies = m.saturating_mul(2).saturating_sub(1).min(255) as u8;
+                last = last.min(plies).max(1);
             }
             (1..=last).collect()
         };
         let wait_for_stop = go.infinite || go.ponder;
+        let restricted = !go.searchmoves.is_empty() || settings.multipv > 1;
         let plan = Plan {
             depths,
             budget,
             nodes: go.nodes,
             wait_for_stop,
-            book: settings.book && !wait_for_stop,
+            ponder: go.ponder,
+            book: settings.book && !settings.analyse_mode && !wait_for_stop && !restricted,
         };
         (plan, notes)
     }
@@ -195,6 +203,20 @@ mod tests {
         let (go, _) = GoParams::parse(&["infinite"]);
         let (p, _) = Plan::new(&go, &settings, Color::Black, 6);
         assert!(p.wait_for_stop && !p.book && p.budget.is_none());
+        // The largest values a GUI can send plan without overflowing.
+        let (go, problems) = GoParams::parse(&[
+            "mate",
+            "4294967295",
+            "movetime",
+            "18446744073709551615",
+            "winc",
+            "18446744073709551615",
+            "wtime",
+            "9223372036854775807",
+        ]);
+        assert!(problems.is_empty(), "{problems:?}");
+        let (p, _) = Plan::new(&go, &settings, Color::White, 20);
+        assert_eq!(p.depths.len(), 20);
         let (go, _) = GoParams::parse(&["mate", "2"]);
         let (p, _) = Plan::new(&go, &settings, Color::Black, 20);
         assert_eq!(p.depths, vec![1, 2, 3]);
