@@ -249,6 +249,31 @@ fn book_move_comes_at_once() {
     assert!(!out.text().contains("book move"), "{}", out.text());
 }
 
+/// A GUI's hint pane sends `go` and `stop` together: a book move, which costs no search,
+/// is still the answer (not the first legal move, as when no depth completed).
+#[test]
+fn a_book_move_survives_an_immediate_stop() {
+    let (mut uci, out) = session(1000);
+    uci.handle_line("position startpos moves e2e4");
+    uci.handle_line("go movetime 3000");
+    uci.handle_line("stop");
+    out.wait_for("bestmove", Duration::from_secs(2));
+    let text = out.text();
+    assert!(text.contains("info string book move"), "{text}");
+    assert!(!text.contains("no search depth completed"), "{text}");
+    // Out of the book, a stop before depth 1 still falls back to the first legal move.
+    out.clear();
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go movetime 3000");
+    uci.handle_line("stop");
+    out.wait_for("bestmove", Duration::from_secs(2));
+    assert!(
+        out.text().contains("no search depth completed"),
+        "{}",
+        out.text()
+    );
+}
+
 #[test]
 fn stop_during_infinite() {
     let (mut uci, out) = session(20);

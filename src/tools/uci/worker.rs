@@ -374,8 +374,12 @@ fn iterate<W: Write>(
     // Time of the last two completed depths, for the prediction.
     let mut times: Vec<Duration> = Vec::new();
     let restricted = !job.searchmoves.is_empty() || job.multipv > 1;
+    // A book move costs no search, so it is played even when `stop` comes at once (a
+    // GUI's hint pane sends `go` and `stop` together): the first legal move would be a
+    // worse answer than the one Sargon has at hand.
+    let book_move_due = setup.plays_from_book() && !restricted;
     'depths: for (i, &depth) in job.plan.depths.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) && !(book_move_due && last.is_none()) {
             break;
         }
         // While pondering there is no time limit; after `ponderhit` the clock runs from it.
@@ -397,7 +401,7 @@ fn iterate<W: Write>(
         let opts = SearchOptions {
             depth,
             book_random: job.book_random,
-            stop: Some(stop.clone()),
+            stop: (!book_move_due).then(|| stop.clone()),
             ..Default::default()
         };
         let t0 = Instant::now();
