@@ -305,6 +305,9 @@ impl<W: Write + Send + 'static> Uci<W> {
                 if let Some(rom) = engine.rom_id() {
                     self.out
                         .info(&format!("{kind} engine running the ROM `{}`", rom.name));
+                    if let Some(note) = rom.unverified_note() {
+                        self.out.info(&note);
+                    }
                 }
                 self.engine = Some(Loaded { engine });
             }
