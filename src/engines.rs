@@ -19,7 +19,7 @@ pub enum OpenError {
     /// The ROM loaded but the harness cannot run it (a symbol or hook point is missing).
     #[cfg(feature = "emulator")]
     #[error("the imported ROM cannot be used: {0}")]
-    Unusable(#[source] crate::original::rom::RomError),
+    Unusable(crate::original::rom::RomError),
     /// This build was made without the emulator (`default-features = false`).
     #[error("this build has no emulator (built without the `emulator` feature)")]
     NoEmulator,
@@ -31,7 +31,8 @@ pub fn open_port() -> Box<dyn Engine + Send> {
 }
 
 /// An engine of `kind`; the emulator runs the ROM `rom` of `store` (default: the only one
-/// imported, or `sargon`).
+/// imported, or `sargon`). Opening a ROM that is not verified (see `crate::verify`) prints
+/// a one-line warning on stderr: whatever the caller shows, the person running it is told.
 #[cfg(feature = "emulator")]
 pub fn open(
     store: &RomStore,
@@ -41,6 +42,12 @@ pub fn open(
     match kind {
         EngineKind::Emulator => {
             let rom = store.load(rom)?;
+            if let Some(why) = rom.unverified_reason() {
+                eprintln!(
+                    "warning: ROM `{}` is not verified ({why}): its results may not be Sargon's",
+                    rom.meta.name
+                );
+            }
             Ok(Box::new(Emulator::new(rom).map_err(OpenError::Unusable)?))
         }
         EngineKind::Port => Ok(open_port()),

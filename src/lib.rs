@@ -44,6 +44,8 @@ pub mod engines;
 pub mod original;
 pub mod port;
 pub mod tools;
+#[cfg(feature = "emulator")]
+pub mod verify;
 
 pub use base::engine::{
     Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,

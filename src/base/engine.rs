@@ -204,6 +204,23 @@ pub struct RomId {
     pub name: String,
     /// SHA-256 of the assembled image, lower-case hex.
     pub sha256: String,
+    /// The image behaved as the known Sargon when it was checked (`sargon rom verify`):
+    /// false for one stored with `--accept-different`. Results made with an unverified
+    /// ROM say so ([`RomId::unverified_note`]).
+    pub verified: bool,
+}
+
+impl RomId {
+    /// The note every result made with an unverified ROM carries; `None` when verified.
+    pub fn unverified_note(&self) -> Option<String> {
+        (!self.verified).then(|| {
+            format!(
+                "ROM `{}` is NOT VERIFIED: it did not behave as the known Sargon image \
+                 (see `sargon rom verify {}`)",
+                self.name, self.name
+            )
+        })
+    }
 }
 
 /// A chess engine that runs Sargon's search, original or port.

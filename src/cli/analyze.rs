@@ -188,11 +188,13 @@ pub fn render_text(a: &Analysis) -> String {
         out.push('\n');
     };
     line(format!("Position   {}", a.fen));
-    let rom = a
-        .rom
-        .as_ref()
-        .map(|r| format!(" (ROM {r})"))
-        .unwrap_or_default();
+    let rom = match (&a.rom, a.rom_verified) {
+        (Some(r), Some(false)) => {
+            format!(" (ROM {r}, NOT VERIFIED: it did not behave as the known Sargon image)")
+        }
+        (Some(r), _) => format!(" (ROM {r})"),
+        (None, _) => String::new(),
+    };
     line(format!("Engine     {}{rom}, depth {}", a.engine, a.depth));
     match (&a.best_san, &a.best_uci) {
         (Some(san), Some(uci)) => {

@@ -107,6 +107,9 @@ pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
             Ok(mut emu) => {
                 let n = args.emulator_positions;
                 println!("\nport vs emulator, depth {}, {n} positions", args.depth);
+                if let Some(note) = emu.rom_id().and_then(|r| r.unverified_note()) {
+                    println!("{note}");
+                }
                 println!(
                     "{:>3} {:>10} {:>10} {:>10} {:>12} {:>12} {:>8}",
                     "#", "nodes", "emu s", "port s", "emu n/s", "port n/s", "ratio"

@@ -230,6 +230,10 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         .collect::<Result<Vec<_>>>()?;
     let (mut left, mut right, rom) = make_engines(store, args)?;
     diff_run::check_depths(&[left.as_ref(), right.as_ref()], &depths)?;
+    let unverified = rom.as_ref().and_then(|r| r.unverified_note());
+    if let Some(note) = &unverified {
+        println!("{note}");
+    }
     let identity = RunIdentity {
         left: args.left,
         right: args.right,
@@ -300,6 +304,10 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         );
     }
     println!("{}", report::summary_line(shard_positions, &tally));
+    if let Some(note) = unverified {
+        // Again under the summary, where a reader of the result looks.
+        println!("{note}");
+    }
     Ok(tally.all_agree())
 }
 

@@ -1,16 +1,20 @@
-//! `sargon rom`: import, list and inspect the user's copy of the original program.
+//! `sargon rom`: import, list, inspect and verify the user's copy of the original program.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+use super::progress::Progress;
 use sargon::base::hooks::HookPoint;
 use sargon::original::emu;
 use sargon::original::rom::{self, ImportResult, RomStore};
+use sargon::verify::{self, Scope};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RomCommand {
-    /// Assemble the Z80 transcription (or read its zmac listing) into the ROM store
+    /// Assemble the Z80 transcription (or read its zmac listing), check that it behaves as
+    /// the known Sargon, and store it
     Import {
         /// sargon-z80.asm (the transcription) or sargon-z80.lst (its zmac listing)
         file: PathBuf,
@@ -20,6 +24,9 @@ pub enum RomCommand {
         /// Replace a different image already imported under that name
         #[arg(long)]
         force: bool,
+        /// Store an image that behaves differently from the known Sargon, marked unverified
+        #[arg(long)]
+        accept_different: bool,
     },
     /// List the imported ROMs with their SHA-256s
     List,
@@ -28,13 +35,34 @@ pub enum RomCommand {
         /// ROM name (default: the only one, or `sargon`)
         name: Option<String>,
     },
+    /// Check that a stored ROM behaves as the known Sargon, and record the verdict
+    Verify {
+        /// ROM name (default: the only one, or `sargon`)
+        name: Option<String>,
+        /// Replay the whole golden corpus (depths 1-5: minutes), not only depths 1-2
+        #[arg(long)]
+        full: bool,
+    },
 }
 
 pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
     match command {
-        RomCommand::Import { file, name, force } => {
-            let (rom, result) = store.import(&file, &name, force)?;
-            let verb = match result {
+        RomCommand::Import {
+            file,
+            name,
+            force,
+            accept_different,
+        } => {
+            // The bar shows only on a terminal; the check takes seconds.
+            let progress = Progress::new(Scope::Quick.cases().len() as u64, "searches");
+            progress.set_message("checking the image's behaviour");
+            let imported = verify::import(store, &file, &name, force, accept_different, &|_| {
+                progress.inc()
+            });
+            progress.finish();
+            let imported = imported?;
+            let rom = &imported.rom;
+            let verb = match imported.result {
                 ImportResult::Created => "imported",
                 ImportResult::SameImage => "already imported (same image); source recorded",
                 ImportResult::Replaced => "replaced",
@@ -44,22 +72,26 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
                 file.display(),
                 store.dir().join(&rom.meta.name).display()
             );
-            print_rom(&rom);
-            if let Err(e) = emu::Symbols::resolve(&rom) {
-                println!("warning: the emulator harness cannot use this image: {e}");
+            print_rom(rom);
+            print!("{}", imported.verification.report());
+            if !imported.verification.alike() {
+                println!(
+                    "stored UNVERIFIED (--accept-different): every result made with `{}` will say so",
+                    rom.meta.name
+                );
             }
             Ok(())
         }
         RomCommand::List => {
-            let names = store.names();
+            let names = store.names()?;
             if names.is_empty() {
                 println!("no ROM imported in {}", store.dir().display());
                 println!("import your copy with: sargon rom import path/to/sargon-z80.asm");
                 return Ok(());
             }
             println!(
-                "{:<16} {:<64} {:>6}  SOURCES",
-                "NAME", "IMAGE SHA-256", "BYTES"
+                "{:<16} {:<64} {:>6} {:<10}  SOURCES",
+                "NAME", "IMAGE SHA-256", "BYTES", "VERIFIED"
             );
             for n in names {
                 match store.load(Some(&n)) {
@@ -71,10 +103,11 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
                             .map(|s| format!("{} ({})", s.file, s.kind))
                             .collect();
                         println!(
-                            "{:<16} {} {:>6}  {}",
+                            "{:<16} {} {:>6} {:<10}  {}",
                             n,
                             r.meta.image_sha256,
                             r.meta.size,
+                            if r.verified() { "yes" } else { "NO" },
                             sources.join(", ")
                         );
                     }
@@ -97,6 +130,32 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             }
             Ok(())
         }
+        RomCommand::Verify { name, full } => {
+            let scope = if full { Scope::Full } else { Scope::Quick };
+            let progress = Progress::new(scope.cases().len() as u64, "searches");
+            let t = Instant::now();
+            let checked = verify::verify_stored(store, name.as_deref(), scope, &|case| {
+                progress.set_message(case.label.clone());
+                progress.inc();
+            });
+            progress.finish();
+            let (rom, verification) = checked?;
+            println!("name:          {}", rom.meta.name);
+            println!("image SHA-256: {}", rom.meta.image_sha256);
+            print!("{}", verification.report());
+            if !verification.alike() {
+                anyhow::bail!(
+                    "ROM `{}` behaves differently from the known Sargon image (recorded as unverified; {:.1} s)",
+                    rom.meta.name,
+                    t.elapsed().as_secs_f64()
+                );
+            }
+            println!(
+                "verified: recorded in {}",
+                store.dir().join(&rom.meta.name).join("rom.json").display()
+            );
+            Ok(())
+        }
     }
 }
 
@@ -107,6 +166,17 @@ fn print_rom(rom: &rom::Rom) {
         "known image:   {}",
         rom.known_as().unwrap_or("no (not in roms/known.tsv)")
     );
+    match rom.unverified_reason() {
+        None => println!(
+            "verified:      yes{}",
+            rom.meta
+                .verification
+                .as_deref()
+                .map(|v| format!(": {v}"))
+                .unwrap_or_default()
+        ),
+        Some(why) => println!("verified:      NO ({why})"),
+    }
     println!("load address:  {:#06x}", rom.meta.load_address);
     println!("size:          {} bytes", rom.meta.size);
     println!("symbols:       {}", rom.symbols.len());

@@ -46,6 +46,13 @@ pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     // Events are written as they happen; the first write error is kept and reported after.
     let mut io_error: Option<io::Error> = None;
     let format = args.format;
+    // The text forms say when the ROM is not trusted, in a comment line before the events
+    // (docs/trace-format.md); JSON Lines has no comments, and stderr has the warning.
+    if let Some(note) = engine.rom_id().and_then(|r| r.unverified_note()) {
+        if format != TraceFormat::Jsonl {
+            writeln!(out, "# {note}").context("writing the trace")?;
+        }
+    }
     let emit = |e: trace::Event| {
         let r = match format {
             TraceFormat::Text => writeln!(out, "{e}"),

@@ -131,7 +131,10 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     ticker.clear();
     let rom = engine
         .rom_id()
-        .map(|r| format!(", ROM {}", r.name))
+        .map(|r| {
+            let unverified = if r.verified { "" } else { " NOT VERIFIED" };
+            format!(", ROM {}{unverified}", r.name)
+        })
         .unwrap_or_default();
     let title = format!(
         "Sargon's search of {} to depth {} ({} engine{rom}): {created} nodes, {evaluations} evaluations",

@@ -17,6 +17,9 @@ pub struct Analysis {
     pub engine: EngineKind,
     /// Name of the ROM the emulator ran, if it did.
     pub rom: Option<String>,
+    /// Whether that ROM behaved as the known Sargon when checked (`sargon rom verify`):
+    /// `false` marks results of an image stored with `--accept-different`.
+    pub rom_verified: Option<bool>,
     /// The position's FEN.
     pub fen: String,
     /// The search depth.
@@ -160,6 +163,7 @@ fn describe(
     nodes_created: Option<u64>,
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
     let rom = engine.rom_id().map(|r| r.name.clone());
+    let rom_verified = engine.rom_id().map(|r| r.verified);
     let pos = &setup.position;
     let fen = position::fen_of(pos);
     // With no legal move Sargon still names a move: the last one it tried (and found
@@ -190,6 +194,7 @@ fn describe(
     let analysis = Analysis {
         engine: engine.kind(),
         rom,
+        rom_verified,
         fen,
         depth: opts.depth,
         book: setup.plays_from_book(),

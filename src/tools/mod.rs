@@ -4,11 +4,13 @@
 //! through [`crate::base::trace`], recorded by [`record`]: analysis and the principal variation, the differential
 //! runner, search-tree pictures, the minimax models of "A Window into Sargon", EPD batches,
 //! the UCI protocol from both sides (Sargon as an engine, and a client that drives other
-//! engines), matches with PGN out and Elo estimates, and annotated games.
+//! engines), matches with PGN out and Elo estimates, annotated games, and the check of an
+//! engine against the known Sargon's behaviour.
 
 pub mod analysis;
 pub mod annotate;
 pub mod batch;
+pub mod behaviour;
 pub mod diff;
 pub mod diff_run;
 pub mod elo;

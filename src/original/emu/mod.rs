@@ -375,6 +375,7 @@ impl Emulator {
             rom_id: RomId {
                 name: rom.meta.name.clone(),
                 sha256: rom.meta.image_sha256.clone(),
+                verified: rom.verified(),
             },
             machine: SargonMachine {
                 mem: pristine.clone(),

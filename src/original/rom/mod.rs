@@ -8,14 +8,28 @@
 //! ```text
 //! <store>/<name>/image.bin      the bytes from the load address to the last byte emitted
 //! <store>/<name>/symbols.json   every label and EQU, upper-cased
-//! <store>/<name>/rom.json       name, load address, size, SHA-256 of image and sources
+//! <store>/<name>/rom.json       name, load address, size, SHA-256 of image and sources,
+//!                               and whether the image was verified (see below)
 //! <store>/<name>/source.asm     the imported text (source.lst for a listing); both when
 //!                               both were imported and gave the same image
 //! ```
 //!
 //! The store is `--roms DIR`, else `$SARGON_ROMS`, else `$XDG_DATA_HOME/sargon/roms`, else
-//! `~/.local/share/sargon/roms`. Every write goes to a temporary directory first and is
-//! renamed into place, so an interrupted import never leaves a half-written ROM.
+//! `$HOME/.local/share/sargon/roms`; with none of them set there is no store (an error at
+//! the first use, never a store relative to the current directory). Every write goes to a
+//! temporary directory first and is renamed into place, so an interrupted import never
+//! leaves a half-written ROM.
+//!
+//! **Trusting the image.** A transcription typed or copied by hand can be wrong in one
+//! byte and still assemble. Importing is therefore two steps: [`RomStore::prepare`]
+//! assembles the file into a [`Candidate`] without storing anything, and
+//! [`RomStore::store`] writes it with the verdict of a behavioural check
+//! (`crate::verify`, which replays the known Sargon's searches on the candidate). The
+//! verdict is kept in `rom.json` (`verified`, `verification`) and shown by every result
+//! made with the ROM. [`fingerprint`] names the routines whose code differs from the
+//! known transcription.
+
+pub mod fingerprint;
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -33,6 +47,9 @@ const KNOWN_IMAGES: &str = include_str!("../../../roms/known.tsv");
 /// Name a ROM gets when `--name` is not given.
 pub const DEFAULT_NAME: &str = "sargon";
 
+/// How much of an input line an error message shows.
+pub const ECHO_CHARS: usize = 100;
+
 /// What the store records about one imported ROM.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct RomMeta {
@@ -48,6 +65,14 @@ pub struct RomMeta {
     pub sources: Vec<SourceRecord>,
     /// Seconds since the Unix epoch.
     pub imported_at: u64,
+    /// Whether the image behaved as the known Sargon image when it was checked: `false`
+    /// when it was stored anyway (`--accept-different`) or failed `sargon rom verify`.
+    /// Absent in ROMs imported before the check existed (see [`Rom::verified`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<bool>,
+    /// What the check found, in one line: the reason when `verified` is false.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verification: Option<String>,
 }
 
 /// One imported source text.
@@ -96,6 +121,31 @@ impl Rom {
     pub fn known_as(&self) -> Option<&'static str> {
         known_image(&self.meta.image_sha256)
     }
+
+    /// Can results made with this ROM be trusted to be the original Sargon's? Yes when its
+    /// check found it behaving as the known image; for a ROM imported before checks
+    /// existed, yes exactly when it *is* a known image (the reference behaviour was
+    /// recorded from it).
+    pub fn verified(&self) -> bool {
+        self.meta
+            .verified
+            .unwrap_or_else(|| self.known_as().is_some())
+    }
+
+    /// Why the ROM is not verified (`None` when it is).
+    pub fn unverified_reason(&self) -> Option<String> {
+        if self.verified() {
+            return None;
+        }
+        Some(match (&self.meta.verified, &self.meta.verification) {
+            (Some(false), Some(why)) => why.clone(),
+            (Some(false), None) => "it behaves differently from the known Sargon image".into(),
+            _ => format!(
+                "it was imported before images were checked; run `sargon rom verify {}`",
+                self.meta.name
+            ),
+        })
+    }
 }
 
 /// Look an image's SHA-256 up in the committed table of known images.
@@ -109,6 +159,9 @@ pub fn known_image(sha256: &str) -> Option<&'static str> {
 }
 
 /// Why a ROM could not be imported or loaded.
+///
+/// Each message carries its cause (the OS's or the assembler's words) itself, and none
+/// has a `source()`: printed alone or through `anyhow`'s `{:#}`, the cause appears once.
 #[derive(Debug, thiserror::Error)]
 pub enum RomError {
     #[error("no Sargon ROM imported in {store}\n  import your copy of the Z80 transcription with: sargon rom import path/to/sargon-z80.asm\n  (see roms/README.md; the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)")]
@@ -146,19 +199,33 @@ pub enum RomError {
     #[error("invalid ROM name `{0}`: use letters, digits, `-`, `_` and `.`")]
     /// The name has characters other than letters, digits, `-`, `_` and `.`.
     BadName(String),
-    #[error("cannot assemble {file}: {source}")]
+    #[error("cannot assemble {file}: {cause}")]
     /// The source did not assemble.
     Assemble {
         /// The source file.
         file: String,
-        /// The assembler's error.
-        source: asm::AsmError,
+        /// The assembler's error, as text (printed once: not a `source`).
+        cause: String,
+    },
+    #[error("{file} is not a text file (Z80 source or zmac listing expected)")]
+    /// The file is binary: it is never echoed.
+    NotText {
+        /// The file.
+        file: String,
     },
     #[error("{file} emitted no bytes: is it the Sargon transcription?")]
     /// The source assembled to no bytes.
     Empty {
         /// The source file.
         file: String,
+    },
+    #[error("{file} assembles only in part: {why}; nothing stored")]
+    /// Part of the source did not assemble.
+    Incomplete {
+        /// The source file.
+        file: String,
+        /// What is missing.
+        why: String,
     },
     #[error("ROM `{rom}` lacks the symbol {symbol}, which the emulator harness needs: is it the Sargon transcription?")]
     /// The ROM lacks a symbol the harness needs.
@@ -178,19 +245,44 @@ pub enum RomError {
         /// What does not match.
         why: String,
     },
-    #[error("{context}: {source}")]
+    #[error("the ROM store {store} is not a directory (the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)")]
+    /// The store's path names something other than a directory.
+    StoreNotADirectory {
+        /// The store's path.
+        store: PathBuf,
+    },
+    #[error("cannot read the ROM store {store}: {cause}")]
+    /// The store cannot be read.
+    StoreUnreadable {
+        /// The store's directory.
+        store: PathBuf,
+        /// The OS error (printed once: not a `source`).
+        cause: io::Error,
+    },
+    #[error("cannot write to the ROM store {store}: {cause}")]
+    /// The store cannot be written.
+    StoreUnwritable {
+        /// The store's directory.
+        store: PathBuf,
+        /// The OS error.
+        cause: io::Error,
+    },
+    #[error("no ROM store: $HOME is not set; choose one with --roms DIR, $SARGON_ROMS or $XDG_DATA_HOME")]
+    /// No store was named and `$HOME` is unset.
+    NoHome,
+    #[error("{context}: {cause}")]
     /// Reading or writing a file failed.
     Io {
         /// What was being done.
         context: String,
         /// The error.
-        source: io::Error,
+        cause: io::Error,
     },
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
     let context = context.into();
-    move |source| RomError::Io { context, source }
+    move |cause| RomError::Io { context, cause }
 }
 
 /// Hex SHA-256 of some bytes.
@@ -198,30 +290,65 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
-/// The store directory from `--roms`, `$SARGON_ROMS`, `$XDG_DATA_HOME` or the home directory.
-pub fn store_dir(explicit: Option<&Path>) -> PathBuf {
+/// Text fit for an error message: control and non-ASCII characters escaped (`\x1b`,
+/// `\u{fffd}`), cut after `max` characters. Input files are echoed only through this, so
+/// that a wrong file cannot fill the terminal with raw bytes.
+pub fn printable(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (shown, c) in text.chars().enumerate() {
+        if shown == max {
+            out.push_str("...");
+            break;
+        }
+        match c {
+            ' '..='~' => out.push(c),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x100 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    out
+}
+
+/// Does `bytes` look like a text file? A Z80 source or listing is text: no NUL byte, and
+/// control characters other than tab, line ends, form feed and CP/M's end-of-file mark
+/// are rare (allowed: one in a hundred bytes, for the odd stray one).
+pub fn looks_like_text(bytes: &[u8]) -> bool {
+    let sample = &bytes[..bytes.len().min(64 * 1024)];
+    if sample.contains(&0) {
+        return false;
+    }
+    let control = sample
+        .iter()
+        .filter(|&&b| (b < 0x20 && !b"\t\n\r\x0c\x1a".contains(&b)) || b == 0x7f)
+        .count();
+    control * 100 <= sample.len()
+}
+
+/// The store directory from `--roms`, `$SARGON_ROMS`, `$XDG_DATA_HOME` or the home
+/// directory; an error when none is set.
+pub fn store_dir(explicit: Option<&Path>) -> Result<PathBuf, RomError> {
+    let var = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
     if let Some(p) = explicit {
-        return p.to_path_buf();
+        return Ok(p.to_path_buf());
     }
-    if let Some(p) = std::env::var_os("SARGON_ROMS").filter(|p| !p.is_empty()) {
-        return PathBuf::from(p);
+    if let Some(p) = var("SARGON_ROMS") {
+        return Ok(PathBuf::from(p));
     }
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let home = std::env::var_os("HOME")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("."));
-            home.join(".local").join("share")
-        });
-    data.join("sargon").join("roms")
+    let data = match (var("XDG_DATA_HOME"), var("HOME")) {
+        (Some(data), _) => PathBuf::from(data),
+        (None, Some(home)) => PathBuf::from(home).join(".local").join("share"),
+        (None, None) => return Err(RomError::NoHome),
+    };
+    Ok(data.join("sargon").join("roms"))
 }
 
 /// The ROM store in one directory.
 #[derive(Clone, Debug)]
 pub struct RomStore {
     dir: PathBuf,
+    /// The store could not be located (no home directory): every use is this error.
+    unlocated: bool,
 }
 
 /// What an import did.
@@ -235,15 +362,37 @@ pub enum ImportResult {
     Replaced,
 }
 
+/// An assembled image not yet stored: what [`RomStore::prepare`] makes of a file.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// The ROM as it would be stored (its `verified` still unset).
+    pub rom: Rom,
+    /// `asm` or `lst`.
+    pub kind: String,
+    /// The imported file's bytes, kept as `source.<kind>`.
+    pub source: Vec<u8>,
+}
+
 impl RomStore {
     /// The store in `dir`.
     pub fn new(dir: PathBuf) -> Self {
-        RomStore { dir }
+        RomStore {
+            dir,
+            unlocated: false,
+        }
     }
 
-    /// The store in `explicit`, or else where [`store_dir`] finds it.
+    /// The store chosen by `explicit` (`--roms`) or the environment. Opening never fails,
+    /// so that commands that do not need the store (the port) run without one; a store
+    /// that cannot be located is an error at its first use.
     pub fn open(explicit: Option<&Path>) -> Self {
-        RomStore::new(store_dir(explicit))
+        match store_dir(explicit) {
+            Ok(dir) => RomStore::new(dir),
+            Err(_) => RomStore {
+                dir: PathBuf::new(),
+                unlocated: true,
+            },
+        }
     }
 
     /// The store's directory.
@@ -251,10 +400,31 @@ impl RomStore {
         &self.dir
     }
 
-    /// Names of the imported ROMs, sorted.
-    pub fn names(&self) -> Vec<String> {
-        let Ok(entries) = fs::read_dir(&self.dir) else {
-            return Vec::new();
+    /// Is the store usable: located, and a directory if it exists at all?
+    pub fn check(&self) -> Result<(), RomError> {
+        if self.unlocated {
+            return Err(RomError::NoHome);
+        }
+        match fs::metadata(&self.dir) {
+            Ok(m) if !m.is_dir() => Err(RomError::StoreNotADirectory {
+                store: self.dir.clone(),
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Names of the imported ROMs, sorted (none when the store does not exist yet).
+    pub fn names(&self) -> Result<Vec<String>, RomError> {
+        self.check()?;
+        let entries = match fs::read_dir(&self.dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(cause) => {
+                return Err(RomError::StoreUnreadable {
+                    store: self.dir.clone(),
+                    cause,
+                })
+            }
         };
         let mut names: Vec<String> = entries
             .filter_map(|e| e.ok())
@@ -263,12 +433,12 @@ impl RomStore {
             .filter(|n| !n.starts_with('.'))
             .collect();
         names.sort();
-        names
+        Ok(names)
     }
 
     /// Load a ROM by name; with `None`, the only one, or the one called `sargon`.
     pub fn load(&self, name: Option<&str>) -> Result<Rom, RomError> {
-        let names = self.names();
+        let names = self.names()?;
         let name = match name {
             Some(n) => n.to_string(),
             None => match names.as_slice() {
@@ -331,37 +501,53 @@ impl RomStore {
         })
     }
 
-    /// Import a transcription (`.asm`) or zmac listing (`.lst`) under `name`.
-    pub fn import(
-        &self,
-        file: &Path,
-        name: &str,
-        force: bool,
-    ) -> Result<(Rom, ImportResult), RomError> {
+    /// Read and assemble a transcription (`.asm`) or zmac listing (`.lst`) to be stored as
+    /// `name`, storing nothing. Checked here, before any verification is spent on it: the
+    /// store is usable, the name is valid, the file is text that assembles to some bytes,
+    /// and `force` is given if a different image already has the name.
+    pub fn prepare(&self, file: &Path, name: &str, force: bool) -> Result<Candidate, RomError> {
+        self.check()?;
         if name.is_empty()
             || name.starts_with('.')
             || !name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         {
-            return Err(RomError::BadName(name.to_string()));
+            return Err(RomError::BadName(printable(name, ECHO_CHARS)));
         }
+        // A store that cannot be written is found now, not after the check.
+        self.probe_writable()?;
         let display = file.display().to_string();
         let bytes = fs::read(file).map_err(io_err(format!("cannot read {display}")))?;
+        if !looks_like_text(&bytes) {
+            return Err(RomError::NotText { file: display });
+        }
         let text = String::from_utf8_lossy(&bytes);
         let (kind, assembly) = if asm::listing::looks_like_listing(&text) {
             ("lst", asm::listing::parse_listing(&text))
         } else {
             ("asm", asm::assemble(&text))
         };
-        let assembly = assembly.map_err(|source| RomError::Assemble {
+        let assembly = assembly.map_err(|e| RomError::Assemble {
             file: display.clone(),
-            source,
+            cause: printable(&e.to_string(), ECHO_CHARS),
         })?;
         let (image, load_address) = image_of(&assembly).ok_or(RomError::Empty {
             file: display.clone(),
         })?;
         let image_sha256 = sha256_hex(&image);
+        if !force {
+            match self.load(Some(name)) {
+                Ok(existing) if existing.meta.image_sha256 != image_sha256 => {
+                    return Err(RomError::Exists {
+                        name: name.to_string(),
+                        existing: existing.meta.image_sha256,
+                    })
+                }
+                Ok(_) | Err(RomError::NotFound { .. }) | Err(RomError::NoneImported { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
         let source = SourceRecord {
             kind: kind.to_string(),
             file: file
@@ -370,16 +556,53 @@ impl RomStore {
                 .unwrap_or(display),
             sha256: sha256_hex(&bytes),
         };
+        let meta = RomMeta {
+            name: name.to_string(),
+            load_address,
+            size: image.len(),
+            image_sha256,
+            sources: vec![source],
+            imported_at: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or(0),
+            verified: None,
+            verification: None,
+        };
+        Ok(Candidate {
+            rom: Rom {
+                meta,
+                image,
+                symbols: assembly.symbols,
+            },
+            kind: kind.to_string(),
+            source: bytes,
+        })
+    }
 
-        let mut sources = vec![source];
+    /// Store a prepared image with the verdict of its check: `verified` and a one-line
+    /// `verification` (what was checked, or why it is not trusted).
+    pub fn store(
+        &self,
+        candidate: Candidate,
+        force: bool,
+        verified: bool,
+        verification: String,
+    ) -> Result<(Rom, ImportResult), RomError> {
+        let Candidate {
+            mut rom,
+            kind,
+            source,
+        } = candidate;
+        let name = rom.meta.name.clone();
         let mut extra_files: Vec<(String, Vec<u8>)> = Vec::new();
-        let result = match self.load(Some(name)) {
-            Ok(existing) if existing.meta.image_sha256 == image_sha256 => {
+        let result = match self.load(Some(&name)) {
+            Ok(existing) if existing.meta.image_sha256 == rom.meta.image_sha256 => {
                 // Same image: keep the other kind of source alongside this one.
                 for s in existing.meta.sources.iter().filter(|s| s.kind != kind) {
-                    sources.push(s.clone());
+                    rom.meta.sources.push(s.clone());
                     let f = format!("source.{}", s.kind);
-                    if let Ok(b) = fs::read(self.dir.join(name).join(&f)) {
+                    if let Ok(b) = fs::read(self.dir.join(&name).join(&f)) {
                         extra_files.push((f, b));
                     }
                 }
@@ -388,7 +611,7 @@ impl RomStore {
             Ok(existing) => {
                 if !force {
                     return Err(RomError::Exists {
-                        name: name.to_string(),
+                        name,
                         existing: existing.meta.image_sha256,
                     });
                 }
@@ -400,73 +623,103 @@ impl RomStore {
             Err(RomError::Corrupt { .. }) if force => ImportResult::Replaced,
             Err(e) => return Err(e),
         };
-        sources.sort_by(|a, b| a.kind.cmp(&b.kind));
-
-        let meta = RomMeta {
-            name: name.to_string(),
-            load_address,
-            size: image.len(),
-            image_sha256,
-            sources,
-            imported_at: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or(0),
-        };
-        let symbols = assembly.symbols.clone();
+        rom.meta.sources.sort_by(|a, b| a.kind.cmp(&b.kind));
+        rom.meta.verified = Some(verified);
+        rom.meta.verification = Some(verification);
         let mut files: Vec<(String, Vec<u8>)> = vec![
-            ("image.bin".into(), image.clone()),
+            ("image.bin".into(), rom.image.clone()),
             (
                 "symbols.json".into(),
-                serde_json::to_vec_pretty(&symbols).expect("symbols serialise"),
+                serde_json::to_vec_pretty(&rom.symbols).expect("symbols serialise"),
             ),
             (
                 "rom.json".into(),
-                serde_json::to_vec_pretty(&meta).expect("meta serialises"),
+                serde_json::to_vec_pretty(&rom.meta).expect("meta serialises"),
             ),
-            (format!("source.{kind}"), bytes),
+            (format!("source.{kind}"), source),
         ];
         files.extend(extra_files);
-        self.write_atomically(name, &files)?;
-        Ok((
-            Rom {
-                meta,
-                image,
-                symbols,
-            },
-            result,
-        ))
+        self.write_atomically(&name, &files)?;
+        Ok((rom, result))
     }
 
-    /// Write a ROM directory under a temporary name, then swap it into place.
+    /// Record the verdict of a later check (`sargon rom verify`) in a stored ROM's
+    /// `rom.json`, written under a temporary name and renamed over the old one.
+    pub fn record_verification(
+        &self,
+        name: &str,
+        verified: bool,
+        verification: String,
+    ) -> Result<Rom, RomError> {
+        let mut rom = self.load(Some(name))?;
+        rom.meta.verified = Some(verified);
+        rom.meta.verification = Some(verification);
+        let dir = self.dir.join(name);
+        let tmp = dir.join(format!(".rom.json.tmp-{}", std::process::id()));
+        let unwritable = |cause| RomError::StoreUnwritable {
+            store: self.dir.clone(),
+            cause,
+        };
+        fs::write(
+            &tmp,
+            serde_json::to_vec_pretty(&rom.meta).expect("meta serialises"),
+        )
+        .map_err(unwritable)?;
+        if let Err(e) = fs::rename(&tmp, dir.join("rom.json")) {
+            let _ = fs::remove_file(&tmp);
+            return Err(unwritable(e));
+        }
+        Ok(rom)
+    }
+
+    /// Can a ROM be written into the store? Creates the store if needed (an empty
+    /// directory is all that is left of a refused import), and a scratch directory in it.
+    fn probe_writable(&self) -> Result<(), RomError> {
+        let unwritable = |cause| RomError::StoreUnwritable {
+            store: self.dir.clone(),
+            cause,
+        };
+        fs::create_dir_all(&self.dir).map_err(unwritable)?;
+        let probe = self.dir.join(format!(".probe-{}", std::process::id()));
+        fs::create_dir(&probe).map_err(unwritable)?;
+        let _ = fs::remove_dir(&probe);
+        Ok(())
+    }
+
+    /// Write a ROM directory under a temporary name, then swap it into place. Failures
+    /// name the store, not the temporary directory the user never asked about.
     fn write_atomically(&self, name: &str, files: &[(String, Vec<u8>)]) -> Result<(), RomError> {
-        fs::create_dir_all(&self.dir).map_err(io_err(format!(
-            "cannot create the ROM store {}",
-            self.dir.display()
-        )))?;
+        let unwritable = |cause| RomError::StoreUnwritable {
+            store: self.dir.clone(),
+            cause,
+        };
+        fs::create_dir_all(&self.dir).map_err(unwritable)?;
         let pid = std::process::id();
         let tmp = self.dir.join(format!(".tmp-{name}-{pid}"));
         let old = self.dir.join(format!(".old-{name}-{pid}"));
         let _ = fs::remove_dir_all(&tmp);
-        fs::create_dir(&tmp).map_err(io_err(format!("cannot create {}", tmp.display())))?;
-        for (f, data) in files {
-            fs::write(tmp.join(f), data)
-                .map_err(io_err(format!("cannot write {}", tmp.join(f).display())))?;
+        fs::create_dir(&tmp).map_err(unwritable)?;
+        let written = files
+            .iter()
+            .try_for_each(|(f, data)| fs::write(tmp.join(f), data));
+        if let Err(e) = written {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(unwritable(e));
         }
         let dest = self.dir.join(name);
         if dest.exists() {
-            fs::rename(&dest, &old)
-                .map_err(io_err(format!("cannot move {} aside", dest.display())))?;
+            if let Err(e) = fs::rename(&dest, &old) {
+                let _ = fs::remove_dir_all(&tmp);
+                return Err(unwritable(e));
+            }
         }
         if let Err(e) = fs::rename(&tmp, &dest) {
             // Put the previous ROM back so nothing is lost.
             if old.exists() {
                 let _ = fs::rename(&old, &dest);
             }
-            return Err(io_err(format!(
-                "cannot move the new ROM into {}",
-                dest.display()
-            ))(e));
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(unwritable(e));
         }
         let _ = fs::remove_dir_all(&old);
         Ok(())
@@ -499,7 +752,7 @@ mod tests {
     #[test]
     fn store_dir_precedence() {
         let explicit = PathBuf::from("/x/y");
-        assert_eq!(store_dir(Some(&explicit)), explicit);
+        assert_eq!(store_dir(Some(&explicit)).unwrap(), explicit);
     }
 
     #[test]
@@ -516,9 +769,111 @@ mod tests {
         let store = RomStore::new(std::env::temp_dir().join("sargon-never-created"));
         for bad in ["", "../x", ".hidden", "a/b"] {
             assert!(matches!(
-                store.import(Path::new("/nonexistent"), bad, false),
+                store.prepare(Path::new("/nonexistent"), bad, false),
                 Err(RomError::BadName(_))
             ));
         }
+    }
+
+    #[test]
+    fn a_store_that_is_a_file_is_an_error() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let store = RomStore::new(file.path().to_path_buf());
+        assert!(matches!(
+            store.names(),
+            Err(RomError::StoreNotADirectory { .. })
+        ));
+        assert!(matches!(
+            store.load(None),
+            Err(RomError::StoreNotADirectory { .. })
+        ));
+    }
+
+    #[test]
+    fn an_unlocated_store_says_so_at_first_use() {
+        let store = RomStore {
+            dir: PathBuf::new(),
+            unlocated: true,
+        };
+        let err = store.names().unwrap_err().to_string();
+        assert!(err.contains("$HOME is not set"), "{err}");
+        assert!(matches!(store.load(None), Err(RomError::NoHome)));
+    }
+
+    #[test]
+    fn io_causes_appear_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let store = RomStore::new(tmp.path().join("store"));
+        let err = store
+            .prepare(Path::new("/nonexistent/sargon.asm"), "x", false)
+            .unwrap_err();
+        // As main prints errors: the whole chain.
+        let shown = format!("{:#}", anyhow::Error::from(err));
+        assert_eq!(
+            shown.matches("No such file or directory").count(),
+            1,
+            "{shown}"
+        );
+    }
+
+    #[cfg(unix)]
+    /// A directory this process cannot write into: a read-only temporary directory, or
+    /// (for root, whom permissions do not stop) a path under /sys. `None` if neither works.
+    fn unwritable_dir() -> Option<(PathBuf, Option<tempfile::TempDir>)> {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().ok()?;
+        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o555)).ok()?;
+        if fs::create_dir(tmp.path().join("probe")).is_err() {
+            return Some((tmp.path().join("store"), Some(tmp)));
+        }
+        let sys = PathBuf::from("/sys/sargon-test-store");
+        fs::create_dir(&sys).is_err().then_some((sys, None))
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_read_only_store_is_named_not_its_temporary_directory() {
+        let Some((dir, _keep)) = unwritable_dir() else {
+            eprintln!("skipped: no unwritable directory to try");
+            return;
+        };
+        let store = RomStore::new(dir.clone());
+        for err in [
+            store.probe_writable().unwrap_err(),
+            store
+                .write_atomically("x", &[("rom.json".into(), b"{}".to_vec())])
+                .unwrap_err(),
+        ] {
+            let shown = err.to_string();
+            assert!(
+                shown.starts_with(&format!("cannot write to the ROM store {}:", dir.display())),
+                "{shown}"
+            );
+            assert!(
+                !shown.contains(".tmp-") && !shown.contains(".probe-"),
+                "{shown}"
+            );
+        }
+    }
+
+    #[test]
+    fn printable_escapes_and_cuts() {
+        assert_eq!(printable("LD A,(HL)", 100), "LD A,(HL)");
+        assert_eq!(printable("a\u{1b}[2Jb\tc", 100), "a\\x1b[2Jb\\tc");
+        assert_eq!(printable("\u{7f}\u{fffd}", 100), "\\x7f\\u{fffd}");
+        assert_eq!(
+            printable(&"x".repeat(500), 100),
+            format!("{}...", "x".repeat(100))
+        );
+    }
+
+    #[test]
+    fn binary_is_not_text() {
+        assert!(looks_like_text(b"START:\tLD A,1\r\n\x0c; next page\n\x1a"));
+        assert!(looks_like_text(b""));
+        assert!(!looks_like_text(b"\x7fELF\x02\x01\x01\x00\x00"));
+        let mut noisy = vec![b'a'; 100];
+        noisy.extend([1u8, 2, 3]);
+        assert!(!looks_like_text(&noisy));
     }
 }

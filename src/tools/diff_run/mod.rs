@@ -346,6 +346,7 @@ fn make_record(
         git_commit: GIT_COMMIT.to_string(),
         rom: identity.rom.as_ref().map(|r| r.name.clone()),
         rom_sha256: identity.rom.as_ref().map(|r| r.sha256.clone()),
+        rom_verified: identity.rom.as_ref().map(|r| r.verified),
         shard: identity.shard.to_string(),
         verdict,
         events: cmp.as_ref().map_or(0, |c| c.events),
@@ -419,6 +420,7 @@ mod tests {
             rom: Some(RomId {
                 name: "sargon".into(),
                 sha256: "aa".repeat(32),
+                verified: true,
             }),
             book: true,
             shard: Shard::ALL,

@@ -78,6 +78,10 @@ pub struct SearchRecord {
     pub rom: Option<String>,
     /// SHA-256 of that ROM's image.
     pub rom_sha256: Option<String>,
+    /// `false` when that ROM did not behave as the known Sargon (stored with
+    /// `rom import --accept-different`); absent without a ROM and in older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rom_verified: Option<bool>,
     /// The shard of the run that made the record, `K/N`.
     pub shard: String,
     /// Whether the engines agreed, diverged or could not search.
@@ -271,6 +275,7 @@ pub(crate) mod tests {
             git_commit: "abc1234".into(),
             rom: Some("sargon".into()),
             rom_sha256: Some("aa".repeat(32)),
+            rom_verified: Some(true),
             shard: "0/1".into(),
             verdict: Verdict::Agree,
             events: 100,

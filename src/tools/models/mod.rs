@@ -293,6 +293,37 @@ pub fn run_example(engine: &mut dyn Engine, number: u8) -> anyhow::Result<ModelR
     run_example_from(engine, number, REAL_FEN)
 }
 
+/// Search example `number`'s tree on `engine` as [`run_example`] does, handing every event
+/// (the model's scores in place) to `sink`, without judging the trace: how `rom verify`
+/// replays a model on an image that may not fit it. The emulator gives up after
+/// `max_instructions` Z80 instructions (a wrong image may never return).
+pub fn trace_example(
+    engine: &mut dyn Engine,
+    number: u8,
+    max_instructions: u64,
+    sink: impl FnMut(Event),
+) -> anyhow::Result<()> {
+    let model = MODELS
+        .iter()
+        .find(|m| m.number == number)
+        .with_context(|| format!("there is no example {number} (1-5)"))?;
+    let setup = position::setup(&position::parse_position(REAL_FEN)?, false)?;
+    let mut model_hook = ModelHook { model, stray: None };
+    let opts = SearchOptions {
+        max_instructions,
+        ..SearchOptions::depth(DEPTH)
+    };
+    record::search_streaming(
+        engine,
+        &setup,
+        &opts,
+        Detail::Full,
+        &mut [&mut model_hook],
+        sink,
+    )?;
+    Ok(())
+}
+
 /// Run one example with another real position: any position where each side has just its
 /// king and two pawns on the a/b (White) and g/h (Black) files. The move order, and so the
 /// evaluation order, depends on where the pawns stand (see [`REAL_FEN`]).

@@ -386,6 +386,9 @@ impl<W: Write + Send + 'static> Uci<W> {
                 if let Some(rom) = engine.rom_id() {
                     self.out
                         .info(&format!("{kind} engine running the ROM `{}`", rom.name));
+                    if let Some(note) = rom.unverified_note() {
+                        self.out.info(&note);
+                    }
                 }
                 self.engine = Some(Loaded { engine });
                 self.engine_problem = None;

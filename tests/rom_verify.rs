@@ -1,0 +1,614 @@
+//! Trusting the user's image (issue 11): the known behaviour (`roms/behaviour.tsv`) and
+//! code fingerprints (`roms/routines.tsv`), and `sargon rom import` / `rom verify` on
+//! copies of the user's transcription changed at run time.
+//!
+//! * `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` records both files from the
+//!   known image (the only way they are written); without it the files are checked.
+//! * Everywhere: the behaviour table agrees with the golden files and with the port.
+//! * With a ROM imported (the known image, with its `source.asm`): copies of its source
+//!   with one opcode changed, one table entry changed, or cut in half are refused with the
+//!   right routine named; `--accept-different` stores the first marked unverified, and
+//!   results made with it say so. No Sargon text is in this file or written outside a
+//!   temporary directory.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use sargon::original::emu::Emulator;
+use sargon::original::rom::{fingerprint, Rom, RomStore};
+use sargon::tools::behaviour::{self, Case, Replay};
+use sargon::tools::models::MODELS;
+
+const GOLDEN_DIR: &str = "tests/golden";
+
+fn updating() -> bool {
+    std::env::var_os("UPDATE_GOLDENFILES").is_some_and(|v| v == "1")
+}
+
+/// The corpus of `tests/golden/corpus.txt`: (label, depths, book, position).
+fn corpus() -> Vec<(String, Vec<u8>, bool, String)> {
+    let text = std::fs::read_to_string(Path::new(GOLDEN_DIR).join("corpus.txt")).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split('|').map(str::trim).collect();
+            (
+                f[0].to_string(),
+                f[1].split(',').map(|d| d.trim().parse().unwrap()).collect(),
+                f[2] == "book",
+                f[3].to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every case the table must hold, in table order, with its known digest still to fill.
+fn wanted() -> Vec<(String, u8, Replay)> {
+    let mut out = Vec::new();
+    for (label, depths, book, position) in corpus() {
+        for d in depths {
+            out.push((
+                label.clone(),
+                d,
+                Replay::Search {
+                    position: position.clone(),
+                    book,
+                },
+            ));
+        }
+    }
+    for m in MODELS.iter() {
+        out.push((
+            format!("model-{}", m.number),
+            sargon::tools::models::DEPTH,
+            Replay::Model(m.number),
+        ));
+    }
+    out
+}
+
+/// The imported ROM, if it is the known image (the tables are made from it alone).
+fn known_rom(test: &str) -> Option<Rom> {
+    let rom = common::rom(test)?;
+    if rom.known_as().is_none() {
+        eprintln!(
+            "skipped: the imported ROM is not a known image ({test}: roms/known.tsv lacks {})",
+            rom.meta.image_sha256
+        );
+        return None;
+    }
+    Some(rom)
+}
+
+#[test]
+fn the_behaviour_table_covers_the_corpus_and_the_models() {
+    let cases = behaviour::known_cases();
+    let have: Vec<(String, u8, Replay)> = cases
+        .iter()
+        .map(|c| (c.label.clone(), c.depth, c.replay.clone()))
+        .collect();
+    assert_eq!(
+        have,
+        wanted(),
+        "roms/behaviour.tsv is out of date: record it anew"
+    );
+    let quick = cases.iter().filter(|c| c.quick()).count();
+    eprintln!("{} cases, {quick} in the quick check", cases.len());
+}
+
+/// Each search line is the golden file's digest: the SHA-256 of a `.trace` file's text,
+/// or a `.digest` file's own. A hand-edited line cannot pass.
+#[test]
+fn the_behaviour_table_agrees_with_the_golden_files() {
+    use sha2::{Digest as _, Sha256};
+    let mut compared = 0;
+    for case in behaviour::known_cases() {
+        if matches!(case.replay, Replay::Model(_)) {
+            continue;
+        }
+        let base = Path::new(GOLDEN_DIR).join(format!("{}.d{}", case.label, case.depth));
+        let trace = base.with_extension(format!("d{}.trace", case.depth));
+        let digest = base.with_extension(format!("d{}.digest", case.depth));
+        if let Ok(text) = std::fs::read_to_string(&trace) {
+            assert_eq!(
+                hex::encode(Sha256::digest(text.as_bytes())),
+                case.sha256,
+                "{}",
+                trace.display()
+            );
+            assert_eq!(
+                text.lines().count() as u64,
+                case.events,
+                "{}",
+                trace.display()
+            );
+            assert_eq!(text.lines().last(), Some(case.result.as_str()));
+        } else {
+            let text = std::fs::read_to_string(&digest)
+                .unwrap_or_else(|e| panic!("{}: {e}", digest.display()));
+            let sha = text
+                .lines()
+                .find_map(|l| l.strip_prefix("sha256 "))
+                .expect("a digest's sha256 line");
+            assert_eq!(sha, case.sha256, "{}", digest.display());
+            let events: u64 = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("count "))
+                .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(events, case.events, "{}", digest.display());
+            assert!(
+                text.lines().any(|l| l == case.result),
+                "{}",
+                digest.display()
+            );
+        }
+        compared += 1;
+    }
+    assert!(compared > 100, "only {compared} searches compared");
+}
+
+/// The port agrees with the original, so it has the known behaviour in every case (and
+/// is the reference `rom verify` shows events from).
+#[test]
+fn the_port_has_the_known_behaviour() {
+    let cases = behaviour::known_cases();
+    let make =
+        || -> anyhow::Result<Box<dyn sargon::Engine + Send>> { Ok(sargon::engines::open_port()) };
+    let report = behaviour::check(&cases, &make, 2, &|_| {}).unwrap();
+    assert!(
+        report.alike(),
+        "the port differs: {:?}\n{}",
+        report.differing,
+        report.first.map(|m| m.describe()).unwrap_or_default()
+    );
+    assert_eq!(report.searches, cases.len());
+}
+
+/// Record (with UPDATE_GOLDENFILES=1) or check the fingerprints of the known image.
+#[test]
+fn the_fingerprints_are_the_known_images() {
+    let Some(rom) = known_rom("the_fingerprints_are_the_known_images") else {
+        return;
+    };
+    let regions = fingerprint::regions(&rom);
+    let table = fingerprint::table(&regions);
+    if updating() {
+        std::fs::write("roms/routines.tsv", &table).unwrap();
+        eprintln!("roms/routines.tsv: {} regions recorded", regions.len());
+        return;
+    }
+    assert_eq!(
+        table,
+        fingerprint::KNOWN,
+        "roms/routines.tsv is not the known image's: record it anew"
+    );
+    assert!(fingerprint::differing(&regions).is_empty());
+    // The regions a test below expects by name.
+    for name in ["POINTS", "PVALUE", "FNDMOV"] {
+        assert!(regions.iter().any(|r| r.name == name), "{name}");
+    }
+}
+
+/// Record (with UPDATE_GOLDENFILES=1: the whole corpus, minutes) or check (the quick
+/// cases) the known behaviour on the known image in the emulator.
+#[test]
+fn the_known_image_has_the_known_behaviour() {
+    let Some(rom) = known_rom("the_known_image_has_the_known_behaviour") else {
+        return;
+    };
+    if !updating() {
+        let v = sargon::verify::verify(&rom, sargon::verify::Scope::Quick, 2, &|_| {}).unwrap();
+        assert!(v.alike(), "{}", v.report());
+        eprintln!("quick check of the known image: {:.1} s", v.seconds);
+        return;
+    }
+    let wanted = wanted();
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; wanted.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let mut emu = Emulator::new(rom.clone()).unwrap();
+            let (wanted, next, results) = (&wanted, &next, &results);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some((label, depth, replay)) = wanted.get(i) else {
+                    break;
+                };
+                let t = std::time::Instant::now();
+                let case = behaviour::record_case(&mut emu, label, *depth, replay.clone())
+                    .unwrap_or_else(|e| panic!("{label} d{depth}: {e:#}"));
+                eprintln!("{label} d{depth}: {:.1} s", t.elapsed().as_secs_f64());
+                results.lock().unwrap()[i] = Some(case);
+            });
+        }
+    });
+    let cases: Vec<Case> = results
+        .into_inner()
+        .unwrap()
+        .into_iter()
+        .flatten()
+        .collect();
+    assert_eq!(cases.len(), wanted.len());
+    std::fs::write("roms/behaviour.tsv", behaviour::table(&cases)).unwrap();
+    eprintln!("roms/behaviour.tsv: {} cases recorded", cases.len());
+}
+
+// ---- modified copies of the user's transcription --------------------------------------
+
+/// The known image's stored source text, or `None` after the skip line.
+fn stored_source(test: &str) -> Option<String> {
+    let rom = known_rom(test)?;
+    let store = RomStore::open(None);
+    let path = store.dir().join(&rom.meta.name).join("source.asm");
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(e) => {
+            eprintln!("{} ({test}: {}: {e})", common::SKIP, path.display());
+            None
+        }
+    }
+}
+
+/// The label a source line defines, if any (labels start in column 1).
+fn label_of(line: &str) -> Option<&str> {
+    if line.starts_with(|c: char| c.is_whitespace() || c == ';') || line.is_empty() {
+        return None;
+    }
+    line.split(|c: char| c.is_whitespace() || c == ':')
+        .next()
+        .filter(|l| !l.is_empty())
+}
+
+/// The code of a line (before its comment), its tokens after any label.
+fn instruction_tokens(line: &str) -> Vec<&str> {
+    let code = line.split(';').next().unwrap_or("");
+    let mut tokens: Vec<&str> = code.split_whitespace().collect();
+    if label_of(line).is_some() && !tokens.is_empty() {
+        // `LABEL: XOR a` or `LABEL XOR a`: drop the label (and a lone colon).
+        tokens.remove(0);
+    }
+    tokens
+}
+
+fn line_of_label(lines: &[String], label: &str) -> usize {
+    lines
+        .iter()
+        .position(|l| label_of(l).is_some_and(|n| n.eq_ignore_ascii_case(label)))
+        .unwrap_or_else(|| panic!("the source has no {label} label"))
+}
+
+/// The source with `routine`'s first `XOR a` made `OR a` (same length: nothing moves).
+fn with_changed_opcode(source: &str, routine: &str) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let start = line_of_label(&lines, routine);
+    // The routine runs to the next routine's header, a comment line of asterisks.
+    let at = (start..lines.len())
+        .take_while(|&i| i == start || !lines[i].trim_start().starts_with(";*"))
+        .find(|&i| {
+            let t = instruction_tokens(&lines[i]);
+            t.len() == 2 && t[0].eq_ignore_ascii_case("XOR") && t[1].eq_ignore_ascii_case("a")
+        })
+        .unwrap_or_else(|| panic!("an `XOR a` in {routine}"));
+    let line = &lines[at];
+    let code_end = line.find(';').unwrap_or(line.len());
+    let pos = line[..code_end]
+        .to_ascii_uppercase()
+        .rfind("XOR")
+        .expect("XOR on the line");
+    lines[at] = format!("{}OR {}", &line[..pos], &line[pos + 3..]);
+    lines.join("\n") + "\n"
+}
+
+/// The source with the first value of `table` (for PVALUE, the pawn's worth) one more.
+fn with_changed_table(source: &str, table: &str) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let start = line_of_label(&lines, table);
+    let at = (start..lines.len())
+        .find(|&i| {
+            instruction_tokens(&lines[i])
+                .first()
+                .is_some_and(|t| t.eq_ignore_ascii_case("DB"))
+        })
+        .unwrap_or_else(|| panic!("a DB line after {table}"));
+    let line = lines[at].clone();
+    let code_end = line.find(';').unwrap_or(line.len());
+    let db = line[..code_end].to_ascii_uppercase().find("DB").unwrap() + 2;
+    let values: Vec<&str> = line[db..code_end].split(',').collect();
+    let first: i32 = values[0].trim().parse().expect("a decimal table value");
+    let mut changed = vec![values[0].replacen(values[0].trim(), &(first + 1).to_string(), 1)];
+    changed.extend(values[1..].iter().map(|v| v.to_string()));
+    lines[at] = format!("{}{}{}", &line[..db], changed.join(","), &line[code_end..]);
+    lines.join("\n") + "\n"
+}
+
+fn first_half(source: &str) -> String {
+    let lines: Vec<&str> = source.lines().collect();
+    lines[..lines.len() / 2].join("\n") + "\n"
+}
+
+fn sargon(store: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .arg("--roms")
+        .arg(store)
+        .args(args)
+        .output()
+        .expect("the sargon binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+struct Workspace {
+    _dir: tempfile::TempDir,
+    store: PathBuf,
+    root: PathBuf,
+}
+
+fn workspace() -> Workspace {
+    let dir = tempfile::tempdir().unwrap();
+    Workspace {
+        store: dir.path().join("store"),
+        root: dir.path().to_path_buf(),
+        _dir: dir,
+    }
+}
+
+impl Workspace {
+    fn write(&self, name: &str, content: &str) -> String {
+        let p = self.root.join(name);
+        std::fs::write(&p, content).unwrap();
+        p.display().to_string()
+    }
+    fn stored(&self, name: &str) -> bool {
+        self.store.join(name).exists()
+    }
+}
+
+/// The refusal's line naming the differing code.
+fn code_line(stderr: &str) -> Option<&str> {
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("code that differs from the known transcription: "))
+}
+
+#[test]
+fn a_changed_opcode_is_refused_and_points_is_named() {
+    let Some(source) = stored_source("a_changed_opcode_is_refused_and_points_is_named") else {
+        return;
+    };
+    let ws = workspace();
+    let file = ws.write(
+        "changed-opcode.asm",
+        &with_changed_opcode(&source, "POINTS"),
+    );
+    let out = sargon(&ws.store, &["rom", "import", &file, "--name", "changed"]);
+    let err = text(&out.stderr);
+    eprintln!("{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is refused: it behaves differently"), "{err}");
+    assert!(
+        err.contains("first difference: ") && err.contains("event #"),
+        "{err}"
+    );
+    assert!(
+        err.contains("  known: ") && err.contains("  image: "),
+        "{err}"
+    );
+    assert_eq!(code_line(&err), Some("POINTS"), "{err}");
+    assert!(err.contains("--accept-different"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!ws.stored("changed"), "nothing may be stored");
+}
+
+#[test]
+fn a_changed_table_entry_is_refused_and_its_table_is_named() {
+    let Some(source) = stored_source("a_changed_table_entry_is_refused_and_its_table_is_named")
+    else {
+        return;
+    };
+    let ws = workspace();
+    let file = ws.write("changed-table.asm", &with_changed_table(&source, "PVALUE"));
+    let out = sargon(&ws.store, &["rom", "import", &file, "--name", "changed"]);
+    let err = text(&out.stderr);
+    eprintln!("{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is refused: it behaves differently"), "{err}");
+    assert_eq!(code_line(&err), Some("PVALUE"), "{err}");
+    assert!(!ws.stored("changed"));
+}
+
+#[test]
+fn half_the_transcription_is_refused_even_with_accept_different() {
+    let Some(source) =
+        stored_source("half_the_transcription_is_refused_even_with_accept_different")
+    else {
+        return;
+    };
+    let ws = workspace();
+    let file = ws.write("half.asm", &first_half(&source));
+    for extra in [&[][..], &["--accept-different"][..]] {
+        let mut args = vec!["rom", "import", &file, "--name", "half"];
+        args.extend_from_slice(extra);
+        let out = sargon(&ws.store, &args);
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        // Either the assembler stops at a missing label, or the harness lacks a symbol.
+        assert!(
+            err.contains("assembles only in part") || err.contains("cannot assemble"),
+            "{err}"
+        );
+        assert!(!ws.stored("half"));
+    }
+}
+
+#[test]
+fn accept_different_stores_it_marked_and_results_say_so() {
+    let Some(source) = stored_source("accept_different_stores_it_marked_and_results_say_so") else {
+        return;
+    };
+    let ws = workspace();
+    let file = ws.write(
+        "changed-opcode.asm",
+        &with_changed_opcode(&source, "POINTS"),
+    );
+    let out = sargon(
+        &ws.store,
+        &[
+            "rom",
+            "import",
+            &file,
+            "--name",
+            "changed",
+            "--accept-different",
+        ],
+    );
+    let (stdout, err) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{err}");
+    assert!(stdout.contains("stored UNVERIFIED"), "{stdout}");
+    assert!(stdout.contains("verified:      NO"), "{stdout}");
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(ws.store.join("changed").join("rom.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["verified"], serde_json::Value::Bool(false), "{meta}");
+    assert!(
+        meta["verification"]
+            .as_str()
+            .unwrap()
+            .contains("behaves differently"),
+        "{meta}"
+    );
+
+    // A result made with it says so, in JSON and in text, and the opening warns.
+    let fen = "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1";
+    let args = [
+        "analyze", "--engine", "emulator", "--rom", "changed", "-d", "2", "--format", "json", fen,
+    ];
+    let out = sargon(&ws.store, &args);
+    let err = text(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        json["rom_verified"],
+        serde_json::Value::Bool(false),
+        "{json}"
+    );
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.starts_with("warning: ROM `changed` is not verified"))
+            .count(),
+        1,
+        "{err}"
+    );
+    let out = sargon(
+        &ws.store,
+        &[
+            "analyze", "--engine", "emulator", "--rom", "changed", "-d", "1", fen,
+        ],
+    );
+    assert!(text(&out.stdout).contains("NOT VERIFIED"));
+    let out = sargon(
+        &ws.store,
+        &[
+            "trace", "--engine", "emulator", "--rom", "changed", "-d", "1", fen,
+        ],
+    );
+    assert!(text(&out.stdout).starts_with("# ROM `changed` is NOT VERIFIED"));
+
+    // `diff` against the port: it differs (exit 1), and the run and its records say so.
+    let results = ws.root.join("diff.jsonl");
+    let out = sargon(
+        &ws.store,
+        &[
+            "diff",
+            "--rom",
+            "changed",
+            "-d",
+            "1",
+            "--out",
+            &results.display().to_string(),
+            fen,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("ROM `changed` is NOT VERIFIED"));
+    let record: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&results)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        record["rom_verified"],
+        serde_json::Value::Bool(false),
+        "{record}"
+    );
+
+    // `rom verify` finds it different again: exit 1, verdict kept.
+    let out = sargon(&ws.store, &["rom", "verify", "changed"]);
+    let (stdout, err) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stdout}{err}");
+    assert!(
+        stdout.contains("DIFFERENT from the known Sargon image"),
+        "{stdout}"
+    );
+    assert!(err.contains("behaves differently"), "{err}");
+}
+
+#[test]
+fn the_known_source_imports_verified_and_verifies_again() {
+    let Some(source) = stored_source("the_known_source_imports_verified_and_verifies_again") else {
+        return;
+    };
+    let ws = workspace();
+    let file = ws.write("sargon.asm", &source);
+    let out = sargon(&ws.store, &["rom", "import", &file]);
+    let (stdout, err) = (text(&out.stdout), text(&out.stderr));
+    eprintln!("{stdout}");
+    assert!(out.status.success(), "{err}");
+    assert!(
+        stdout.contains("behaviour: as the known Sargon image in all"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("code: the same as the known transcription"),
+        "{stdout}"
+    );
+    assert!(!err.contains("warning"), "{err}");
+    let out = sargon(&ws.store, &["rom", "verify"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(ws.store.join("sargon").join("rom.json")).unwrap())
+            .unwrap();
+    assert_eq!(meta["verified"], serde_json::Value::Bool(true), "{meta}");
+}
+
+/// The helpers change exactly what they say, on a made-up source.
+#[test]
+fn the_changes_touch_one_line_each() {
+    // A made-up source in the transcription's layout (none of Sargon's own lines).
+    let source = "\
+; header
+MYTAB   EQU     $-BASE
+        DB      2,4,6
+;***
+MYSUB:  XOR     a               ; first
+        LD      (X),a
+        XOR     a
+;*********
+OTHER:  XOR     a
+";
+    let changed = with_changed_opcode(source, "MYSUB");
+    assert!(changed.contains("MYSUB:  OR      a               ; first"));
+    assert_eq!(changed.matches("XOR").count(), 2);
+    let changed = with_changed_table(source, "MYTAB");
+    assert!(changed.contains("        DB      3,4,6"), "{changed}");
+    assert_eq!(first_half(source).lines().count(), 4);
+}
