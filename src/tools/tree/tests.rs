@@ -7,19 +7,16 @@ use shakmaty::Chess;
 
 use super::*;
 use crate::base::trace::Event;
-use crate::base::vocab::{SMove, Score, Sq};
-
-fn mv(from: u8, to: u8) -> SMove {
-    SMove {
-        from: Sq(from),
-        to: Sq(to),
-        flags: 0,
-    }
-}
+use crate::base::vocab::{SMove, Score};
 
 /// A hand-made trace: 1.e4 (e5 d5) and 1.d4 (d5, then a cutoff skipping e5).
 fn small_trace() -> Vec<Event> {
-    let (e4, d4, e5, d5) = (mv(35, 55), mv(34, 54), mv(85, 65), mv(84, 64));
+    let (e4, d4, e5, d5) = (
+        SMove::plain(35, 55),
+        SMove::plain(34, 54),
+        SMove::plain(85, 65),
+        SMove::plain(84, 64),
+    );
     let c = |p: Vec<SMove>| Event::Created { path: p };
     let ab = |p: Vec<SMove>, s: u8, cutoff: bool| Event::AlphaBeta {
         path: p,
