@@ -5,8 +5,7 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output};
+use common::{sargon, temp_file};
 
 const GAMES: &str = r#"[Event "Scholar's mate"]
 [Site "?"]
@@ -31,20 +30,9 @@ const GAMES: &str = r#"[Event "Scholar's mate"]
 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
 "#;
 
-fn sargon(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_sargon"))
-        .args(args)
-        .output()
-        .expect("sargon runs");
-    println!("{}", String::from_utf8_lossy(&out.stdout));
-    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-    out
-}
-
 #[test]
 fn annotates_two_games() {
-    let mut input = tempfile::Builder::new().suffix(".pgn").tempfile().unwrap();
-    input.write_all(GAMES.as_bytes()).unwrap();
+    let input = temp_file(".pgn", GAMES);
     let dir = tempfile::tempdir().unwrap();
     let output = dir.path().join("annotated.pgn");
     let out = sargon(&[
@@ -88,10 +76,10 @@ fn annotates_two_games() {
 
 #[test]
 fn bad_games_are_refused_clearly() {
-    let mut input = tempfile::Builder::new().suffix(".pgn").tempfile().unwrap();
-    input
-        .write_all(b"[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n")
-        .unwrap();
+    let input = temp_file(
+        ".pgn",
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Ke3 *\n",
+    );
     let out = sargon(&["annotate", input.path().to_str().unwrap()]);
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();

@@ -9,9 +9,6 @@ use std::path::{Path, PathBuf};
 
 use sargon::original::asm::{self, listing};
 
-const SKIPPED: &str =
-    "skipped: no Sargon ROM imported (set SARGON_ASM and SARGON_LST, or import the transcription and its listing)";
-
 /// The ROM store, chosen as `sargon` chooses it (without `--roms`).
 fn rom_store() -> Option<PathBuf> {
     let env = |k: &str| {
@@ -25,23 +22,54 @@ fn rom_store() -> Option<PathBuf> {
 }
 
 /// The transcription and its listing: from the environment, else the first ROM (by name)
-/// in the store that kept both.
-fn sargon_files() -> Option<(PathBuf, PathBuf)> {
-    if let (Some(a), Some(l)) = (
+/// in the store that kept both; else what is missing, for the skip line.
+fn sargon_files() -> Result<(PathBuf, PathBuf), String> {
+    const HOW: &str = "set SARGON_ASM and SARGON_LST, or `sargon rom import` the transcription \
+                       and then its zmac listing (roms/README.md)";
+    match (
         std::env::var_os("SARGON_ASM"),
         std::env::var_os("SARGON_LST"),
     ) {
-        return Some((a.into(), l.into()));
+        (Some(a), Some(l)) => return Ok((a.into(), l.into())),
+        (Some(_), None) => return Err("SARGON_ASM is set but SARGON_LST is not".into()),
+        (None, Some(_)) => return Err("SARGON_LST is set but SARGON_ASM is not".into()),
+        (None, None) => {}
     }
-    let mut dirs: Vec<PathBuf> = fs::read_dir(rom_store()?)
-        .ok()?
+    let store = rom_store().ok_or_else(|| format!("no ROM store found ({HOW})"))?;
+    let mut dirs: Vec<PathBuf> = fs::read_dir(&store)
+        .map_err(|_| format!("no Sargon ROM imported in {} ({HOW})", store.display()))?
         .filter_map(|e| e.ok())
         .map(|e| e.path())
+        .filter(|d| d.join("rom.json").is_file())
         .collect();
     dirs.sort();
-    dirs.into_iter()
+    if dirs.is_empty() {
+        return Err(format!(
+            "no Sargon ROM imported in {} ({HOW})",
+            store.display()
+        ));
+    }
+    if let Some(both) = dirs
+        .iter()
         .map(|d| (d.join("source.asm"), d.join("source.lst")))
         .find(|(a, l)| a.is_file() && l.is_file())
+    {
+        return Ok(both);
+    }
+    let names: Vec<String> = dirs
+        .iter()
+        .map(|d| {
+            d.file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    Err(format!(
+        "ROM imported ({}) but none kept both the transcription and its listing \
+         (source.asm and source.lst): {HOW}",
+        names.join(", ")
+    ))
 }
 
 fn read_text(path: &Path) -> String {
@@ -59,9 +87,12 @@ fn hex(bytes: &[u8]) -> String {
 
 #[test]
 fn sargon_matches_zmac_listing() {
-    let Some((asm_path, lst_path)) = sargon_files() else {
-        eprintln!("{SKIPPED}");
-        return;
+    let (asm_path, lst_path) = match sargon_files() {
+        Ok(files) => files,
+        Err(missing) => {
+            eprintln!("skipped: {missing} (sargon_matches_zmac_listing)");
+            return;
+        }
     };
     let source = read_text(&asm_path);
     let listing_text = read_text(&lst_path);

@@ -4,8 +4,9 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::sargon;
 
 const EPD: &str = r#"# a small suite
 r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - bm Qxd8+; id "mate in 2";
@@ -17,22 +18,12 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 am e5; id "book";
 "#;
 
 fn epd_file(text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::Builder::new().suffix(".epd").tempfile().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
-}
-
-fn sargon(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sargon"))
-        .args(args)
-        .output()
-        .expect("sargon runs")
+    common::temp_file(".epd", text)
 }
 
 fn check_csv(out: &Output) {
     let stdout = String::from_utf8(out.stdout.clone()).unwrap();
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
-    println!("{stdout}{stderr}");
     assert!(out.status.success(), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(

@@ -550,63 +550,42 @@ fn run_arguments_are_checked_before_any_search() {
         &["--depth", "2", "--shard-from-env"],
         "neither SLURM_ARRAY_TASK_ID",
     );
-    let o = sargon()
-        .args([
-            "diff",
-            "--left",
-            "port",
-            "--depth",
-            "1",
-            "--shard-from-env",
-            "--epd",
-        ])
-        .arg(&epd)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env("JOB_COMPLETION_INDEX", "1")
-        .output()
-        .unwrap();
+    // `--shard-from-env` at depth 1 on the positions, with only the given scheduler
+    // variables set.
+    let from_env = |extra: &[&str], vars: &[(&str, &str)]| {
+        let mut command = sargon();
+        command
+            .args(["diff", "--left", "port", "--depth", "1", "--shard-from-env"])
+            .arg("--epd")
+            .arg(&epd)
+            .args(extra);
+        for var in [
+            "JOB_COMPLETION_INDEX",
+            "SLURM_ARRAY_TASK_ID",
+            "SLURM_ARRAY_TASK_MIN",
+            "SLURM_ARRAY_TASK_MAX",
+            "SLURM_ARRAY_TASK_COUNT",
+        ] {
+            command.env_remove(var);
+        }
+        command.envs(vars.iter().copied()).output().unwrap()
+    };
+    let o = from_env(&[], &[("JOB_COMPLETION_INDEX", "1")]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("--shards N"));
     // Kubernetes: index 1 of 2 takes positions 1 (of 0, 1, 2).
-    let o = sargon()
-        .args([
-            "diff",
-            "--left",
-            "port",
-            "--depth",
-            "1",
-            "--shard-from-env",
-            "--shards",
-            "2",
-        ])
-        .arg("--epd")
-        .arg(&epd)
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .env("JOB_COMPLETION_INDEX", "1")
-        .output()
-        .unwrap();
+    let o = from_env(&["--shards", "2"], &[("JOB_COMPLETION_INDEX", "1")]);
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).starts_with("positions: 1, searches: 1, "));
     // Slurm, --array=1-3: task 3 is shard 2 of 3 and takes position 2.
-    let o = sargon()
-        .args([
-            "diff",
-            "--left",
-            "port",
-            "--depth",
-            "1",
-            "--shard-from-env",
-            "--epd",
-        ])
-        .arg(&epd)
-        .env_remove("JOB_COMPLETION_INDEX")
-        .env("SLURM_ARRAY_TASK_ID", "3")
-        .env("SLURM_ARRAY_TASK_MIN", "1")
-        .env("SLURM_ARRAY_TASK_MAX", "3")
-        .env("SLURM_ARRAY_TASK_COUNT", "3")
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = from_env(
+        &["--out", out.to_str().unwrap()],
+        &[
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let written = records(&out);
     assert_eq!(written.len(), 1);

@@ -4,10 +4,9 @@
 
 mod common;
 
-use std::io::Write;
-use std::process::Command;
-
 use sargon::tools::batch;
+
+use common::{sargon, temp_file};
 
 const SUITE: &str = r#"r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - bm Qxd8+; id "mate in 2"; c0 "from the \"Window\" paper";
 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - bm Ra8#; id "back rank"; acd 99; ce 1;
@@ -18,19 +17,13 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - am d5; id "book";
 
 #[test]
 fn results_written_back_as_epd() {
-    let mut input = tempfile::Builder::new().suffix(".epd").tempfile().unwrap();
-    input.write_all(SUITE.as_bytes()).unwrap();
+    let input = temp_file(".epd", SUITE);
     let path = input.path().to_str().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_sargon"))
-        .args([
-            "analyze", "--epd", path, "--depth", "3", "--format", "epd", "--jobs", "2",
-        ])
-        .output()
-        .unwrap();
+    let out = sargon(&[
+        "analyze", "--epd", path, "--depth", "3", "--format", "epd", "--jobs", "2",
+    ]);
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    println!("{stdout}");
-    eprintln!("{stderr}");
     assert!(out.status.success());
     assert!(
         stderr.contains("solved 3 / 4") || stderr.contains("solved 4 / 4"),
@@ -82,8 +75,7 @@ fn results_written_back_as_epd() {
         lines[4]
     );
     if common::python_chess("results_written_back_as_epd") {
-        let out_file = tempfile::Builder::new().suffix(".epd").tempfile().unwrap();
-        std::fs::write(out_file.path(), &stdout).unwrap();
+        let out_file = temp_file(".epd", &stdout);
         common::pychess_check(
             "check_epd.py",
             &[path, out_file.path().to_str().unwrap(), "3"],

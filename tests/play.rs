@@ -5,25 +5,10 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn sargon(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_sargon"))
-        .args(args)
-        .output()
-        .expect("sargon runs");
-    println!("{}", String::from_utf8_lossy(&out.stdout));
-    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-    out
-}
-
-fn file(suffix: &str, text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::Builder::new().suffix(suffix).tempfile().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
-}
+use common::{sargon, temp_file};
 
 /// The JSON lines check_games.py prints, one per game.
 fn checked_games(pgn: &Path, max_moves: Option<u32>) -> Vec<serde_json::Value> {
@@ -96,7 +81,7 @@ fn games_the_rules_end_from_epd_openings() {
     if !common::python_chess("games_the_rules_end_from_epd_openings") {
         return;
     }
-    let openings = file(".epd", ENDINGS);
+    let openings = temp_file(".epd", ENDINGS);
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("endings.pgn");
     let out = sargon(&[
@@ -137,7 +122,7 @@ fn pgn_openings_are_played_first() {
     if !common::python_chess("pgn_openings_are_played_first") {
         return;
     }
-    let openings = file(
+    let openings = temp_file(
         ".pgn",
         "[Opening \"Italian\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 *\n",
     );

@@ -297,6 +297,30 @@ impl PathVerdict {
     }
 }
 
+// Every point's view carries the search state; one definition of its accessor serves all
+// eight (each view's own fields follow with the view).
+macro_rules! search_state_accessor {
+    ($($view:ident),*) => {$(
+        impl<'a> $view<'a> {
+            /// The search state at the point.
+            pub fn search(&self) -> &Search<'a> {
+                &self.search
+            }
+        }
+    )*};
+}
+
+search_state_accessor!(
+    MovegenPath,
+    MovegenDone,
+    PointsEnd,
+    AlphaBeta,
+    BestTest,
+    BestConfirmed,
+    Ascend,
+    BookRandom
+);
+
 /// `movegen.path`: MPIECE has asked PATH about the next square along a direction.
 ///
 /// Replacing the verdict steers move generation: [`PathVerdict::Own`] (or `OffBoard`)
@@ -310,11 +334,6 @@ pub struct MovegenPath<'a> {
 }
 
 impl<'a> MovegenPath<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// PATH's verdict on [`MovegenPath::to`] (as possibly replaced by an earlier hook).
     pub fn verdict(&self) -> PathVerdict {
         self.verdict
@@ -382,11 +401,6 @@ pub struct MovegenDone<'a> {
 }
 
 impl<'a> MovegenDone<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// The new ply's moves in list order (castling and en passant once, by their first
     /// entry: the king's or the capturing pawn's move), without those a hook kept out.
     /// Their parent is [`Search::path`].
@@ -464,11 +478,6 @@ pub struct PointsEnd<'a> {
 }
 
 impl<'a> PointsEnd<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// The score of the node at [`Search::path`], from the point of view of the side that
     /// has just moved (see [`Score`]).
     pub fn score(&self) -> Score {
@@ -489,11 +498,6 @@ pub struct AlphaBeta<'a> {
 }
 
 impl<'a> AlphaBeta<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// The score of the node at [`Search::path`] (from the point of view of its mover).
     pub fn score(&self) -> Score {
         self.score
@@ -526,11 +530,6 @@ pub struct BestTest<'a> {
 }
 
 impl<'a> BestTest<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// The node's score negated: the parent's point of view.
     pub fn negated_score(&self) -> Score {
         self.negated
@@ -561,11 +560,6 @@ pub struct BestConfirmed<'a> {
 }
 
 impl<'a> BestConfirmed<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// The new best score, from the parent's point of view.
     pub fn score(&self) -> Score {
         self.score
@@ -583,13 +577,6 @@ pub struct Ascend<'a> {
     search: Search<'a>,
 }
 
-impl<'a> Ascend<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-}
-
 /// `book.random`: BOOK has read its "random" byte; bit 0 picks White's first move.
 ///
 /// The engines set the byte to [`crate::base::engine::SearchOptions::book_random`] before
@@ -600,11 +587,6 @@ pub struct BookRandom<'a> {
 }
 
 impl<'a> BookRandom<'a> {
-    /// The search state at the point.
-    pub fn search(&self) -> &Search<'a> {
-        &self.search
-    }
-
     /// The "random" byte BOOK read.
     pub fn byte(&self) -> u8 {
         self.byte

@@ -366,19 +366,10 @@ impl fmt::Display for Digest {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::vocab::Sq;
-
-    fn mv(from: u8, to: u8) -> SMove {
-        SMove {
-            from: Sq(from),
-            to: Sq(to),
-            flags: 0,
-        }
-    }
 
     #[test]
     fn text_form() {
-        let path = vec![mv(35, 55), mv(85, 65)];
+        let path = vec![SMove::plain(35, 55), SMove::plain(85, 65)];
         assert_eq!(
             Event::Created { path: path.clone() }.to_string(),
             "created 2 e2e4 e7e5"
@@ -419,7 +410,7 @@ mod tests {
     #[test]
     fn json_form() {
         let e = Event::Best {
-            path: vec![mv(35, 55)],
+            path: vec![SMove::plain(35, 55)],
             score: Score(0x78),
         };
         assert_eq!(

@@ -111,6 +111,16 @@ pub struct SMove {
 }
 
 impl SMove {
+    /// A move without flags, from Sargon's square numbers: what a hand-made trace or a test
+    /// writes (`SMove::plain(35, 55)` is e2-e4).
+    pub fn plain(from: u8, to: u8) -> SMove {
+        SMove {
+            from: Sq(from),
+            to: Sq(to),
+            flags: 0,
+        }
+    }
+
     /// The move in UCI coordinates (`e2e4`, `e7e8q` for Sargon's only promotion).
     pub fn uci(&self) -> String {
         let promo = if self.flags & flag::PROMOTE != 0 {
@@ -415,11 +425,7 @@ mod tests {
         let pos = Chess::default();
         assert_eq!(smove("e7e5", 0).to_chess(&pos), None);
         assert_eq!(smove("e4e5", 0).to_chess(&pos), None);
-        let border = SMove {
-            from: Sq(20),
-            to: Sq(35),
-            flags: 0,
-        };
+        let border = SMove::plain(20, 35);
         assert_eq!(border.to_chess(&pos), None);
     }
 

@@ -212,7 +212,7 @@ pub fn compare_search(
 mod tests {
     use super::*;
     use crate::base::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
-    use crate::base::vocab::{SMove, Score, Sq};
+    use crate::base::vocab::{SMove, Score};
 
     /// A fake engine that emits a scripted trace through the hooks machinery's public face.
     struct Scripted(Vec<Event>);
@@ -254,11 +254,7 @@ mod tests {
                 }
             }
             Ok(crate::base::engine::SearchOutcome {
-                best: Some(SMove {
-                    from: Sq(35),
-                    to: Sq(55),
-                    flags: 0,
-                }),
+                best: Some(SMove::plain(35, 55)),
                 root_score: Score(0x80),
                 from_book: false,
                 stats: Default::default(),

@@ -155,17 +155,10 @@ pub fn numbered_line(pos: &Chess, san: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::base::vocab::{Score, Sq};
+    use crate::base::vocab::Score;
 
     fn best(path: &[(u8, u8)]) -> Event {
-        let path = path
-            .iter()
-            .map(|&(f, t)| SMove {
-                from: Sq(f),
-                to: Sq(t),
-                flags: 0,
-            })
-            .collect();
+        let path = path.iter().map(|&(f, t)| SMove::plain(f, t)).collect();
         Event::Best {
             path,
             score: Score(0x80),
@@ -279,11 +272,7 @@ mod tests {
     #[test]
     fn a_book_move_is_the_whole_line() {
         let pos = Chess::default();
-        let e4 = SMove {
-            from: Sq(35),
-            to: Sq(55),
-            flags: 0,
-        };
+        let e4 = SMove::plain(35, 55);
         // The book plays without searching: whatever the events, the line is its move.
         let events = [best(&[(34, 54)]), best(&[(34, 54), (84, 64)])];
         let book = line(&pos, &outcome(Some(e4), true), &events);

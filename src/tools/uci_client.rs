@@ -650,6 +650,12 @@ mod tests {
     use super::*;
     use shakmaty::Position;
 
+    /// Ask for a move in the starting position, no limit, waiting at most `timeout`.
+    fn go_from_start(client: &mut UciClient, timeout: Duration) -> Result<Reply, ClientError> {
+        let start = Chess::default();
+        client.go(&start, &[], &start, &Limit::default(), timeout)
+    }
+
     #[test]
     fn command_lines() {
         assert_eq!(split_command("stockfish").unwrap(), ["stockfish"]);
@@ -730,19 +736,10 @@ mod tests {
         );
         assert!(client.options().iter().any(|o| o == "FixedDepth"));
         client.new_game().unwrap();
-        let start = Chess::default();
-        let reply = client
-            .go(
-                &start,
-                &[],
-                &start,
-                &Limit::default(),
-                Duration::from_secs(60),
-            )
-            .unwrap();
+        let reply = go_from_start(&mut client, Duration::from_secs(60)).unwrap();
         assert_eq!(reply.depth, Some(2));
         assert!(matches!(reply.score, Some(EngineScore::Cp(_))));
-        assert!(start.is_legal(reply.best));
+        assert!(Chess::default().is_legal(reply.best));
         let err = client.set_option("Hash", "16").unwrap_err().to_string();
         assert!(err.contains("no option `Hash`"), "{err}");
         client.set_option("ownbook", "true").unwrap();
@@ -772,16 +769,7 @@ mod tests {
         let mut client = UciClient::spawn(&format!("sh -c \"{script}\"")).unwrap();
         assert_eq!(client.name(), "liar");
         client.new_game().unwrap();
-        let start = Chess::default();
-        let err = client
-            .go(
-                &start,
-                &[],
-                &start,
-                &Limit::default(),
-                Duration::from_secs(10),
-            )
-            .unwrap_err();
+        let err = go_from_start(&mut client, Duration::from_secs(10)).unwrap_err();
         assert!(matches!(err, ClientError::IllegalMove { .. }), "{err}");
         let err = client.ready().unwrap_err();
         assert!(matches!(err, ClientError::Exited { .. }), "{err}");
@@ -794,16 +782,7 @@ mod tests {
         let script = "while read l; do case \"$l\" in \
             uci) echo uciok;; isready) echo readyok;; esac; done";
         let mut client = UciClient::spawn(&format!("sh -c \"{script}\"")).unwrap();
-        let start = Chess::default();
-        let err = client
-            .go(
-                &start,
-                &[],
-                &start,
-                &Limit::default(),
-                Duration::from_millis(200),
-            )
-            .unwrap_err();
+        let err = go_from_start(&mut client, Duration::from_millis(200)).unwrap_err();
         assert!(matches!(err, ClientError::Timeout { .. }), "{err}");
     }
 }

@@ -1,5 +1,5 @@
-//! Shared by the integration tests: find the user's imported ROM, or say clearly why a
-//! test that needs the original is skipped.
+//! Shared by the integration tests: run the binary, write input files, find the user's
+//! imported ROM, or say clearly why a test that needs the original is skipped.
 #![allow(dead_code)]
 
 use sargon::original::emu::Emulator;
@@ -56,4 +56,23 @@ pub fn pychess_check(script: &str, args: &[&str], last_line: &str) -> String {
     assert!(out.status.success(), "{script} failed ({})", out.status);
     assert_eq!(stdout.lines().last(), Some(last_line), "{stdout}");
     stdout
+}
+
+/// Run the `sargon` binary with `args`; its output is printed (shown when a test fails).
+pub fn sargon(args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(args)
+        .output()
+        .expect("sargon runs");
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// A temporary file named `*{suffix}` holding `text` (deleted when dropped).
+pub fn temp_file(suffix: &str, text: &str) -> tempfile::NamedTempFile {
+    use std::io::Write;
+    let mut f = tempfile::Builder::new().suffix(suffix).tempfile().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
 }

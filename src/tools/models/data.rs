@@ -77,6 +77,44 @@ const fn fork_nodes(b_static: f64) -> [ModelNode; 14] {
     ]
 }
 
+/// The smothered mate tree of examples 2 and 3: the same lines, the mating 1.Qg8+ as White's
+/// first move (A) when `mate_first`, else the quiet 1.Qa1.
+const fn philidor_nodes(mate_first: bool) -> [ModelNode; 14] {
+    // Each white move's subtree in key order: the move, then each black reply followed by
+    // White's two answers to it.
+    const MATE: [(&str, f64); 7] = [
+        ("1.Qg8+", 0.0),
+        ("1.Qg8+ Nxg8", 0.0),
+        ("1.Qg8+ Nxg8 2.Nf7#", 12.0),
+        ("1.Qg8+ Nxg8 2.Nxg8", -10.0),
+        ("1.Qg8+ Rxg8", 0.0),
+        ("1.Qg8+ Rxg8 2.Nf7#", 12.0),
+        ("1.Qg8+ Rxg8 2.Nxg8", -8.0),
+    ];
+    const QUIET: [(&str, f64); 7] = [
+        ("1.Qa1", 0.0),
+        ("1.Qa1 Rc6", 0.0),
+        ("1.Qa1 Rc6 2.Nf7+", 0.0),
+        ("1.Qa1 Rc6 2.Ng4", 0.0),
+        ("1.Qa1 Ng8", 0.0),
+        ("1.Qa1 Ng8 2.Nf7#", 12.0),
+        ("1.Qa1 Ng8 2.Ng4", 0.0),
+    ];
+    let (a, b) = if mate_first {
+        (MATE, QUIET)
+    } else {
+        (QUIET, MATE)
+    };
+    let mut nodes = [n("", "", 0.0); 14];
+    let mut i = 0;
+    while i < 7 {
+        nodes[i] = n(KEYS[i], a[i].0, a[i].1);
+        nodes[i + 7] = n(KEYS[i + 7], b[i].0, b[i].1);
+        i += 1;
+    }
+    nodes
+}
+
 /// The five examples, in the document's order.
 pub static MODELS: [Model; 5] = [
     Model {
@@ -103,22 +141,7 @@ pub static MODELS: [Model; 5] = [
         moral: "Because the best move came first, alpha-beta had plenty to cut: once one \
                 recapture on g8 had been shown to lose to mate, one mate against the other \
                 recapture was enough, and 1.Qa1 was thrown out after a single black reply.",
-        nodes: [
-            n("A", "1.Qg8+", 0.0),
-            n("AG", "1.Qg8+ Nxg8", 0.0),
-            n("AGA", "1.Qg8+ Nxg8 2.Nf7#", 12.0),
-            n("AGB", "1.Qg8+ Nxg8 2.Nxg8", -10.0),
-            n("AH", "1.Qg8+ Rxg8", 0.0),
-            n("AHA", "1.Qg8+ Rxg8 2.Nf7#", 12.0),
-            n("AHB", "1.Qg8+ Rxg8 2.Nxg8", -8.0),
-            n("B", "1.Qa1", 0.0),
-            n("BG", "1.Qa1 Rc6", 0.0),
-            n("BGA", "1.Qa1 Rc6 2.Nf7+", 0.0),
-            n("BGB", "1.Qa1 Rc6 2.Ng4", 0.0),
-            n("BH", "1.Qa1 Ng8", 0.0),
-            n("BHA", "1.Qa1 Ng8 2.Nf7#", 12.0),
-            n("BHB", "1.Qa1 Ng8 2.Ng4", 0.0),
-        ],
+        nodes: philidor_nodes(true),
     },
     Model {
         number: 3,
@@ -131,22 +154,7 @@ pub static MODELS: [Model; 5] = [
                 would never play 1...Ng8 and its other white replies are not needed. With \
                 the best move second, Sargon needs ten evaluations instead of the eight of \
                 example 2: as many cutoffs, but each one saves less.",
-        nodes: [
-            n("A", "1.Qa1", 0.0),
-            n("AG", "1.Qa1 Rc6", 0.0),
-            n("AGA", "1.Qa1 Rc6 2.Nf7+", 0.0),
-            n("AGB", "1.Qa1 Rc6 2.Ng4", 0.0),
-            n("AH", "1.Qa1 Ng8", 0.0),
-            n("AHA", "1.Qa1 Ng8 2.Nf7#", 12.0),
-            n("AHB", "1.Qa1 Ng8 2.Ng4", 0.0),
-            n("B", "1.Qg8+", 0.0),
-            n("BG", "1.Qg8+ Nxg8", 0.0),
-            n("BGA", "1.Qg8+ Nxg8 2.Nf7#", 12.0),
-            n("BGB", "1.Qg8+ Nxg8 2.Nxg8", -10.0),
-            n("BH", "1.Qg8+ Rxg8", 0.0),
-            n("BHA", "1.Qg8+ Rxg8 2.Nf7#", 12.0),
-            n("BHB", "1.Qg8+ Rxg8 2.Nxg8", -8.0),
-        ],
+        nodes: philidor_nodes(false),
     },
     Model {
         number: 4,
