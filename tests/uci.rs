@@ -621,6 +621,8 @@ fn real_session(kind: EngineKind) -> (Uci<Sink>, Sink) {
         Box::new(move |kind| Ok(sargon::engines::open(&store, kind, None)?));
     let settings = Settings {
         engine: kind,
+        // currmove lines from the start, for the test that counts them.
+        currmove_after: Duration::ZERO,
         ..Settings::default()
     };
     (Uci::new(factory, sink.clone(), settings), sink)

@@ -113,3 +113,27 @@ fn fixed_depth_beyond_the_engine_is_an_error() {
     assert!(!status.success());
     assert!(err.contains("--fixed-depth 99"), "{err}");
 }
+
+/// `info currmove` lines start once a `go` has run a second: a quick search prints none,
+/// a long one does.
+#[test]
+fn currmove_lines_only_in_a_long_search() {
+    let middlegame = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let mut child = sargon(&["uci"], None);
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "position fen {middlegame}\ngo depth 2").unwrap();
+    stdin.flush().unwrap();
+    thread::sleep(Duration::from_millis(500));
+    // `readyok` marks where the quick search's output ends.
+    writeln!(stdin, "isready\ngo infinite").unwrap();
+    stdin.flush().unwrap();
+    thread::sleep(Duration::from_millis(2500));
+    writeln!(stdin, "stop\nquit").unwrap();
+    drop(stdin);
+    exit_within(&mut child, Instant::now(), Duration::from_secs(10));
+    let out = read_all(child.stdout.take().unwrap());
+    let (quick, long) = out.split_once("readyok").expect("readyok");
+    assert!(quick.contains("info depth 2 "), "{out}");
+    assert!(!quick.contains("info currmove"), "{out}");
+    assert!(long.contains("info currmove "), "{out}");
+}

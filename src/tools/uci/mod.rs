@@ -110,6 +110,10 @@ pub struct Settings {
     pub multipv: u8,
     /// `Ponder`: the GUI may send `go ponder`; Sargon needs nothing prepared for it.
     pub ponder: bool,
+    /// How long a `go` runs before `info currmove` lines start; not a UCI option. A
+    /// search of a few milliseconds would otherwise print a line per root move and
+    /// depth, which no one can read (Stockfish waits 3 s).
+    pub currmove_after: std::time::Duration,
 }
 
 /// The largest `MultiPV`: each line is a search of its own, so more lines cost more time.
@@ -125,6 +129,7 @@ impl Default for Settings {
             analyse_mode: false,
             multipv: 1,
             ponder: false,
+            currmove_after: std::time::Duration::from_secs(1),
         }
     }
 }

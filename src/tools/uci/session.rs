@@ -507,6 +507,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             started,
             searchmoves,
             multipv: self.settings.multipv,
+            currmove_after: self.settings.currmove_after,
             signals: signals.clone(),
         };
         let stop = Arc::new(AtomicBool::new(false));

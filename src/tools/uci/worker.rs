@@ -29,6 +29,8 @@ pub(super) struct Job {
     pub(super) searchmoves: Vec<Move>,
     /// How many lines to report (`MultiPV`).
     pub(super) multipv: u8,
+    /// How long the `go` runs before `info currmove` lines start.
+    pub(super) currmove_after: Duration,
     /// Shared with the session: `stop` and `ponderhit`.
     pub(super) signals: Arc<GuiSignals>,
 }
@@ -327,10 +329,12 @@ pub(super) fn search_thread<W: Write>(
 /// The hook that announces each root move as Sargon starts on it (`info currmove`): the
 /// first move generation below the root is the start of a root move's subtree. Costs one
 /// look at the ply per generation, so it is always on. From depth 2 only: at depth 1
-/// only checks are searched a ply deeper, so the numbers would count checks alone.
+/// only checks are searched a ply deeper, so the numbers would count checks alone. Only
+/// once the `go` has run `quiet_until`: a quick search would flood the GUI.
 struct CurrMove<'a, W: Write> {
     out: &'a AnswerWriter<W>,
     number: u32,
+    quiet_until: Instant,
 }
 
 impl<W: Write> Hook for CurrMove<'_, W> {
@@ -345,6 +349,9 @@ impl<W: Write> Hook for CurrMove<'_, W> {
         }
         if let Some(m) = search.path().first() {
             self.number += 1;
+            if Instant::now() < self.quiet_until {
+                return;
+            }
             self.out.line(&format!(
                 "info currmove {} currmovenumber {}",
                 m.uci(),
@@ -413,7 +420,11 @@ fn iterate<W: Write>(
                 break;
             }
             let mut roots = RootMoves::new(&job.position, &allowed);
-            let mut currmove = CurrMove { out, number: 0 };
+            let mut currmove = CurrMove {
+                out,
+                number: 0,
+                quiet_until: job.started + job.currmove_after,
+            };
             let mut extra: Vec<&mut dyn Hook> = vec![&mut currmove];
             if restricted {
                 extra.push(&mut roots);
