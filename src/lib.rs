@@ -40,6 +40,7 @@
 
 pub mod base;
 pub mod engines;
+pub mod fuzzing;
 #[cfg(feature = "emulator")]
 pub mod original;
 pub mod port;

@@ -186,7 +186,7 @@ pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
 
     let mut recovered = Vec::new();
     if records.iter().any(|r| r.damaged) {
-        recover(&mut records, &source)?;
+        recover(&mut records, &source, text.lines().count())?;
         recovered = records
             .iter()
             .filter(|r| r.damaged)
@@ -249,13 +249,27 @@ fn read_symbols(line: &str, symbols: &mut BTreeMap<String, u16>) -> Result<(), S
 
 /// Fill in damaged records by assembling the listing's own source text, if that assembly
 /// reproduces every intact record.
-fn recover(records: &mut [Record], source: &[(usize, &str)]) -> Result<(), AsmError> {
+///
+/// `listing_lines` is the number of lines of the listing itself: zmac numbers the source
+/// lines it lists, so a line number beyond it is damage too, and the source text is not
+/// rebuilt up to it (a number like 388888888888888 asked for petabytes: found by fuzzing).
+fn recover(
+    records: &mut [Record],
+    source: &[(usize, &str)],
+    listing_lines: usize,
+) -> Result<(), AsmError> {
     let first_damaged = records.iter().find(|r| r.damaged).map_or(0, |r| r.line);
     let fail = |why: String| AsmError {
         line: first_damaged,
         message: format!("the listing's record of line {first_damaged} is damaged, and {why}"),
     };
     let max = source.iter().map(|s| s.0).max().unwrap_or(0);
+    if max > listing_lines {
+        return Err(fail(format!(
+            "its source text cannot be rebuilt: it numbers a line {max}, beyond the \
+             listing's {listing_lines} lines"
+        )));
+    }
     let mut text = vec![""; max];
     for &(n, s) in source {
         if n >= 1 {

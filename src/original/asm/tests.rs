@@ -559,6 +559,15 @@ mod listing_reader {
     }
 
     #[test]
+    fn a_damaged_listing_numbering_a_line_beyond_its_length_is_refused_at_once() {
+        // Found by fuzzing: the source text was rebuilt up to the highest line number,
+        // here about 4 * 10^14 lines (an allocation of petabytes).
+        let text = "   1:\t0100  3E05    \tENTRY:  LD      A,5\n   388888888888888:\t01\x01\x00  \t        RET\n";
+        let e = read_listing(text).unwrap_err();
+        assert!(e.message.contains("beyond the listing's 2 lines"), "{e}");
+    }
+
+    #[test]
     fn rejects_garbage() {
         assert!(parse_listing("hello\nworld\n").is_err());
         let _ = parse_listing("   1:\t0100  3E\n");

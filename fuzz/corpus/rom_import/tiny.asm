@@ -1,0 +1,5 @@
+        ORG     100H
+START:  LD      A,5
+        LD      B,A
+        ADD     A,B
+        RET

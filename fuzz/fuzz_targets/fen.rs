@@ -1,0 +1,8 @@
+//! Fuzz target `fen`: see `sargon::fuzzing::fen` for what it exercises and checks.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    sargon::fuzzing::fen(data);
+});
