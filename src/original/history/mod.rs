@@ -20,7 +20,7 @@ use crate::original::emu::Emulator;
 
 mod chart;
 
-pub use chart::svg_plot;
+pub use chart::{svg_plot, svg_plot_levels, PlotLevel, PlotText};
 
 /// The average time per move at each level (1 to 6) that the TRS-80 manual of Sargon
 /// gives, in seconds: 20 s, 1 min, 2 min, 6 min, 40 min, 4 h.
