@@ -262,7 +262,23 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 }
             }
         }
-        play_games(store, &args, &mut games)?;
+        let openings = match &args.openings {
+            Some(path) => read_openings(path)?,
+            None => game_times::default_openings(),
+        };
+        // A resumed run must use the same openings as the games it continues.
+        for g in &games {
+            let expected = opening_name(&openings, g.game);
+            if g.opening != expected {
+                bail!(
+                    "level {} game {} was played from `{}`, but these openings give `{expected}` for it",
+                    g.level,
+                    g.game,
+                    g.opening
+                );
+            }
+        }
+        play_games(store, &args, &openings, &mut games)?;
     }
     let (first, last) = args.levels;
     if args.load.is_empty() {
@@ -309,11 +325,27 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
 
 /// Play the games `games` lacks (level by level within each round, so that every level
 /// has games early), appending each to `--out`.
-fn play_games(store: &RomStore, args: &GamesArgs, games: &mut Vec<TimedGame>) -> Result<()> {
-    let openings = match &args.openings {
-        Some(path) => read_openings(path)?,
-        None => game_times::default_openings(),
-    };
+/// Game `game` (from 1) starts from opening `game - 1`, cycling.
+fn opening_of(openings: &[Opening], game: usize) -> (usize, &Opening) {
+    let index = (game - 1) % openings.len();
+    (index, &openings[index])
+}
+
+/// The name a game from that opening records.
+fn opening_name(openings: &[Opening], game: usize) -> String {
+    let (index, opening) = opening_of(openings, game);
+    opening
+        .name
+        .clone()
+        .unwrap_or_else(|| format!("opening {}", index + 1))
+}
+
+fn play_games(
+    store: &RomStore,
+    args: &GamesArgs,
+    openings: &[Opening],
+    games: &mut Vec<TimedGame>,
+) -> Result<()> {
     let rom = store.load(args.rom.as_deref())?;
     let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
     let (first, last) = args.levels;
@@ -322,11 +354,8 @@ fn play_games(store: &RomStore, args: &GamesArgs, games: &mut Vec<TimedGame>) ->
             if games.iter().any(|g| g.level == level && g.game == round) {
                 continue;
             }
-            let index = (round - 1) % openings.len();
-            let mut opening = openings[index].clone();
-            if opening.name.is_none() {
-                opening.name = Some(format!("opening {}", index + 1));
-            }
+            let mut opening = opening_of(openings, round).1.clone();
+            opening.name = Some(opening_name(openings, round));
             if !args.quiet {
                 eprint!("level {level}, game {round}/{} ... ", args.games);
             }

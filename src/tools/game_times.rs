@@ -29,14 +29,16 @@ use crate::tools::play::game::{rules_ending, RepetitionHistory};
 use crate::tools::play::Opening;
 
 /// The built-in openings, in UCI moves from the initial position: the initial position
-/// itself (the book plays both sides' first move), four first moves for White that the
-/// book answers for Black, and common short lines of the main openings.
+/// itself (the book plays both sides' first move), two first moves for White that the
+/// book answers for Black, and common short lines of the main openings. (1.e4 and 1.d4
+/// alone are not among them: they are the book's own first moves, so a game from them
+/// would repeat a game from the initial position.)
 pub const DEFAULT_OPENINGS: [&str; 12] = [
     "",
-    "e2e4",
-    "d2d4",
     "c2c4",
     "g1f3",
+    "e2e4 e7e5 g1f3 g8f6",
+    "d2d4 g8f6 c2c4 e7e6 b1c3 f8b4",
     "e2e4 c7c5 g1f3 d7d6",
     "e2e4 e7e6 d2d4 d7d5",
     "e2e4 c7c6 d2d4 d7d5",
@@ -323,7 +325,7 @@ mod tests {
         let o = default_openings();
         assert_eq!(o.len(), DEFAULT_OPENINGS.len());
         assert!(o[0].moves.is_empty());
-        assert_eq!(o[5].moves.len(), 4);
+        assert_eq!(o[3].moves.len(), 4);
         // Reproducible, and both book choices occur over a few games.
         assert_eq!(book_byte(7, 3, 1), book_byte(7, 3, 1));
         let bits: Vec<u8> = (1..=16).map(|g| book_byte(7, 3, g) & 1).collect();
