@@ -20,11 +20,10 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Position};
 
-use crate::base::clock::trs80_seconds;
+use crate::base::clock::{duration, manual_seconds, trs80_seconds};
 use crate::base::engine::{Engine, SearchError, SearchOptions};
 use crate::base::hooks::Hooks;
 use crate::base::position::{self, PositionError};
-use crate::original::history::{duration, manual_seconds};
 use crate::tools::play::game::{rules_ending, RepetitionHistory};
 use crate::tools::play::Opening;
 
