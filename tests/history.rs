@@ -6,6 +6,7 @@ use sargon::base::engine::{Engine, SearchOptions};
 use sargon::base::hooks::Hooks;
 use sargon::base::position;
 use sargon::original::history::{self, LevelProgress};
+use sargon::tools::game_times;
 
 #[test]
 fn manual_times_and_formatting() {
@@ -122,4 +123,93 @@ fn bad_levels_and_positions_are_refused() {
     let bad = vec!["not a fen".to_string()];
     let err = history::run_levels(&mut emu, &bad, 1, &mut quiet).unwrap_err();
     assert!(err.to_string().contains("position 1"), "{err}");
+}
+
+/// `sargon history games`: a short capped game per level runs, its JSON lines and its
+/// table agree, a resumed run plays nothing more, and the book's first move is timed too.
+#[test]
+fn games_command_writes_consistent_lines_and_table() {
+    if common::rom("games_command_writes_consistent_lines_and_table").is_none() {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("sargon-history-games-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.jsonl");
+    let plot = dir.join("games.svg");
+    let _ = std::fs::remove_file(&out);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "history",
+            "games",
+            "--levels",
+            "1-2",
+            "--games",
+            "1",
+            "--max-moves",
+            "3",
+            "--seed",
+            "5",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+            "--plot",
+            plot.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let first = run(&[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    let games = game_times::read_games(&text).unwrap();
+    assert_eq!(games.len(), 2, "one game per level");
+    for (g, level) in games.iter().zip([1u8, 2]) {
+        assert_eq!((g.level, g.game, g.seed), (level, 1, 5));
+        assert_eq!(g.book_random, game_times::book_byte(5, level, 1));
+        // The first built-in opening is the initial position: the book plays both sides'
+        // first move, then the move cap (3 each) ends the game.
+        assert_eq!(g.moves.len(), 6);
+        assert!(g.moves[0].book && g.moves[1].book && !g.moves[2].book);
+        assert_eq!(g.result, "1/2-1/2");
+        for m in &g.moves {
+            // (JSON keeps a float to within its last digit.)
+            let exact = sargon::base::clock::trs80_seconds(m.t_states);
+            assert!((m.trs80_seconds - exact).abs() <= 1e-12 * exact, "{m:?}");
+        }
+        assert!(g.moves[2].t_states > g.moves[0].t_states);
+    }
+    // White's book move follows bit 0 of the seeded byte.
+    let e4_or_d4 = |g: &game_times::TimedGame| {
+        if g.book_random & 1 == 0 {
+            "e2e4"
+        } else {
+            "d2d4"
+        }
+    };
+    assert_eq!(games[0].moves[0].uci, e4_or_d4(&games[0]));
+    // The table is the summary of those lines.
+    let table = String::from_utf8(first.stdout).unwrap();
+    let summary = game_times::summarise(&games);
+    let rendered = game_times::render_table(&summary);
+    assert!(table.ends_with(&rendered), "{table}");
+    assert_eq!(summary[0].moves, 6);
+    assert_eq!(summary[0].book_moves, 2);
+    let all: Vec<f64> = games[0].moves.iter().map(|m| m.trs80_seconds).collect();
+    assert!((summary[0].mean_seconds - all.iter().sum::<f64>() / 6.0).abs() < 1e-9);
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("median to dearest move") && svg.trim_end().ends_with("</svg>"));
+    // Without --resume an existing file is refused; with it, nothing more is played.
+    assert!(!run(&[]).status.success());
+    let again = run(&["--resume"]);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), table);
+    let _ = std::fs::remove_dir_all(&dir);
 }

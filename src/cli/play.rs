@@ -58,6 +58,10 @@ pub struct PlayArgs {
     /// Append each game to this PGN file as it ends
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
+    /// Go on with a match whose games are in --pgn: the games there count towards
+    /// --games, and play resumes with the next opening and colours
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
     /// The PGN Event tag
     #[arg(long, default_value = "Sargon match")]
     pub event: String,
@@ -209,9 +213,32 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
 
     let date = pgn::today();
     let mut write_error = None;
+    let first = match (&args.pgn, args.resume) {
+        (Some(path), true) if path.exists() => {
+            let text =
+                fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            pgn::read_games(&text)
+                .with_context(|| format!("{} is no PGN file to resume", path.display()))?
+                .len()
+        }
+        _ => 0,
+    };
+    if first >= games {
+        eprintln!(
+            "{} already holds {first} games of {games}: nothing to play",
+            args.pgn
+                .as_ref()
+                .map_or(String::new(), |p| p.display().to_string())
+        );
+        return Ok(());
+    }
+    if first > 0 {
+        eprintln!("resuming after the {first} games already in the PGN file");
+    }
     let settings = MatchSettings {
         games,
         max_moves: args.max_moves,
+        first,
     };
     let (first, second) = (sargon.name().to_string(), opponent.name().to_string());
     let tally = play::play_match(

@@ -14,6 +14,7 @@ pub mod behaviour;
 pub mod diff;
 pub mod diff_run;
 pub mod elo;
+pub mod game_times;
 pub mod models;
 pub mod pgn;
 pub mod play;

@@ -9,6 +9,51 @@ use super::{duration, LevelsReport, MANUAL_SECONDS};
 /// averages and the estimate (mean over the positions, with a bar from the least to the
 /// greatest).
 pub fn svg_plot(r: &LevelsReport) -> String {
+    let n = r.positions.len();
+    let text = PlotText {
+        subtitle: format!(
+            "estimate: T-states of Sargon's Z80 search / 1.774 MHz, {n} positions, book off"
+        ),
+        mean: "estimate: mean over the positions".to_string(),
+        range: "estimate: fastest to slowest position".to_string(),
+    };
+    let levels: Vec<PlotLevel> = r
+        .levels
+        .iter()
+        .map(|l| PlotLevel {
+            level: l.level,
+            mean: l.trs80_mean_seconds,
+            low: l.trs80_min_seconds,
+            high: l.trs80_max_seconds,
+        })
+        .collect();
+    svg_plot_levels(&text, &levels)
+}
+
+/// The words of a plot that differ between the level run and the whole games.
+pub struct PlotText {
+    /// The line under the title.
+    pub subtitle: String,
+    /// The legend of the estimate's mean.
+    pub mean: String,
+    /// The legend of its range bar.
+    pub range: String,
+}
+
+/// One level's estimate: its mean and the ends of its bar, in seconds.
+pub struct PlotLevel {
+    /// The level (1-6).
+    pub level: u8,
+    /// The mean time per move.
+    pub mean: f64,
+    /// The bar's lower end.
+    pub low: f64,
+    /// The bar's upper end.
+    pub high: f64,
+}
+
+/// The manual's times and `levels` as an SVG plot (see [`svg_plot`]).
+pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
     const W: f64 = 760.0;
     const H: f64 = 540.0;
     let (left, right, top, bottom) = (92.0, 30.0, 92.0, 102.0);
@@ -16,9 +61,9 @@ pub fn svg_plot(r: &LevelsReport) -> String {
     let max_level = 6u8;
     let mut lo = f64::INFINITY;
     let mut hi: f64 = 0.0;
-    for l in &r.levels {
-        lo = lo.min(l.trs80_min_seconds);
-        hi = hi.max(l.trs80_max_seconds);
+    for l in levels {
+        lo = lo.min(l.low);
+        hi = hi.max(l.high);
     }
     for s in MANUAL_SECONDS {
         lo = lo.min(s);
@@ -43,11 +88,11 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">Sargon (1978): time per move by level, TRS-80 Model I</text>"##,
         W / 2.0
     );
-    let n = r.positions.len();
     let _ = writeln!(
         s,
-        r##"<text x="{}" y="48" fill="#444" text-anchor="middle">estimate: T-states of Sargon's Z80 search / 1.774 MHz, {n} positions, book off</text>"##,
-        W / 2.0
+        r##"<text x="{}" y="48" fill="#444" text-anchor="middle">{}</text>"##,
+        W / 2.0,
+        text.subtitle
     );
     // Grid and y ticks: readable durations.
     let ticks: [(f64, &str); 9] = [
@@ -159,9 +204,9 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         );
     }
     // The estimate: range bars, then the mean.
-    for l in &r.levels {
+    for l in levels {
         let xx = x(f64::from(l.level));
-        let (y1, y2) = (y(l.trs80_min_seconds), y(l.trs80_max_seconds));
+        let (y1, y2) = (y(l.low), y(l.high));
         let _ = writeln!(
             s,
             r##"<line x1="{xx:.1}" y1="{y1:.1}" x2="{xx:.1}" y2="{y2:.1}" stroke="{blue}" stroke-opacity="0.45" stroke-width="2"/>"##
@@ -175,17 +220,16 @@ pub fn svg_plot(r: &LevelsReport) -> String {
             );
         }
     }
-    let est: Vec<(f64, f64)> = r
-        .levels
+    let est: Vec<(f64, f64)> = levels
         .iter()
-        .map(|l| (x(f64::from(l.level)), y(l.trs80_mean_seconds)))
+        .map(|l| (x(f64::from(l.level)), y(l.mean)))
         .collect();
     let _ = writeln!(
         s,
         r##"<polyline points="{}" fill="none" stroke="{blue}" stroke-width="2.5"/>"##,
         points(&est)
     );
-    for (l, &(px, py)) in r.levels.iter().zip(&est) {
+    for (l, &(px, py)) in levels.iter().zip(&est) {
         let _ = writeln!(
             s,
             r##"<circle cx="{px:.1}" cy="{py:.1}" r="5.5" fill="{blue}"/>"##
@@ -194,7 +238,7 @@ pub fn svg_plot(r: &LevelsReport) -> String {
             labels,
             r##"<text class="v" x="{px:.1}" y="{:.1}" fill="{blue}" text-anchor="middle">{}</text>"##,
             top + ph + 60.0,
-            duration(l.trs80_mean_seconds)
+            duration(l.mean)
         );
     }
     s.push_str(&labels);
@@ -228,9 +272,10 @@ pub fn svg_plot(r: &LevelsReport) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{:.1}" y="{:.1}">estimate: mean over the positions</text>"##,
+        r##"<text x="{:.1}" y="{:.1}">{}</text>"##,
         lx + 44.0,
-        ly2 + 4.5
+        ly2 + 4.5,
+        text.mean
     );
     let ly3 = ly2 + 20.0;
     let _ = writeln!(
@@ -243,9 +288,10 @@ pub fn svg_plot(r: &LevelsReport) -> String {
     );
     let _ = writeln!(
         s,
-        r##"<text x="{:.1}" y="{:.1}">estimate: fastest to slowest position</text>"##,
+        r##"<text x="{:.1}" y="{:.1}">{}</text>"##,
         lx + 44.0,
-        ly3 + 4.5
+        ly3 + 4.5,
+        text.range
     );
     s.push_str("</svg>\n");
     s

@@ -13,6 +13,9 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use crate::base::clock::{trs80_seconds, z80a_seconds};
+// The manual's times and the duration format live in `base::clock`, where the whole-game
+// timing of `tools::game_times` can use them too.
+pub use crate::base::clock::{duration, manual_seconds, MANUAL_SECONDS};
 use crate::base::engine::{Engine, SearchError, SearchOptions};
 use crate::base::hooks::Hooks;
 use crate::base::position::{self, PositionError};
@@ -20,18 +23,7 @@ use crate::original::emu::Emulator;
 
 mod chart;
 
-pub use chart::svg_plot;
-
-/// The average time per move at each level (1 to 6) that the TRS-80 manual of Sargon
-/// gives, in seconds: 20 s, 1 min, 2 min, 6 min, 40 min, 4 h.
-pub const MANUAL_SECONDS: [f64; 6] = [20.0, 60.0, 120.0, 360.0, 2400.0, 14400.0];
-
-/// The manual's time per move at `level` (1..=6).
-pub fn manual_seconds(level: u8) -> Option<f64> {
-    MANUAL_SECONDS
-        .get(usize::from(level).checked_sub(1)?)
-        .copied()
-}
+pub use chart::{svg_plot, svg_plot_levels, PlotLevel, PlotText};
 
 /// The classic "Sargon benchmark" set: 12 middlegame and endgame positions, mostly
 /// tactical; two appear twice, as in the set's original form. The benchmark divides the
@@ -308,30 +300,6 @@ fn summarise(level: u8, runs: &[Measurement]) -> LevelSummary {
         manual_seconds: manual,
         ratio_to_manual: manual.map(|s| mean / s),
         wall_seconds: runs.iter().map(|m| m.wall_seconds).sum(),
-    }
-}
-
-/// Seconds as "8.2 s", "2m17s", "3h41m", or "2 min", "4 h" for whole minutes and hours
-/// (a compact form for tables and plots).
-pub fn duration(secs: f64) -> String {
-    if secs < 10.0 {
-        format!("{secs:.1} s")
-    } else if secs < 60.0 {
-        format!("{secs:.0} s")
-    } else if secs < 3600.0 {
-        let s = secs.round() as u64;
-        if s.is_multiple_of(60) {
-            format!("{} min", s / 60)
-        } else {
-            format!("{}m{:02}s", s / 60, s % 60)
-        }
-    } else {
-        let m = (secs / 60.0).round() as u64;
-        if m.is_multiple_of(60) {
-            format!("{} h", m / 60)
-        } else {
-            format!("{}h{:02}m", m / 60, m % 60)
-        }
     }
 }
 

@@ -271,9 +271,10 @@ pub fn time_control(limit: &Limit) -> String {
 }
 
 /// The positions seen so far, for the repetition rule.
-struct History(Vec<u64>);
+#[derive(Clone, Debug, Default)]
+pub struct RepetitionHistory(Vec<u64>);
 
-impl History {
+impl RepetitionHistory {
     fn key(pos: &Chess) -> u64 {
         // Board, side to move, castling rights and a *legal* en passant: the identity of a
         // position for the repetition rule.
@@ -281,12 +282,13 @@ impl History {
         z.0
     }
 
-    fn push(&mut self, pos: &Chess) {
-        self.0.push(History::key(pos));
+    /// Note a position reached.
+    pub fn push(&mut self, pos: &Chess) {
+        self.0.push(RepetitionHistory::key(pos));
     }
 
     /// How often the latest position has occurred.
-    fn repetitions(&self) -> usize {
+    pub fn repetitions(&self) -> usize {
         let Some(last) = self.0.last() else { return 0 };
         self.0.iter().filter(|k| *k == last).count()
     }
@@ -338,7 +340,7 @@ pub fn play_game(
     round: usize,
 ) -> Game {
     let mut pos = opening.start.clone();
-    let mut history = History(Vec::new());
+    let mut history = RepetitionHistory(Vec::new());
     history.push(&pos);
     let mut moves: Vec<GameMove> = Vec::new();
     let mut played: Vec<Move> = Vec::new();
@@ -446,7 +448,7 @@ mod tests {
     #[test]
     fn repetition_counts_positions_not_moves() {
         let mut pos = Chess::default();
-        let mut h = History(Vec::new());
+        let mut h = RepetitionHistory(Vec::new());
         h.push(&pos);
         for uci in [
             "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",

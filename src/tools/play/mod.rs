@@ -377,6 +377,9 @@ pub struct MatchSettings {
     pub games: usize,
     /// Moves per side after the opening before a game is adjudicated a draw.
     pub max_moves: Option<u32>,
+    /// Games already played in an earlier session: the match goes on with game
+    /// `first + 1` (its opening and colours as in an unbroken match).
+    pub first: usize,
 }
 
 /// Game `index` (from 0): which opening, and whether the first player has White.
@@ -400,7 +403,7 @@ pub fn play_match(
     } else {
         openings
     };
-    for index in 0..settings.games {
+    for index in settings.first..settings.games {
         let (o, first_white) = schedule(index, openings.len());
         let game = if first_white {
             play_game(first, second, &openings[o], settings.max_moves, index + 1)
@@ -418,6 +421,26 @@ pub fn play_match(
             None => tally.draws += 1,
         }
         on_game(&game, &tally);
+    }
+    tally
+}
+
+/// The results of `player` (a White or Black tag's value) in `games`; games it did not
+/// play and unfinished ones (`*`) are left out.
+pub fn tally_of(games: &[pgn::PgnGame], player: &str) -> Tally {
+    let mut tally = Tally::default();
+    for g in games {
+        let white = g.tag("White") == Some(player);
+        let black = g.tag("Black") == Some(player);
+        if white == black {
+            continue;
+        }
+        match (g.result.as_str(), white) {
+            ("1-0", true) | ("0-1", false) => tally.wins += 1,
+            ("0-1", true) | ("1-0", false) => tally.losses += 1,
+            ("1/2-1/2", _) => tally.draws += 1,
+            _ => {}
+        }
     }
     tally
 }
@@ -462,6 +485,22 @@ mod tests {
             book: true,
             book_random: 0,
         }
+    }
+
+    #[test]
+    fn tallies_from_pgn() {
+        let text = "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+                    [White \"B\"]\n[Black \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+                    [White \"B\"]\n[Black \"A\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n\n\
+                    [White \"C\"]\n[Black \"B\"]\n[Result \"0-1\"]\n\n1. d4 0-1\n\n\
+                    [White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n\n1. c4 *\n";
+        let games = pgn::read_games(text).unwrap();
+        assert_eq!(games.len(), 5);
+        let a = tally_of(&games, "A");
+        assert_eq!((a.wins, a.draws, a.losses), (1, 1, 1));
+        let b = tally_of(&games, "B");
+        assert_eq!((b.wins, b.draws, b.losses), (2, 1, 1));
+        assert_eq!(tally_of(&games, "D").games(), 0);
     }
 
     #[test]
@@ -549,6 +588,7 @@ mod tests {
         let settings = MatchSettings {
             games: 2,
             max_moves: Some(6),
+            first: 0,
         };
         let mut games = Vec::new();
         let tally = play_match(&mut a, &mut b, &[], &settings, |g, _| games.push(g.clone()));
