@@ -235,9 +235,14 @@ pub trait Engine {
     fn rom_id(&self) -> Option<&RomId> {
         None
     }
-    /// How to name this engine to a person: `port`, or `emulator (ROM sargon)`.
+    /// How to name this engine to a person: `port`, or `emulator (ROM sargon)`, or
+    /// `emulator (ROM mine, NOT VERIFIED)`: every result that names its engine then says
+    /// when it comes from an image that did not behave as Sargon.
     fn name(&self) -> String {
         match self.rom_id() {
+            Some(rom) if !rom.verified => {
+                format!("{} (ROM {}, NOT VERIFIED)", self.kind(), rom.name)
+            }
             Some(rom) => format!("{} (ROM {})", self.kind(), rom.name),
             None => self.kind().to_string(),
         }
@@ -253,5 +258,44 @@ pub trait Engine {
     /// Check the depth against [`Engine::max_depth`]; engines call this first.
     fn check_depth(&self, depth: u8) -> Result<(), SearchError> {
         self.kind().check_depth(depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine that only names itself.
+    struct Named(Option<RomId>);
+
+    impl Engine for Named {
+        fn kind(&self) -> EngineKind {
+            EngineKind::Emulator
+        }
+        fn rom_id(&self) -> Option<&RomId> {
+            self.0.as_ref()
+        }
+        fn search(
+            &mut self,
+            _: &Setup,
+            _: &SearchOptions,
+            _: &mut Hooks,
+        ) -> Result<SearchOutcome, SearchError> {
+            unreachable!("only named")
+        }
+    }
+
+    #[test]
+    fn an_unverified_rom_is_named_as_such() {
+        let rom = |verified| RomId {
+            name: "mine".into(),
+            sha256: "00".into(),
+            verified,
+        };
+        assert_eq!(Named(Some(rom(true))).name(), "emulator (ROM mine)");
+        assert_eq!(
+            Named(Some(rom(false))).name(),
+            "emulator (ROM mine, NOT VERIFIED)"
+        );
     }
 }
