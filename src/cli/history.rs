@@ -213,24 +213,6 @@ fn read_game_file(path: &std::path::Path) -> Result<Vec<TimedGame>> {
     game_times::read_games(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
 }
 
-fn read_openings(path: &std::path::Path) -> Result<Vec<Opening>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let is_pgn = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-    let openings = if is_pgn {
-        Opening::from_pgn(&text)
-    } else {
-        Opening::from_epd(&text)
-    }
-    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    if openings.is_empty() {
-        bail!("{}: no openings in the file", path.display());
-    }
-    Ok(openings)
-}
-
 fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
     let mut games: Vec<TimedGame> = Vec::new();
     if !args.load.is_empty() {
@@ -263,7 +245,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             }
         }
         let openings = match &args.openings {
-            Some(path) => read_openings(path)?,
+            Some(path) => super::play::read_openings(path)?,
             None => game_times::default_openings(),
         };
         // A resumed run must use the same openings as the games it continues.

@@ -84,7 +84,9 @@ fn option_pair(text: &str) -> Result<(String, String)> {
     }
 }
 
-fn read_openings(path: &Path) -> Result<Vec<Opening>> {
+/// The openings of an EPD or PGN file, each with a move to play (for `play` and
+/// `history games`).
+pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
     let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let is_pgn = path
         .extension()
