@@ -21,14 +21,15 @@ fn epd_file(text: &str) -> tempfile::NamedTempFile {
     common::temp_file(".epd", text)
 }
 
-fn check_csv(out: &Output) {
+/// `engine`: how the last column, the engine's name, starts.
+fn check_csv(out: &Output, engine: &str) {
     let stdout = String::from_utf8(out.stdout.clone()).unwrap();
     let stderr = String::from_utf8(out.stderr.clone()).unwrap();
     assert!(out.status.success(), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "id,fen,best_uci,best_san,score_cp,depth,bm,am,solved,from_book,time_ms,error"
+        "id,fen,best_uci,best_san,score_cp,depth,bm,am,solved,from_book,time_ms,error,engine"
     );
     assert_eq!(lines.len(), 6, "header and five rows");
     let ids = [
@@ -40,8 +41,10 @@ fn check_csv(out: &Output) {
     ];
     for (line, id) in lines[1..].iter().zip(ids) {
         assert!(line.starts_with(&format!("{id},")), "{line}");
+        let last = line.rsplit(',').next().unwrap();
+        assert!(last.starts_with(engine), "{line}");
     }
-    let field = |row: usize, col: usize| lines[row].rsplit(',').nth(11 - col).unwrap().to_string();
+    let field = |row: usize, col: usize| lines[row].rsplit(',').nth(12 - col).unwrap().to_string();
     // Depth 3 finds the mate in two; the back-rank mate; book: Sargon answers e4 with e5.
     assert!(lines[1].contains(",d2d8,Qxd8+,"), "{}", lines[1]);
     assert_eq!(field(1, 8), "true");
@@ -62,7 +65,7 @@ fn check_csv(out: &Output) {
 fn epd_csv_on_the_port() {
     let f = epd_file(EPD);
     let path = f.path().to_str().unwrap();
-    check_csv(&sargon(&["analyze", "--epd", path, "--depth", "3"]));
+    check_csv(&sargon(&["analyze", "--epd", path, "--depth", "3"]), "port");
 }
 
 #[test]
@@ -72,9 +75,12 @@ fn epd_csv_on_the_emulator_in_parallel() {
     }
     let f = epd_file(EPD);
     let path = f.path().to_str().unwrap();
-    check_csv(&sargon(&[
-        "analyze", "--epd", path, "--depth", "3", "--engine", "emulator", "--jobs", "2",
-    ]));
+    check_csv(
+        &sargon(&[
+            "analyze", "--epd", path, "--depth", "3", "--engine", "emulator", "--jobs", "2",
+        ]),
+        "emulator (ROM ",
+    );
 }
 
 #[test]

@@ -551,6 +551,125 @@ fn accept_different_stores_it_marked_and_results_say_so() {
         "{record}"
     );
 
+    // Every other command that gives a result made with it says so in the result itself
+    // (stdout or the file written), not only in stderr's warning.
+    let epd = ws.write("one.epd", &format!("{fen}\n"));
+    let positions = ws.write("one.txt", &format!("{fen}\n"));
+    let pgn = ws.root.join("match.pgn").display().to_string();
+    let games = ws.root.join("games.jsonl").display().to_string();
+    let mut checks: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["tree", "--engine", "emulator", "-d", "1", fen],
+            "NOT VERIFIED",
+        ),
+        (vec!["profile", "-d", "1", fen], "NOT VERIFIED"),
+        (
+            vec!["profile", "-d", "1", "--format", "json", fen],
+            "\"rom_verified\": false",
+        ),
+        (
+            vec!["models", "--engine", "emulator", "--example", "1"],
+            "NOT VERIFIED",
+        ),
+        (
+            vec![
+                "models",
+                "--engine",
+                "emulator",
+                "--example",
+                "1",
+                "--format",
+                "json",
+            ],
+            "\"rom_verified\": false",
+        ),
+        (vec!["listing", "FNDMOV"], "NOT VERIFIED"),
+        (
+            vec![
+                "history",
+                "levels",
+                "--positions",
+                &positions,
+                "--max-level",
+                "1",
+                "-q",
+            ],
+            "NOT VERIFIED",
+        ),
+        (
+            vec![
+                "history",
+                "games",
+                "--levels",
+                "1-1",
+                "--games",
+                "1",
+                "--max-moves",
+                "2",
+            ],
+            "NOT VERIFIED",
+        ),
+        (
+            vec![
+                "play",
+                "--engine",
+                "emulator",
+                "-d",
+                "1",
+                "--opponent",
+                "sargon:depth=1",
+                "--games",
+                "1",
+                "--max-moves",
+                "2",
+                "--pgn",
+                &pgn,
+            ],
+            "NOT VERIFIED",
+        ),
+    ];
+    for format in ["csv", "jsonl", "epd"] {
+        checks.push((
+            vec![
+                "analyze", "--engine", "emulator", "-d", "1", "--format", format, "--epd", &epd,
+            ],
+            "NOT VERIFIED",
+        ));
+    }
+    for (args, wanted) in &checks {
+        let out = sargon(&ws.store, args);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        assert!(
+            stdout.contains(wanted),
+            "{args:?} lacks `{wanted}`:\n{stdout}"
+        );
+    }
+    let tags = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        tags.contains("[White \"Sargon 1978 (emulator, depth 1) [ROM changed NOT VERIFIED]\"]"),
+        "{tags}"
+    );
+    let out = sargon(
+        &ws.store,
+        &[
+            "history",
+            "games",
+            "--levels",
+            "1-1",
+            "--games",
+            "1",
+            "--max-moves",
+            "2",
+            "--out",
+            &games,
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(std::fs::read_to_string(&games)
+        .unwrap()
+        .contains("\"unverified_rom\":\"changed\""));
+
     // `rom verify` finds it different again: exit 1, verdict kept.
     let out = sargon(&ws.store, &["rom", "verify", "changed"]);
     let (stdout, err) = (text(&out.stdout), text(&out.stderr));

@@ -127,7 +127,7 @@ fn models_as_dot() {
     let runs: Vec<_> = (1..=5)
         .map(|n| models::run_example(&mut port, n).unwrap())
         .collect();
-    let dot = tree::models_dot(&runs);
+    let dot = tree::models_dot(&runs, None);
     for n in 1..=5 {
         assert!(dot.contains(&format!("subgraph cluster_{}", n - 1)));
         assert!(dot.contains(&format!("Example {n}: ")));

@@ -165,7 +165,11 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
                 "Sargon's levels on a TRS-80 Model I (1.774 MHz) and a 4 MHz Z80, estimated from \
                  the documented T-states of its search (ROM {}, {} positions, book off), beside \
                  the original manual's average time per move:\n",
-                report.rom,
+                if report.rom_verified {
+                    report.rom.clone()
+                } else {
+                    format!("{}, NOT VERIFIED", report.rom)
+                },
                 report.positions.len()
             );
             print!("{}", history::render_table(&report));
@@ -299,6 +303,12 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                  by the documented T-states of the Z80 at 1.774 MHz (TRS-80 Model I), beside \
                  the original manual's average time per move:\n"
             );
+            if let Some(rom) = games.iter().find_map(|g| g.unverified_rom.as_ref()) {
+                println!(
+                    "NOT VERIFIED: games were played on ROM `{rom}`, which did not behave as \
+                     the known Sargon image (see `sargon rom verify {rom}`).\n"
+                );
+            }
             print!("{}", game_times::render_table(&summary));
         }
     }

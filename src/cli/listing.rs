@@ -35,6 +35,11 @@ pub fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
         (None, false) => full_listing(&program, &hooks),
         (None, true) => PortLinks::of_port().coverage(&program).report(),
     };
+    // A listing of an image that did not behave as the known one says so first.
+    let text = match rom.unverified_reason() {
+        Some(why) => format!("; ROM `{}` is NOT VERIFIED: {why}\n\n{text}", rom.meta.name),
+        None => text,
+    };
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()) {

@@ -42,6 +42,10 @@ pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
         super::graphviz::render_svg("")?;
     }
     let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
+    // Results from a ROM that did not behave as the known image say so in the output
+    // itself, not only in stderr's warning (text as a note first, DOT and SVG in the title,
+    // JSON as a `rom_verified: false` field in each example).
+    let note = engine.rom_id().and_then(|r| r.unverified_note());
     let format = match args.format {
         ModelsFormat::Text => ModelFormat::Text,
         ModelsFormat::Json => ModelFormat::Json,
@@ -54,7 +58,7 @@ pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
                 .into_iter()
                 .map(|n| models::run_example(engine.as_mut(), n))
                 .collect::<Result<Vec<_>>>()?;
-            let dot = tree::models_dot(&runs);
+            let dot = tree::models_dot(&runs, note.as_deref());
             if args.format == ModelsFormat::Dot {
                 print!("{dot}");
             } else {
@@ -63,9 +67,17 @@ pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
             return Ok(());
         }
     };
-    print!(
-        "{}",
-        models::run_models(engine.as_mut(), args.example, format)?
-    );
+    let output = models::run_models(engine.as_mut(), args.example, format)?;
+    match (&note, format) {
+        (None, _) => print!("{output}"),
+        (Some(note), ModelFormat::Text) => print!("Note: {note}\n\n{output}"),
+        (Some(_), ModelFormat::Json) => {
+            let mut all: serde_json::Value = serde_json::from_str(&output)?;
+            for example in all.as_array_mut().into_iter().flatten() {
+                example["rom_verified"] = serde_json::Value::Bool(false);
+            }
+            println!("{}", serde_json::to_string_pretty(&all)?);
+        }
+    }
     Ok(())
 }

@@ -39,6 +39,8 @@ struct Report<'a> {
     fen: String,
     depth: u8,
     rom: &'a str,
+    /// Whether the ROM behaved as the known Sargon image when it was checked.
+    rom_verified: bool,
     best_move: Option<String>,
     from_book: bool,
     rows: &'a [profile::RoutineCost],
@@ -58,6 +60,7 @@ pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
     let setup = position::setup(&pos, !args.no_book)?;
     let rom = store.load(args.rom.as_deref())?;
     let rom_name = rom.meta.name.clone();
+    let rom_verified = rom.verified();
     let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
     let opts = SearchOptions {
         depth: args.depth,
@@ -73,6 +76,7 @@ pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
                 fen,
                 depth: args.depth,
                 rom: &rom_name,
+                rom_verified,
                 best_move: best,
                 from_book: outcome.from_book,
                 rows: &p.rows,
@@ -91,9 +95,10 @@ pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
             } else {
                 ""
             };
+            let unverified = if rom_verified { "" } else { ", NOT VERIFIED" };
             println!("Position   {fen}");
             println!(
-                "Search     FNDMOV, depth {} (ROM {rom_name}): best move {}{book}",
+                "Search     FNDMOV, depth {} (ROM {rom_name}{unverified}): best move {}{book}",
                 args.depth,
                 best.as_deref().unwrap_or("none")
             );

@@ -128,6 +128,10 @@ pub struct TimedGame {
     pub ending: String,
     /// The emulator's wall time for the game, in seconds (the host's, not 1978's).
     pub wall_seconds: f64,
+    /// The ROM's name when it did not behave as the known Sargon image (stored with
+    /// `rom import --accept-different`); absent for a verified ROM.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unverified_rom: Option<String>,
 }
 
 /// Why a timed game could not be played.
@@ -208,6 +212,10 @@ pub fn play_timed_game(
         result,
         ending,
         wall_seconds: started.elapsed().as_secs_f64(),
+        unverified_rom: engine
+            .rom_id()
+            .filter(|r| !r.verified)
+            .map(|r| r.name.clone()),
     })
 }
 
@@ -232,6 +240,9 @@ pub struct GameLevelSummary {
     pub manual_seconds: Option<f64>,
     /// Mean / manual.
     pub ratio_to_manual: Option<f64>,
+    /// False when any of the level's games ran on a ROM that did not behave as the known
+    /// Sargon image.
+    pub rom_verified: bool,
 }
 
 /// One summary per level present in `games`, in level order.
@@ -273,6 +284,7 @@ pub fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
                 max_seconds: times.last().copied().unwrap_or(0.0),
                 manual_seconds: manual,
                 ratio_to_manual: manual.map(|m| mean / m),
+                rom_verified: these.iter().all(|g| g.unverified_rom.is_none()),
             }
         })
         .collect()
@@ -352,12 +364,15 @@ mod tests {
             result: "1/2-1/2".into(),
             ending: String::new(),
             wall_seconds: 0.0,
+            unverified_rom: None,
         };
-        let games = vec![
+        let mut games = vec![
             game(2, vec![mv(0.0, true), mv(4.0, false), mv(2.0, false)]),
             game(2, vec![mv(10.0, false)]),
             game(1, vec![mv(1.0, false)]),
         ];
+        // One game on an unverified ROM marks its level, and only its level.
+        games[1].unverified_rom = Some("mine".into());
         let s = summarise(&games);
         assert_eq!(s.len(), 2);
         assert_eq!((s[0].level, s[0].games, s[0].moves), (1, 1, 1));
@@ -367,8 +382,12 @@ mod tests {
         assert!((l2.median_seconds - 3.0).abs() < 1e-12);
         assert_eq!(l2.max_seconds, 10.0);
         assert!((l2.ratio_to_manual.unwrap() - 4.0 / 60.0).abs() < 1e-12);
+        assert!(s[0].rom_verified && !l2.rom_verified);
         let line = serde_json::to_string(&games[0]).unwrap();
+        assert!(!line.contains("unverified_rom"), "{line}");
         assert_eq!(read_games(&format!("{line}\n\n{line}\n")).unwrap().len(), 2);
+        let marked = read_games(&serde_json::to_string(&games[1]).unwrap()).unwrap();
+        assert_eq!(marked[0].unverified_rom.as_deref(), Some("mine"));
         assert!(read_games("{").unwrap_err().starts_with("line 1"));
     }
 }

@@ -124,6 +124,10 @@ pub struct LevelSummary {
 pub struct LevelsReport {
     /// The ROM's name.
     pub rom: String,
+    /// Whether the ROM behaved as the known Sargon image (reports saved before this field
+    /// existed were all made with the known image).
+    #[serde(default = "known_image")]
+    pub rom_verified: bool,
     /// The machine the emulator ran on (CPU model and count), for the record.
     #[serde(default)]
     pub host: String,
@@ -260,11 +264,16 @@ pub fn run_levels(
     }
     Ok(LevelsReport {
         rom: emu.rom().meta.name.clone(),
+        rom_verified: emu.rom().verified(),
         host: host_description(),
         positions: positions.to_vec(),
         levels,
         runs,
     })
+}
+
+fn known_image() -> bool {
+    true
 }
 
 /// "N x CPU model" from `/proc/cpuinfo` and the available parallelism (Linux), else what

@@ -40,6 +40,12 @@ pub struct BatchRow {
     pub error: Option<String>,
     /// The principal variation in SAN (Sargon's move alone when it came from the book).
     pub pv_san: Vec<String>,
+    /// The engine that searched, as [`Engine::name`] gives it: "emulator (ROM mine,
+    /// NOT VERIFIED)" for an image that did not behave as the known one.
+    pub engine: String,
+    /// Whether the emulator's ROM behaved as the known image; null for the port.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rom_verified: Option<bool>,
     /// The nodes the search created, when they were counted (`--format epd`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes_created: Option<u64>,
@@ -48,7 +54,7 @@ pub struct BatchRow {
 impl BatchRow {
     /// The CSV header line (without newline).
     pub const CSV_HEADER: &'static str =
-        "id,fen,best_uci,best_san,score_cp,depth,bm,am,solved,from_book,time_ms,error";
+        "id,fen,best_uci,best_san,score_cp,depth,bm,am,solved,from_book,time_ms,error,engine";
 
     /// The row as a CSV line (without newline); lists are space-separated.
     pub fn to_csv(&self) -> String {
@@ -56,7 +62,7 @@ impl BatchRow {
         let mut s = String::new();
         let _ = write!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{:.1},{}",
+            "{},{},{},{},{},{},{},{},{},{},{:.1},{},{}",
             csv_field(&self.id),
             csv_field(&self.fen),
             opt(&self.best_uci),
@@ -69,6 +75,7 @@ impl BatchRow {
             self.from_book,
             self.time_ms,
             opt(&self.error),
+            csv_field(&self.engine),
         );
         s
     }
@@ -114,6 +121,8 @@ pub fn analyse_entry(
         time_ms: 0.0,
         error: None,
         pv_san: Vec::new(),
+        engine: engine.name(),
+        rom_verified: engine.rom_id().map(|r| r.verified),
         nodes_created: None,
     };
     let started = Instant::now();
@@ -152,7 +161,8 @@ impl BatchRow {
     /// (depth), `acn` (nodes created, when counted), `acs` (whole seconds), `ce`
     /// (centipawns for the side to move), `pm` (Sargon's move) and `pv` (its line), in SAN.
     /// A book move has no `ce` (there was no search), a position without a legal move no
-    /// `pm` or `pv`, and a position that could not be analysed no results at all.
+    /// `pm` or `pv`, and a position that could not be analysed no results at all. Results
+    /// made with an unverified ROM end with a `c9` comment that says so.
     pub fn epd_ops(&self, entry: &EpdEntry) -> Vec<EpdOp> {
         if self.error.is_some() {
             return Vec::new();
@@ -190,6 +200,9 @@ impl BatchRow {
                 self.pv_san.clone()
             };
             ops.push(op("pv", pv));
+        }
+        if self.rom_verified == Some(false) {
+            ops.push(op("c9", vec![format!("made by {}", self.engine)]));
         }
         ops
     }

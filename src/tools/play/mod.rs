@@ -293,10 +293,15 @@ impl Player {
                 let shared = self.factory.clone().expect("Sargon players have a factory");
                 // The UCI session makes its engine when first asked and, should that fail,
                 // plays on with a stand-in move: find out here, and refuse.
-                shared(s.engine).map_err(|e| ClientError::Start {
+                let engine = shared(s.engine).map_err(|e| ClientError::Start {
                     command: s.label(),
                     reason: format!("{e:#}"),
                 })?;
+                // The name goes into every game's tags: a ROM that did not behave as the
+                // known image must show there, not only in a warning on stderr.
+                if let Some(rom) = engine.rom_id().filter(|r| !r.verified) {
+                    self.name = format!("{} [ROM {} NOT VERIFIED]", s.label(), rom.name);
+                }
                 let factory: EngineFactory = Box::new(move |kind| shared(kind));
                 let settings = Settings {
                     engine: s.engine,

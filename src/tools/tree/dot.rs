@@ -208,13 +208,15 @@ pub fn to_dot_many(trees: &[SearchTree], title: &str, layout: DotLayout) -> Stri
     out
 }
 
-/// The models' runs as one DOT graph (`sargon models --format dot`).
-pub fn models_dot(runs: &[ModelRun]) -> String {
+/// The models' runs as one DOT graph (`sargon models --format dot`); `note` (the note of
+/// an unverified ROM) is added to the title, where the picture shows it.
+pub fn models_dot(runs: &[ModelRun], note: Option<&str>) -> String {
     let trees: Vec<SearchTree> = runs.iter().map(SearchTree::from_model_run).collect();
-    to_dot_many(
-        &trees,
-        "Minimax and alpha-beta in Sargon: the models of \"A Window into Sargon\", searched by Sargon (depth 3).\n\
-         Each node: (N) key and pretend move; score [alpha-beta threshold, minimax threshold] in pawns.",
-        DotLayout::TopToBottom,
-    )
+    let mut title = "Minimax and alpha-beta in Sargon: the models of \"A Window into Sargon\", searched by Sargon (depth 3).\n\
+         Each node: (N) key and pretend move; score [alpha-beta threshold, minimax threshold] in pawns."
+        .to_string();
+    if let Some(note) = note {
+        title = format!("{note}\n{title}");
+    }
+    to_dot_many(&trees, &title, DotLayout::TopToBottom)
 }
