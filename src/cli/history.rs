@@ -12,6 +12,7 @@ use sargon::original::history::{self, LevelProgress};
 use sargon::original::rom::RomStore;
 use sargon::tools::game_times::{self, TimedGame};
 use sargon::tools::play::Opening;
+use sargon::tools::strength;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum HistoryCommand {
@@ -23,7 +24,8 @@ pub enum HistoryCommand {
     Games(GamesArgs),
     /// The strength table of matches played with `sargon play` (scripts/strength.sh):
     /// per PGN file, the first game's White against its Black, with the Elo difference and,
-    /// against an engine with a `UCI_Elo` option in its name, the Elo it implies
+    /// against an engine with a `UCI_Elo` option in its name, the Elo it implies; then Elo
+    /// per Sargon depth, anchored and chained through the depth-k-against-k+1 matches
     Strength(StrengthArgs),
 }
 
@@ -32,6 +34,12 @@ pub struct StrengthArgs {
     /// The matches' PGN files
     #[arg(required = true, value_name = "FILE.pgn")]
     pub pgn: Vec<PathBuf>,
+    /// Also draw Elo per depth, with 95% intervals and the anchor, as an SVG plot into
+    /// this file
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(clap::Args, Debug)]
@@ -376,49 +384,156 @@ fn play_games(
     Ok(())
 }
 
-/// The `UCI_Elo=N` in a player's name (as `sargon play` names a UCI engine).
-fn uci_elo_in(name: &str) -> Option<f64> {
-    let rest = &name[name.find("UCI_Elo=")? + "UCI_Elo=".len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// A match file's players and the first one's results: the first game's White is the
+/// player under test (as `sargon play` and scripts/strength.sh write them).
+fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let games = sargon::tools::pgn::read_games(&text)
+        .with_context(|| format!("{} is no PGN file", path.display()))?;
+    let Some(first) = games.first() else {
+        return Ok(None);
+    };
+    let player = first.tag("White").unwrap_or("?").to_string();
+    let opponent = first.tag("Black").unwrap_or("?").to_string();
+    let tally = sargon::tools::play::tally_of(&games, &player);
+    Ok(Some(strength::Match {
+        player,
+        opponent,
+        tally,
+    }))
+}
+
+/// One row of the match table, for JSON.
+#[derive(serde::Serialize)]
+struct MatchRow {
+    file: String,
+    player: String,
+    opponent: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: Option<f64>,
+    /// The Elo difference and its 95% interval (`null` where unbounded).
+    elo_difference: Option<f64>,
+    elo_difference_low: Option<f64>,
+    elo_difference_high: Option<f64>,
+    /// Against an opponent with `UCI_Elo` in its name: the player's rating.
+    rating: Option<strength::Rating>,
+    #[serde(skip)]
+    tally: sargon::tools::elo::Tally,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 fn strength(args: StrengthArgs) -> Result<()> {
-    println!("| match | games | +/=/- | score | Elo difference (95%) | Elo (95%) |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    let mut rows = Vec::new();
+    let mut matches = Vec::new();
     for path in &args.pgn {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let games = sargon::tools::pgn::read_games(&text)
-            .with_context(|| format!("{} is no PGN file", path.display()))?;
-        let Some(first) = games.first() else {
-            println!("| {} | 0 | | | | |", path.display());
+        let Some(m) = read_match(path)? else {
+            rows.push(MatchRow {
+                file: path.display().to_string(),
+                player: String::new(),
+                opponent: String::new(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                score: None,
+                elo_difference: None,
+                elo_difference_low: None,
+                elo_difference_high: None,
+                rating: None,
+                tally: Default::default(),
+            });
             continue;
         };
-        let player = first.tag("White").unwrap_or("?").to_string();
-        let opponent = first.tag("Black").unwrap_or("?").to_string();
-        let tally = sargon::tools::play::tally_of(&games, &player);
-        let elo = tally.elo();
-        let absolute = match (elo, uci_elo_in(&opponent)) {
-            (Some(e), Some(anchor)) => format!(
-                "{:.0} ({:.0} to {:.0})",
-                anchor + e.diff,
-                anchor + e.low,
-                anchor + e.high
-            ),
-            _ => String::new(),
-        };
-        println!(
-            "| {player} - {opponent} | {} | {}/{}/{} | {} | {} | {absolute} |",
-            tally.games(),
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            tally
-                .score()
-                .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s)),
-            elo.map_or(String::new(), |e| e.to_string()),
+        let elo = m.tally.elo();
+        rows.push(MatchRow {
+            file: path.display().to_string(),
+            player: m.player.clone(),
+            opponent: m.opponent.clone(),
+            games: m.tally.games(),
+            wins: m.tally.wins,
+            draws: m.tally.draws,
+            losses: m.tally.losses,
+            score: m.tally.score(),
+            elo_difference: elo.and_then(|e| finite(e.diff)),
+            elo_difference_low: elo.and_then(|e| finite(e.low)),
+            elo_difference_high: elo.and_then(|e| finite(e.high)),
+            rating: strength::uci_elo_in(&m.opponent)
+                .and_then(|anchor| strength::Rating::against(anchor, &m.tally)),
+            tally: m.tally,
+        });
+        matches.push(m);
+    }
+    let depths = strength::rate_depths(&matches, 6);
+    if let Some(path) = &args.plot {
+        let games: u32 = matches.iter().map(|m| m.tally.games()).sum();
+        let subtitle = format!(
+            "{games} games in {} matches; combined: direct and chained weighted by inverse variance",
+            matches.len()
         );
+        // The rated opponent's name up to its settings: "Stockfish 15.1".
+        let anchor_engine = matches
+            .iter()
+            .flat_map(|m| [&m.player, &m.opponent])
+            .find(|name| strength::uci_elo_in(name).is_some())
+            .map_or("", |name| name.split(" (").next().unwrap_or(name));
+        std::fs::write(path, strength::svg_plot(&depths, &subtitle, anchor_engine))
+            .with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("plot written to {}", path.display());
+    }
+    match args.format {
+        Format::Json => {
+            #[derive(serde::Serialize)]
+            struct Report<'a> {
+                matches: &'a [MatchRow],
+                depths: &'a [strength::DepthRating],
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&Report {
+                    matches: &rows,
+                    depths: &depths,
+                })?
+            );
+        }
+        Format::Text => {
+            println!("| match | games | +/=/- | score | Elo difference (95%) | Elo (95%) |");
+            println!("|---|---:|---:|---:|---:|---:|");
+            for row in &rows {
+                if row.player.is_empty() {
+                    println!("| {} | 0 | | | | |", row.file);
+                    continue;
+                }
+                println!(
+                    "| {} - {} | {} | {}/{}/{} | {} | {} | {} |",
+                    row.player,
+                    row.opponent,
+                    row.games,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.score
+                        .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s)),
+                    row.tally.elo().map_or(String::new(), |e| e.to_string()),
+                    row.rating.map_or(String::new(), |r| r.to_string()),
+                );
+            }
+            println!(
+                "\nElo per depth: direct from the matches against an opponent with `UCI_Elo` \
+                 (its anchor plus the difference), chained from the depth above (its combined \
+                 Elo plus their match's difference, the interval half-widths added in \
+                 quadrature), combined by inverse-variance weighting (see \
+                 sargon::tools::strength; \"> X\" / \"< X\": a match won or lost entirely, \
+                 which gives only a bound):\n"
+            );
+            print!("{}", strength::render_depth_table(&depths));
+        }
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{duration, LevelsReport, MANUAL_SECONDS};
+use crate::base::svg::{self, points};
 
 /// The comparison as an SVG plot: time per move (log scale) against level, the manual's
 /// averages and the estimate (mean over the positions, with a bar from the least to the
@@ -76,23 +77,12 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
         let v = secs.max(1e-3).log10();
         top + ph - (v - lo_exp) / (hi_exp - lo_exp) * ph
     };
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">"##
-    );
-    let _ = writeln!(s, r##"<rect width="{W}" height="{H}" fill="white"/>"##);
-    let _ = writeln!(s, r##"<style>.v {{ font-weight: bold; }}</style>"##);
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">Sargon (1978): time per move by level, TRS-80 Model I</text>"##,
-        W / 2.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="48" fill="#444" text-anchor="middle">{}</text>"##,
-        W / 2.0,
-        text.subtitle
+    let mut s = svg::open(W, H);
+    svg::title(
+        &mut s,
+        W,
+        "Sargon (1978): time per move by level, TRS-80 Model I",
+        &text.subtitle,
     );
     // Grid and y ticks: readable durations.
     let ticks: [(f64, &str); 9] = [
@@ -295,11 +285,4 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
     );
     s.push_str("</svg>\n");
     s
-}
-
-fn points(p: &[(f64, f64)]) -> String {
-    p.iter()
-        .map(|(x, y)| format!("{x:.1},{y:.1}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
