@@ -213,3 +213,79 @@ fn games_command_writes_consistent_lines_and_table() {
     assert_eq!(String::from_utf8(again.stdout).unwrap(), table);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sargon history strength`: the match rows, Elo per depth (anchored, then chained
+/// downwards), the JSON and the plot, from small hand-written match files.
+#[test]
+fn strength_rates_depths_from_match_files() {
+    let dir = std::env::temp_dir().join(format!("sargon-history-strength-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sargon = |d: u8| format!("Sargon 1978 (port, depth {d})");
+    let sf = "Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350)";
+    let game = |white: &str, black: &str, result: &str| {
+        format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n")
+    };
+    // Depth 2 scores 1.5/2 against the anchor: 75%, +190.85, so 1540.85.
+    let anchored = dir.join("d2-vs-sf.pgn");
+    std::fs::write(
+        &anchored,
+        game(&sargon(2), sf, "1-0") + &game(sf, &sargon(2), "1/2-1/2"),
+    )
+    .unwrap();
+    // Depth 1 loses both games to depth 2: only a bound, "< 1541".
+    let link = dir.join("d1-vs-d2.pgn");
+    std::fs::write(
+        &link,
+        game(&sargon(1), &sargon(2), "0-1") + &game(&sargon(2), &sargon(1), "1-0"),
+    )
+    .unwrap();
+    let plot = dir.join("strength.svg");
+    let run = |format: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["history", "strength", "--format", format, "--plot"])
+            .arg(&plot)
+            .arg(&anchored)
+            .arg(&link)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("text");
+    assert!(
+        text.contains("| Sargon 1978 (port, depth 2) - Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350) | 2 | 1/1/0 | 75.0% | +191 (95%: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("| 1 | - | < 1541 | < 1541 | chained only |"),
+        "{text}"
+    );
+    assert!(text.contains("| 2 | 1541 ("), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(json["matches"].as_array().unwrap().len(), 2);
+    assert_eq!(json["matches"][1]["losses"], 2);
+    let depths = json["depths"].as_array().unwrap();
+    assert_eq!(depths.len(), 6);
+    let elo2 = depths[1]["combined"]["elo"].as_f64().unwrap();
+    assert!((elo2 - 1540.85).abs() < 0.01, "{elo2}");
+    assert_eq!(depths[1]["how"], "direct");
+    assert_eq!(depths[0]["combined"]["kind"], "below");
+    assert!(depths[2]["combined"].is_null());
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("UCI_Elo=1350") && svg.trim_end().ends_with("</svg>"));
+    // A file that is no PGN is an error that names it.
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "1. e4 e4 *\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["history", "strength"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.pgn"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
