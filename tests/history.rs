@@ -289,3 +289,150 @@ fn strength_rates_depths_from_match_files() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad.pgn"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `history games` counts every move's nodes and evaluations, without changing its
+/// T-states, and the port replaying a recorded game counts the same; `--estimate-levels`
+/// then times the port's games by their evaluations times the T-states per evaluation
+/// measured at the calibration file's highest level, also when that file was written
+/// before the counts were recorded.
+#[test]
+fn estimated_levels_from_counted_evaluations() {
+    let Some(mut emu) = common::emulator("estimated_levels_from_counted_evaluations") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("sargon-history-estimate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let measured = dir.join("measured.jsonl");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["history", "games", "--games", "1", "--seed", "5", "--quiet"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let _ = std::fs::remove_file(&measured);
+    run(&[
+        "--levels",
+        "1-2",
+        "--max-moves",
+        "3",
+        "--out",
+        measured.to_str().unwrap(),
+    ]);
+    let games = game_times::read_games(&std::fs::read_to_string(&measured).unwrap()).unwrap();
+    let mut port = sargon::engines::open_port();
+    for g in &games {
+        let counts: Vec<game_times::SearchCounts> = g
+            .moves
+            .iter()
+            .map(|m| game_times::SearchCounts {
+                nodes: m.nodes.unwrap(),
+                evaluations: m.evaluations.unwrap(),
+            })
+            .collect();
+        // Book moves create and evaluate nothing; searches do.
+        assert_eq!(counts[0], game_times::SearchCounts::default());
+        assert!(
+            counts[2].nodes > 0 && counts[2].evaluations > 0,
+            "{counts:?}"
+        );
+        assert_eq!(game_times::replay_counts(port.as_mut(), g).unwrap(), counts);
+    }
+    // The first searched move's T-states are those of the same search without the hook.
+    let g = &games[1];
+    let mut pos = position::parse_position(&g.start_fen).unwrap();
+    for m in &g.moves[..2] {
+        let mv = m
+            .uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        shakmaty::Position::play_unchecked(&mut pos, mv);
+    }
+    let opts = SearchOptions {
+        book_random: g.book_random,
+        ..SearchOptions::depth(g.level)
+    };
+    let plain = emu
+        .search(
+            &position::setup(&pos, true).unwrap(),
+            &opts,
+            &mut Hooks::new(),
+        )
+        .unwrap();
+    assert_eq!(plain.stats.t_states, Some(g.moves[2].t_states));
+
+    let expected = game_times::calibrate(&games, 2).unwrap();
+    let estimate = |calibration: &std::path::Path, out: &std::path::Path| {
+        let _ = std::fs::remove_file(out);
+        let (table, log) = run(&[
+            "--estimate-levels",
+            "3",
+            "--calibration",
+            calibration.to_str().unwrap(),
+            "--max-moves",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let lines = game_times::read_games(&std::fs::read_to_string(out).unwrap()).unwrap();
+        (table, log, lines)
+    };
+    let estimated = dir.join("estimated.jsonl");
+    let (table, log, lines) = estimate(&measured, &estimated);
+    assert!(log.contains("estimating with level 2's"), "{log}");
+    assert_eq!(lines.len(), 1);
+    let e = lines[0].estimate.as_ref().unwrap();
+    assert_eq!(e.calibration_level, 2);
+    assert_eq!(e.calibration_moves, expected.moves);
+    assert_eq!(
+        e.t_states_per_evaluation,
+        expected.t_states_per_evaluation()
+    );
+    assert_eq!(lines[0].level, 3);
+    assert_eq!(lines[0].moves.len(), 4);
+    for m in &lines[0].moves {
+        let evaluations = m.evaluations.unwrap();
+        assert_eq!(
+            m.t_states,
+            (evaluations as f64 * e.t_states_per_evaluation).round() as u64
+        );
+    }
+    assert!(table.contains("| 3 (estimate) | 1 | 4 (2) |"), "{table}");
+    // The same calibration from lines without counts: replayed on the port.
+    let old = dir.join("old.jsonl");
+    let stripped: String = games
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            for m in &mut g.moves {
+                m.nodes = None;
+                m.evaluations = None;
+            }
+            serde_json::to_string(&g).unwrap() + "\n"
+        })
+        .collect();
+    assert!(!stripped.contains("nodes") && !stripped.contains("evaluations"));
+    std::fs::write(&old, stripped).unwrap();
+    let (_, log, again) = estimate(&old, &dir.join("again.jsonl"));
+    assert!(
+        log.contains(&format!(
+            "level 2: {:.0} T-states per evaluation",
+            expected.t_states_per_evaluation()
+        )),
+        "{log}"
+    );
+    assert_eq!(again[0].estimate, lines[0].estimate);
+    assert_eq!(again[0].moves, lines[0].moves);
+    let _ = std::fs::remove_dir_all(&dir);
+}

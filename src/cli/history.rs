@@ -71,6 +71,17 @@ pub struct GamesArgs {
     /// Play nothing: the table (and plot) of the games in these files
     #[arg(long, value_name = "FILE.jsonl", num_args = 1.., conflicts_with_all = ["out", "openings"])]
     pub load: Vec<PathBuf>,
+    /// Instead of --levels on the emulator, estimate these levels (`N` or `A-B`): the port
+    /// plays the same games counting its evaluations, and each move's T-states are its
+    /// evaluations times the T-states per evaluation measured in --calibration at its
+    /// highest level
+    #[arg(long, value_name = "LEVELS", value_parser = level_range, requires = "calibration")]
+    pub estimate_levels: Option<(u8, u8)>,
+    /// The emulator's games (a file written by --out) whose T-states per evaluation
+    /// calibrate --estimate-levels; moves recorded without counts are replayed on the port
+    /// to count them
+    #[arg(long, value_name = "FILE.jsonl", requires = "estimate_levels")]
+    pub calibration: Option<PathBuf>,
     /// Also draw the comparison as an SVG plot into this file
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -268,9 +279,27 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 );
             }
         }
-        play_games(store, &args, &openings, &mut games)?;
+        match args.estimate_levels {
+            None => {
+                let rom = store.load(args.rom.as_deref())?;
+                let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
+                play_games(
+                    &mut emu,
+                    &args,
+                    args.levels,
+                    &game_times::Timing::Measured,
+                    &openings,
+                    &mut games,
+                )?;
+            }
+            Some(levels) => {
+                let timing = calibrate(&args)?;
+                let mut port = sargon::engines::open_port();
+                play_games(port.as_mut(), &args, levels, &timing, &openings, &mut games)?;
+            }
+        }
     }
-    let (first, last) = args.levels;
+    let (first, last) = args.estimate_levels.unwrap_or(args.levels);
     if args.load.is_empty() {
         games.retain(|g| (first..=last).contains(&g.level));
     }
@@ -291,6 +320,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 mean: l.mean_seconds,
                 low: l.median_seconds,
                 high: l.max_seconds,
+                estimate: l.estimated,
             })
             .collect();
         std::fs::write(path, history::svg_plot_levels(&text, &levels))
@@ -330,15 +360,80 @@ fn opening_name(openings: &[Opening], game: usize) -> String {
         .unwrap_or_else(|| format!("opening {}", index + 1))
 }
 
+/// The timing of `--estimate-levels`: T-states per evaluation at the highest level of
+/// `--calibration`, after counting what its moves lack by replaying them on the port.
+/// Prints every measured level's T-states per evaluation (and per node) on stderr: how they
+/// change from level to level is what the extrapolation cannot know.
+fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
+    let path = args
+        .calibration
+        .as_ref()
+        .context("--estimate-levels needs --calibration")?;
+    let mut games = read_game_file(path)?;
+    games.retain(|g| g.estimate.is_none());
+    let Some(top) = games.iter().map(|g| g.level).max() else {
+        bail!("{}: no game measured on the emulator", path.display());
+    };
+    let mut port = sargon::engines::open_port();
+    for g in games.iter_mut() {
+        if g.moves
+            .iter()
+            .all(|m| m.nodes.is_some() && m.evaluations.is_some())
+        {
+            continue;
+        }
+        if !args.quiet {
+            eprint!(
+                "counting the evaluations of level {} game {} on the port ... ",
+                g.level, g.game
+            );
+        }
+        let counts = game_times::replay_counts(port.as_mut(), g)
+            .with_context(|| format!("{}: level {} game {}", path.display(), g.level, g.game))?;
+        for (m, c) in g.moves.iter_mut().zip(counts) {
+            m.nodes = Some(c.nodes);
+            m.evaluations = Some(c.evaluations);
+        }
+        if !args.quiet {
+            eprintln!("replayed, every move the same");
+        }
+    }
+    let mut levels: Vec<u8> = games.iter().map(|g| g.level).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    for &level in &levels {
+        if let Some(c) = game_times::calibrate(&games, level) {
+            eprintln!(
+                "level {level}: {:.0} T-states per evaluation, {:.0} per node ({} searched moves, {} evaluations, {} nodes)",
+                c.t_states_per_evaluation(),
+                c.t_states_per_node(),
+                c.moves,
+                c.evaluations,
+                c.nodes
+            );
+        }
+    }
+    let c = game_times::calibrate(&games, top)
+        .with_context(|| format!("{}: no searched move at level {top}", path.display()))?;
+    eprintln!(
+        "estimating with level {top}'s {:.0} T-states per evaluation",
+        c.t_states_per_evaluation()
+    );
+    Ok(game_times::Timing::Estimated(game_times::TimeEstimate {
+        t_states_per_evaluation: c.t_states_per_evaluation(),
+        calibration_level: top,
+        calibration_moves: c.moves,
+    }))
+}
+
 fn play_games(
-    store: &RomStore,
+    engine: &mut dyn sargon::base::engine::Engine,
     args: &GamesArgs,
+    (first, last): (u8, u8),
+    timing: &game_times::Timing,
     openings: &[Opening],
     games: &mut Vec<TimedGame>,
 ) -> Result<()> {
-    let rom = store.load(args.rom.as_deref())?;
-    let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
-    let (first, last) = args.levels;
     for round in 1..=args.games {
         for level in first..=last {
             if games.iter().any(|g| g.level == level && g.game == round) {
@@ -349,23 +444,29 @@ fn play_games(
             if !args.quiet {
                 eprint!("level {level}, game {round}/{} ... ", args.games);
             }
-            let game = game_times::play_timed_game(
-                &mut emu,
+            let game = game_times::play_game(
+                engine,
                 level,
                 round,
                 args.seed,
                 &opening,
                 Some(args.max_moves),
+                timing,
             )
             .with_context(|| format!("level {level}, game {round}"))?;
             if !args.quiet {
                 let secs: f64 = game.moves.iter().map(|m| m.trs80_seconds).sum();
                 eprintln!(
-                    "{} ({}), {} moves, {} on a TRS-80, {:.0} s here",
+                    "{} ({}), {} moves, {} on a TRS-80{}, {:.0} s here",
                     game.result,
                     game.ending,
                     game.moves.len(),
                     history::duration(secs),
+                    if game.estimate.is_some() {
+                        " (estimate)"
+                    } else {
+                        ""
+                    },
                     game.wall_seconds
                 );
             }
