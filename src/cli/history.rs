@@ -75,7 +75,7 @@ pub struct GamesArgs {
     /// plays the same games counting its evaluations, and each move's T-states are its
     /// evaluations times the T-states per evaluation measured in --calibration at its
     /// highest level
-    #[arg(long, value_name = "LEVELS", value_parser = level_range, requires = "calibration")]
+    #[arg(long, value_name = "LEVELS", value_parser = level_range, requires = "calibration", conflicts_with = "load")]
     pub estimate_levels: Option<(u8, u8)>,
     /// The emulator's games (a file written by --out) whose T-states per evaluation
     /// calibrate --estimate-levels; moves recorded without counts are replayed on the port
@@ -404,8 +404,10 @@ fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
     for &level in &levels {
         if let Some(c) = game_times::calibrate(&games, level) {
             eprintln!(
-                "level {level}: {:.0} T-states per evaluation, {:.0} per node ({} searched moves, {} evaluations, {} nodes)",
+                "level {level}: {:.0} T-states per evaluation (single moves {:.0} to {:.0}), {:.0} per node ({} searched moves, {} evaluations, {} nodes)",
                 c.t_states_per_evaluation(),
+                c.least_per_evaluation,
+                c.greatest_per_evaluation,
                 c.t_states_per_node(),
                 c.moves,
                 c.evaluations,

@@ -408,6 +408,11 @@ pub struct Calibration {
     pub evaluations: u64,
     /// Their nodes created.
     pub nodes: u64,
+    /// The least T-states per evaluation of a single move: with the greatest, how far one
+    /// move's estimate can stray from its measurement at this level.
+    pub least_per_evaluation: f64,
+    /// The greatest T-states per evaluation of a single move.
+    pub greatest_per_evaluation: f64,
 }
 
 impl Calibration {
@@ -432,6 +437,8 @@ pub fn calibrate(games: &[TimedGame], level: u8) -> Option<Calibration> {
         t_states: 0,
         evaluations: 0,
         nodes: 0,
+        least_per_evaluation: f64::INFINITY,
+        greatest_per_evaluation: 0.0,
     };
     for g in games
         .iter()
@@ -443,6 +450,9 @@ pub fn calibrate(games: &[TimedGame], level: u8) -> Option<Calibration> {
                 c.t_states += m.t_states;
                 c.evaluations += e;
                 c.nodes += n;
+                let per = m.t_states as f64 / e as f64;
+                c.least_per_evaluation = c.least_per_evaluation.min(per);
+                c.greatest_per_evaluation = c.greatest_per_evaluation.max(per);
             }
         }
     }
@@ -681,6 +691,18 @@ mod tests {
         );
         assert_eq!(c.t_states_per_evaluation(), 2000.0);
         assert_eq!(c.t_states_per_node(), 800.0);
+        assert_eq!(
+            (c.least_per_evaluation, c.greatest_per_evaluation),
+            (2000.0, 2000.0)
+        );
+        let mut other = games.clone();
+        other[0].moves[2].t_states = 1_500_000; // 3000 per evaluation
+        let c = calibrate(&other, 3).unwrap();
+        assert_eq!(
+            (c.least_per_evaluation, c.greatest_per_evaluation),
+            (2000.0, 3000.0)
+        );
+        assert_eq!(c.t_states_per_evaluation(), 4_500_000.0 / 2000.0);
         assert_eq!(calibrate(&games, 4), None);
         // The summary keeps measured and estimated games of a level apart.
         let s = summarise(&games);
