@@ -306,10 +306,23 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
     let summary = game_times::summarise(&games);
     if let Some(path) = &args.plot {
         let text = history::PlotText {
-            subtitle: format!(
-                "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
-                summary.iter().map(|l| l.moves).sum::<usize>()
-            ),
+            subtitle: {
+                let moves = |estimated: bool| -> usize {
+                    summary
+                        .iter()
+                        .filter(|l| l.estimated == estimated)
+                        .map(|l| l.moves)
+                        .sum()
+                };
+                let mut line = format!(
+                    "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
+                    moves(false)
+                );
+                if moves(true) > 0 {
+                    line += &format!(", {} estimated", moves(true));
+                }
+                line
+            },
             mean: "games: mean time per move (book included)".to_string(),
             range: "games: median to dearest move".to_string(),
         };
