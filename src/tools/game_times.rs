@@ -27,9 +27,11 @@
 //! The unit counted is the **evaluation** (a call of POINTS, the `points.end` hook), not
 //! the node created: Sargon's evaluation looks at the attacks on the whole board and
 //! dominates its time, so the T-states per evaluation stay nearly the same from depth to
-//! depth (about 620 000 to 640 000 in two middlegame positions at depths 1 to 4), while the
-//! T-states per node created swing by a factor of four (many created nodes are cut off
-//! before they are evaluated, more so at even depths). Both counts are recorded with
+//! depth (about 618 000 to 639 000 in two middlegame positions at depths 1 to 4), while the
+//! T-states per node created swing by a factor of four (presumably because many created
+//! nodes are cut off before they are evaluated, a share that depends on the depth); see
+//! docs/history.md and, for where the time goes, docs/how-sargon-works.md. Both counts
+//! are recorded with
 //! every move; the T-states per evaluation of every measured level are reported beside the
 //! estimate, since how they move from level to level is the extrapolation's uncertainty.
 
