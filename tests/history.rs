@@ -409,6 +409,37 @@ fn estimated_levels_from_counted_evaluations() {
         );
     }
     assert!(table.contains("| 3 (estimate) | 1 | 4 (2) |"), "{table}");
+    // Loaded together, measured and estimated levels share the table and the plot, the
+    // estimate drawn hollow and said to be one.
+    let plot = dir.join("games.svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["history", "games", "--quiet", "--load"])
+        .args([&measured, &estimated])
+        .arg("--plot")
+        .arg(&plot)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let both = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        both.contains("| 2 | 1 |") && both.contains("| 3 (estimate) | 1 |"),
+        "{both}"
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("estimate, not measured (level 3)"), "{svg}");
+    assert!(
+        svg.contains("12 moves timed by T-states / 1.774 MHz, 4 estimated"),
+        "{svg}"
+    );
+    assert_eq!(
+        svg.matches(r##"fill="white" stroke="#1f5fa8""##).count(),
+        2,
+        "point and legend"
+    );
     // The same calibration from lines without counts: replayed on the port.
     let old = dir.join("old.jsonl");
     let stripped: String = games

@@ -299,10 +299,11 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
         let ly4 = ly3 + 20.0;
         let _ = writeln!(
             s,
-            r##"<circle cx="{:.1}" cy="{ly4:.1}" r="5.5" fill="white" stroke="{blue}" stroke-width="2"/><text x="{:.1}" y="{:.1}">hollow, *: estimate, not measured (level {})</text>"##,
+            r##"<circle cx="{:.1}" cy="{ly4:.1}" r="5.5" fill="white" stroke="{blue}" stroke-width="2"/><text x="{:.1}" y="{:.1}">hollow, *: estimate, not measured (level{} {})</text>"##,
             lx + 17.0,
             lx + 44.0,
             ly4 + 4.5,
+            if estimated.len() > 1 { "s" } else { "" },
             estimated.join(", ")
         );
     }
