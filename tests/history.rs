@@ -213,3 +213,257 @@ fn games_command_writes_consistent_lines_and_table() {
     assert_eq!(String::from_utf8(again.stdout).unwrap(), table);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `sargon history strength`: the match rows, Elo per depth (anchored, then chained
+/// downwards), the JSON and the plot, from small hand-written match files.
+#[test]
+fn strength_rates_depths_from_match_files() {
+    let dir = std::env::temp_dir().join(format!("sargon-history-strength-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let sargon = |d: u8| format!("Sargon 1978 (port, depth {d})");
+    let sf = "Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350)";
+    let game = |white: &str, black: &str, result: &str| {
+        format!("[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n")
+    };
+    // Depth 2 scores 1.5/2 against the anchor: 75%, +190.85, so 1540.85.
+    let anchored = dir.join("d2-vs-sf.pgn");
+    std::fs::write(
+        &anchored,
+        game(&sargon(2), sf, "1-0") + &game(sf, &sargon(2), "1/2-1/2"),
+    )
+    .unwrap();
+    // Depth 1 loses both games to depth 2: only a bound, "< 1541".
+    let link = dir.join("d1-vs-d2.pgn");
+    std::fs::write(
+        &link,
+        game(&sargon(1), &sargon(2), "0-1") + &game(&sargon(2), &sargon(1), "1-0"),
+    )
+    .unwrap();
+    let plot = dir.join("strength.svg");
+    let run = |format: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["history", "strength", "--format", format, "--plot"])
+            .arg(&plot)
+            .arg(&anchored)
+            .arg(&link)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run("text");
+    assert!(
+        text.contains("| Sargon 1978 (port, depth 2) - Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350) | 2 | 1/1/0 | 75.0% | +191 (95%: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("| 1 | - | < 1541 | < 1541 | chained only |"),
+        "{text}"
+    );
+    assert!(text.contains("| 2 | 1541 ("), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
+    assert_eq!(json["matches"].as_array().unwrap().len(), 2);
+    assert_eq!(json["matches"][1]["losses"], 2);
+    let depths = json["depths"].as_array().unwrap();
+    assert_eq!(depths.len(), 6);
+    let elo2 = depths[1]["combined"]["elo"].as_f64().unwrap();
+    assert!((elo2 - 1540.85).abs() < 0.01, "{elo2}");
+    assert_eq!(depths[1]["how"], "direct");
+    assert_eq!(depths[0]["combined"]["kind"], "below");
+    assert!(depths[2]["combined"].is_null());
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("UCI_Elo=1350") && svg.trim_end().ends_with("</svg>"));
+    // A file that is no PGN is an error that names it.
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "1. e4 e4 *\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["history", "strength"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.pgn"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `history games` counts every move's nodes and evaluations, without changing its
+/// T-states, and the port replaying a recorded game counts the same; `--estimate-levels`
+/// then times the port's games by their evaluations times the T-states per evaluation
+/// measured at the calibration file's highest level, also when that file was written
+/// before the counts were recorded.
+#[test]
+fn estimated_levels_from_counted_evaluations() {
+    let Some(mut emu) = common::emulator("estimated_levels_from_counted_evaluations") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("sargon-history-estimate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let measured = dir.join("measured.jsonl");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["history", "games", "--games", "1", "--seed", "5", "--quiet"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let _ = std::fs::remove_file(&measured);
+    run(&[
+        "--levels",
+        "1-2",
+        "--max-moves",
+        "3",
+        "--out",
+        measured.to_str().unwrap(),
+    ]);
+    let games = game_times::read_games(&std::fs::read_to_string(&measured).unwrap()).unwrap();
+    let mut port = sargon::engines::open_port();
+    for g in &games {
+        let counts: Vec<game_times::SearchCounts> = g
+            .moves
+            .iter()
+            .map(|m| game_times::SearchCounts {
+                nodes: m.nodes.unwrap(),
+                evaluations: m.evaluations.unwrap(),
+            })
+            .collect();
+        // Book moves create and evaluate nothing; searches do.
+        assert_eq!(counts[0], game_times::SearchCounts::default());
+        assert!(
+            counts[2].nodes > 0 && counts[2].evaluations > 0,
+            "{counts:?}"
+        );
+        assert_eq!(game_times::replay_counts(port.as_mut(), g).unwrap(), counts);
+    }
+    // The first searched move's T-states are those of the same search without the hook.
+    let g = &games[1];
+    let mut pos = position::parse_position(&g.start_fen).unwrap();
+    for m in &g.moves[..2] {
+        let mv = m
+            .uci
+            .parse::<shakmaty::uci::UciMove>()
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        shakmaty::Position::play_unchecked(&mut pos, mv);
+    }
+    let opts = SearchOptions {
+        book_random: g.book_random,
+        ..SearchOptions::depth(g.level)
+    };
+    let plain = emu
+        .search(
+            &position::setup(&pos, true).unwrap(),
+            &opts,
+            &mut Hooks::new(),
+        )
+        .unwrap();
+    assert_eq!(plain.stats.t_states, Some(g.moves[2].t_states));
+
+    let expected = game_times::calibrate(&games, 2).unwrap();
+    let estimate = |calibration: &std::path::Path, out: &std::path::Path| {
+        let _ = std::fs::remove_file(out);
+        let (table, log) = run(&[
+            "--estimate-levels",
+            "3",
+            "--calibration",
+            calibration.to_str().unwrap(),
+            "--max-moves",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let lines = game_times::read_games(&std::fs::read_to_string(out).unwrap()).unwrap();
+        (table, log, lines)
+    };
+    let estimated = dir.join("estimated.jsonl");
+    let (table, log, lines) = estimate(&measured, &estimated);
+    assert!(log.contains("estimating with level 2's"), "{log}");
+    assert_eq!(lines.len(), 1);
+    let e = lines[0].estimate.as_ref().unwrap();
+    assert_eq!(e.calibration_level, 2);
+    assert_eq!(e.calibration_moves, expected.moves);
+    assert_eq!(
+        e.t_states_per_evaluation,
+        expected.t_states_per_evaluation()
+    );
+    assert_eq!(lines[0].level, 3);
+    assert_eq!(lines[0].moves.len(), 4);
+    for m in &lines[0].moves {
+        let evaluations = m.evaluations.unwrap();
+        assert_eq!(
+            m.t_states,
+            (evaluations as f64 * e.t_states_per_evaluation).round() as u64
+        );
+    }
+    assert!(table.contains("| 3 (estimate) | 1 | 4 (2) |"), "{table}");
+    // Loaded together, measured and estimated levels share the table and the plot, the
+    // estimate drawn hollow and said to be one.
+    let plot = dir.join("games.svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["history", "games", "--quiet", "--load"])
+        .args([&measured, &estimated])
+        .arg("--plot")
+        .arg(&plot)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let both = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        both.contains("| 2 | 1 |") && both.contains("| 3 (estimate) | 1 |"),
+        "{both}"
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("estimate, not measured (level 3)"), "{svg}");
+    assert!(
+        svg.contains("12 moves timed by T-states / 1.774 MHz, 4 estimated"),
+        "{svg}"
+    );
+    assert_eq!(
+        svg.matches(r##"fill="white" stroke="#1f5fa8""##).count(),
+        2,
+        "point and legend"
+    );
+    // The same calibration from lines without counts: replayed on the port.
+    let old = dir.join("old.jsonl");
+    let stripped: String = games
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            for m in &mut g.moves {
+                m.nodes = None;
+                m.evaluations = None;
+            }
+            serde_json::to_string(&g).unwrap() + "\n"
+        })
+        .collect();
+    assert!(!stripped.contains("nodes") && !stripped.contains("evaluations"));
+    std::fs::write(&old, stripped).unwrap();
+    let (_, log, again) = estimate(&old, &dir.join("again.jsonl"));
+    assert!(
+        log.contains(&format!(
+            "level 2: {:.0} T-states per evaluation",
+            expected.t_states_per_evaluation()
+        )),
+        "{log}"
+    );
+    assert_eq!(again[0].estimate, lines[0].estimate);
+    assert_eq!(again[0].moves, lines[0].moves);
+    let _ = std::fs::remove_dir_all(&dir);
+}

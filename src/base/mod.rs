@@ -9,5 +9,6 @@ pub mod engine;
 pub mod hooks;
 pub mod input;
 pub mod position;
+pub mod svg;
 pub mod trace;
 pub mod vocab;

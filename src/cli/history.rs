@@ -12,6 +12,7 @@ use sargon::original::history::{self, LevelProgress};
 use sargon::original::rom::RomStore;
 use sargon::tools::game_times::{self, TimedGame};
 use sargon::tools::play::Opening;
+use sargon::tools::strength;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum HistoryCommand {
@@ -23,7 +24,8 @@ pub enum HistoryCommand {
     Games(GamesArgs),
     /// The strength table of matches played with `sargon play` (scripts/strength.sh):
     /// per PGN file, the first game's White against its Black, with the Elo difference and,
-    /// against an engine with a `UCI_Elo` option in its name, the Elo it implies
+    /// against an engine with a `UCI_Elo` option in its name, the Elo it implies; then Elo
+    /// per Sargon depth, anchored and chained through the depth-k-against-k+1 matches
     Strength(StrengthArgs),
 }
 
@@ -32,6 +34,12 @@ pub struct StrengthArgs {
     /// The matches' PGN files
     #[arg(required = true, value_name = "FILE.pgn")]
     pub pgn: Vec<PathBuf>,
+    /// Also draw Elo per depth, with 95% intervals and the anchor, as an SVG plot into
+    /// this file
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 #[derive(clap::Args, Debug)]
@@ -63,6 +71,17 @@ pub struct GamesArgs {
     /// Play nothing: the table (and plot) of the games in these files
     #[arg(long, value_name = "FILE.jsonl", num_args = 1.., conflicts_with_all = ["out", "openings"])]
     pub load: Vec<PathBuf>,
+    /// Instead of --levels on the emulator, estimate these levels (`N` or `A-B`): the port
+    /// plays the same games counting its evaluations, and each move's T-states are its
+    /// evaluations times the T-states per evaluation measured in --calibration at its
+    /// highest level
+    #[arg(long, value_name = "LEVELS", value_parser = level_range, requires = "calibration", conflicts_with = "load")]
+    pub estimate_levels: Option<(u8, u8)>,
+    /// The emulator's games (a file written by --out) whose T-states per evaluation
+    /// calibrate --estimate-levels; moves recorded without counts are replayed on the port
+    /// to count them
+    #[arg(long, value_name = "FILE.jsonl", requires = "estimate_levels")]
+    pub calibration: Option<PathBuf>,
     /// Also draw the comparison as an SVG plot into this file
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
@@ -264,19 +283,50 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 );
             }
         }
-        play_games(store, &args, &openings, &mut games)?;
+        match args.estimate_levels {
+            None => {
+                let rom = store.load(args.rom.as_deref())?;
+                let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
+                play_games(
+                    &mut emu,
+                    &args,
+                    args.levels,
+                    &game_times::Timing::Measured,
+                    &openings,
+                    &mut games,
+                )?;
+            }
+            Some(levels) => {
+                let timing = calibrate(&args)?;
+                let mut port = sargon::engines::open_port();
+                play_games(port.as_mut(), &args, levels, &timing, &openings, &mut games)?;
+            }
+        }
     }
-    let (first, last) = args.levels;
+    let (first, last) = args.estimate_levels.unwrap_or(args.levels);
     if args.load.is_empty() {
         games.retain(|g| (first..=last).contains(&g.level));
     }
     let summary = game_times::summarise(&games);
     if let Some(path) = &args.plot {
         let text = history::PlotText {
-            subtitle: format!(
-                "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
-                summary.iter().map(|l| l.moves).sum::<usize>()
-            ),
+            subtitle: {
+                let moves = |estimated: bool| -> usize {
+                    summary
+                        .iter()
+                        .filter(|l| l.estimated == estimated)
+                        .map(|l| l.moves)
+                        .sum()
+                };
+                let mut line = format!(
+                    "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
+                    moves(false)
+                );
+                if moves(true) > 0 {
+                    line += &format!(", {} estimated", moves(true));
+                }
+                line
+            },
             mean: "games: mean time per move (book included)".to_string(),
             range: "games: median to dearest move".to_string(),
         };
@@ -287,6 +337,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 mean: l.mean_seconds,
                 low: l.median_seconds,
                 high: l.max_seconds,
+                estimate: l.estimated,
             })
             .collect();
         std::fs::write(path, history::svg_plot_levels(&text, &levels))
@@ -332,15 +383,82 @@ fn opening_name(openings: &[Opening], game: usize) -> String {
         .unwrap_or_else(|| format!("opening {}", index + 1))
 }
 
+/// The timing of `--estimate-levels`: T-states per evaluation at the highest level of
+/// `--calibration`, after counting what its moves lack by replaying them on the port.
+/// Prints every measured level's T-states per evaluation (and per node) on stderr: how they
+/// change from level to level is what the extrapolation cannot know.
+fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
+    let path = args
+        .calibration
+        .as_ref()
+        .context("--estimate-levels needs --calibration")?;
+    let mut games = read_game_file(path)?;
+    games.retain(|g| g.estimate.is_none());
+    let Some(top) = games.iter().map(|g| g.level).max() else {
+        bail!("{}: no game measured on the emulator", path.display());
+    };
+    let mut port = sargon::engines::open_port();
+    for g in games.iter_mut() {
+        if g.moves
+            .iter()
+            .all(|m| m.nodes.is_some() && m.evaluations.is_some())
+        {
+            continue;
+        }
+        if !args.quiet {
+            eprint!(
+                "counting the evaluations of level {} game {} on the port ... ",
+                g.level, g.game
+            );
+        }
+        let counts = game_times::replay_counts(port.as_mut(), g)
+            .with_context(|| format!("{}: level {} game {}", path.display(), g.level, g.game))?;
+        for (m, c) in g.moves.iter_mut().zip(counts) {
+            m.nodes = Some(c.nodes);
+            m.evaluations = Some(c.evaluations);
+        }
+        if !args.quiet {
+            eprintln!("replayed, every move the same");
+        }
+    }
+    let mut levels: Vec<u8> = games.iter().map(|g| g.level).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    for &level in &levels {
+        if let Some(c) = game_times::calibrate(&games, level) {
+            eprintln!(
+                "level {level}: {:.0} T-states per evaluation (single moves {:.0} to {:.0}), {:.0} per node ({} searched moves, {} evaluations, {} nodes)",
+                c.t_states_per_evaluation(),
+                c.least_per_evaluation,
+                c.greatest_per_evaluation,
+                c.t_states_per_node(),
+                c.moves,
+                c.evaluations,
+                c.nodes
+            );
+        }
+    }
+    let c = game_times::calibrate(&games, top)
+        .with_context(|| format!("{}: no searched move at level {top}", path.display()))?;
+    eprintln!(
+        "estimating with level {top}'s {:.0} T-states per evaluation",
+        c.t_states_per_evaluation()
+    );
+    Ok(game_times::Timing::Estimated(game_times::TimeEstimate {
+        t_states_per_evaluation: c.t_states_per_evaluation(),
+        calibration_level: top,
+        calibration_moves: c.moves,
+    }))
+}
+
 fn play_games(
-    store: &RomStore,
+    engine: &mut dyn sargon::base::engine::Engine,
     args: &GamesArgs,
+    (first, last): (u8, u8),
+    timing: &game_times::Timing,
     openings: &[Opening],
     games: &mut Vec<TimedGame>,
 ) -> Result<()> {
-    let rom = store.load(args.rom.as_deref())?;
-    let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
-    let (first, last) = args.levels;
     for round in 1..=args.games {
         for level in first..=last {
             if games.iter().any(|g| g.level == level && g.game == round) {
@@ -351,23 +469,29 @@ fn play_games(
             if !args.quiet {
                 eprint!("level {level}, game {round}/{} ... ", args.games);
             }
-            let game = game_times::play_timed_game(
-                &mut emu,
+            let game = game_times::play_game(
+                engine,
                 level,
                 round,
                 args.seed,
                 &opening,
                 Some(args.max_moves),
+                timing,
             )
             .with_context(|| format!("level {level}, game {round}"))?;
             if !args.quiet {
                 let secs: f64 = game.moves.iter().map(|m| m.trs80_seconds).sum();
                 eprintln!(
-                    "{} ({}), {} moves, {} on a TRS-80, {:.0} s here",
+                    "{} ({}), {} moves, {} on a TRS-80{}, {:.0} s here",
                     game.result,
                     game.ending,
                     game.moves.len(),
                     history::duration(secs),
+                    if game.estimate.is_some() {
+                        " (estimate)"
+                    } else {
+                        ""
+                    },
                     game.wall_seconds
                 );
             }
@@ -386,49 +510,156 @@ fn play_games(
     Ok(())
 }
 
-/// The `UCI_Elo=N` in a player's name (as `sargon play` names a UCI engine).
-fn uci_elo_in(name: &str) -> Option<f64> {
-    let rest = &name[name.find("UCI_Elo=")? + "UCI_Elo=".len()..];
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// A match file's players and the first one's results: the first game's White is the
+/// player under test (as `sargon play` and scripts/strength.sh write them).
+fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let games = sargon::tools::pgn::read_games(&text)
+        .with_context(|| format!("{} is no PGN file", path.display()))?;
+    let Some(first) = games.first() else {
+        return Ok(None);
+    };
+    let player = first.tag("White").unwrap_or("?").to_string();
+    let opponent = first.tag("Black").unwrap_or("?").to_string();
+    let tally = sargon::tools::play::tally_of(&games, &player);
+    Ok(Some(strength::Match {
+        player,
+        opponent,
+        tally,
+    }))
+}
+
+/// One row of the match table, for JSON.
+#[derive(serde::Serialize)]
+struct MatchRow {
+    file: String,
+    player: String,
+    opponent: String,
+    games: u32,
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    score: Option<f64>,
+    /// The Elo difference and its 95% interval (`null` where unbounded).
+    elo_difference: Option<f64>,
+    elo_difference_low: Option<f64>,
+    elo_difference_high: Option<f64>,
+    /// Against an opponent with `UCI_Elo` in its name: the player's rating.
+    rating: Option<strength::Rating>,
+    #[serde(skip)]
+    tally: sargon::tools::elo::Tally,
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
 }
 
 fn strength(args: StrengthArgs) -> Result<()> {
-    println!("| match | games | +/=/- | score | Elo difference (95%) | Elo (95%) |");
-    println!("|---|---:|---:|---:|---:|---:|");
+    let mut rows = Vec::new();
+    let mut matches = Vec::new();
     for path in &args.pgn {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        let games = sargon::tools::pgn::read_games(&text)
-            .with_context(|| format!("{} is no PGN file", path.display()))?;
-        let Some(first) = games.first() else {
-            println!("| {} | 0 | | | | |", path.display());
+        let Some(m) = read_match(path)? else {
+            rows.push(MatchRow {
+                file: path.display().to_string(),
+                player: String::new(),
+                opponent: String::new(),
+                games: 0,
+                wins: 0,
+                draws: 0,
+                losses: 0,
+                score: None,
+                elo_difference: None,
+                elo_difference_low: None,
+                elo_difference_high: None,
+                rating: None,
+                tally: Default::default(),
+            });
             continue;
         };
-        let player = first.tag("White").unwrap_or("?").to_string();
-        let opponent = first.tag("Black").unwrap_or("?").to_string();
-        let tally = sargon::tools::play::tally_of(&games, &player);
-        let elo = tally.elo();
-        let absolute = match (elo, uci_elo_in(&opponent)) {
-            (Some(e), Some(anchor)) => format!(
-                "{:.0} ({:.0} to {:.0})",
-                anchor + e.diff,
-                anchor + e.low,
-                anchor + e.high
-            ),
-            _ => String::new(),
-        };
-        println!(
-            "| {player} - {opponent} | {} | {}/{}/{} | {} | {} | {absolute} |",
-            tally.games(),
-            tally.wins,
-            tally.draws,
-            tally.losses,
-            tally
-                .score()
-                .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s)),
-            elo.map_or(String::new(), |e| e.to_string()),
+        let elo = m.tally.elo();
+        rows.push(MatchRow {
+            file: path.display().to_string(),
+            player: m.player.clone(),
+            opponent: m.opponent.clone(),
+            games: m.tally.games(),
+            wins: m.tally.wins,
+            draws: m.tally.draws,
+            losses: m.tally.losses,
+            score: m.tally.score(),
+            elo_difference: elo.and_then(|e| finite(e.diff)),
+            elo_difference_low: elo.and_then(|e| finite(e.low)),
+            elo_difference_high: elo.and_then(|e| finite(e.high)),
+            rating: strength::uci_elo_in(&m.opponent)
+                .and_then(|anchor| strength::Rating::against(anchor, &m.tally)),
+            tally: m.tally,
+        });
+        matches.push(m);
+    }
+    let depths = strength::rate_depths(&matches, 6);
+    if let Some(path) = &args.plot {
+        let games: u32 = matches.iter().map(|m| m.tally.games()).sum();
+        let subtitle = format!(
+            "{games} games in {} matches; combined: direct and chained weighted by inverse variance",
+            matches.len()
         );
+        // The rated opponent's name up to its settings: "Stockfish 15.1".
+        let anchor_engine = matches
+            .iter()
+            .flat_map(|m| [&m.player, &m.opponent])
+            .find(|name| strength::uci_elo_in(name).is_some())
+            .map_or("", |name| name.split(" (").next().unwrap_or(name));
+        std::fs::write(path, strength::svg_plot(&depths, &subtitle, anchor_engine))
+            .with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("plot written to {}", path.display());
+    }
+    match args.format {
+        Format::Json => {
+            #[derive(serde::Serialize)]
+            struct Report<'a> {
+                matches: &'a [MatchRow],
+                depths: &'a [strength::DepthRating],
+            }
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&Report {
+                    matches: &rows,
+                    depths: &depths,
+                })?
+            );
+        }
+        Format::Text => {
+            println!("| match | games | +/=/- | score | Elo difference (95%) | Elo (95%) |");
+            println!("|---|---:|---:|---:|---:|---:|");
+            for row in &rows {
+                if row.player.is_empty() {
+                    println!("| {} | 0 | | | | |", row.file);
+                    continue;
+                }
+                println!(
+                    "| {} - {} | {} | {}/{}/{} | {} | {} | {} |",
+                    row.player,
+                    row.opponent,
+                    row.games,
+                    row.wins,
+                    row.draws,
+                    row.losses,
+                    row.score
+                        .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s)),
+                    row.tally.elo().map_or(String::new(), |e| e.to_string()),
+                    row.rating.map_or(String::new(), |r| r.to_string()),
+                );
+            }
+            println!(
+                "\nElo per depth: direct from the matches against an opponent with `UCI_Elo` \
+                 (its anchor plus the difference), chained from the depth above (its combined \
+                 Elo plus their match's difference, the interval half-widths added in \
+                 quadrature), combined by inverse-variance weighting (see \
+                 sargon::tools::strength; \"> X\" / \"< X\": a match won or lost entirely, \
+                 which gives only a bound):\n"
+            );
+            print!("{}", strength::render_depth_table(&depths));
+        }
     }
     Ok(())
 }

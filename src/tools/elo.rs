@@ -77,6 +77,27 @@ impl Tally {
     }
 }
 
+impl Tally {
+    /// The standard error of the Elo difference by the delta method: the standard error of
+    /// the mean score (as in [`Tally::elo`]) times the slope of the Elo curve at the score,
+    /// `400 / (ln 10 · s (1 - s))`. Unlike the interval mapped through the curve it stays
+    /// finite near 0% and 100%, so it can weigh estimates against each other (a normal
+    /// approximation, rough with few games). `None` at 0% or 100% or before any game; 0
+    /// when every game had the same result.
+    pub fn elo_std_error(&self) -> Option<f64> {
+        let s = self.score()?;
+        if s <= 0.0 || s >= 1.0 {
+            return None;
+        }
+        let n = f64::from(self.games());
+        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2))
+            / n;
+        Some((var / n).sqrt() * 400.0 / (std::f64::consts::LN_10 * s * (1.0 - s)))
+    }
+}
+
 /// The Elo difference for a score fraction `s`: `-400 log10(1/s - 1)`; infinite at 0 and 1.
 pub fn elo_of_score(s: f64) -> f64 {
     if s <= 0.0 {
@@ -172,5 +193,18 @@ mod tests {
         let e = tally(1, 1, 0).elo().unwrap();
         assert!(e.high.is_infinite() && e.low.is_finite(), "{e}");
         assert_eq!(tally(5, 1, 2).reversed(), tally(2, 1, 5));
+    }
+
+    #[test]
+    fn standard_error_by_the_delta_method() {
+        // 10/0/10: stderr of the score 0.5/sqrt(20) = 0.11180, slope 400/(ln 10 * 0.25)
+        // = 694.88: 77.69.
+        assert!((tally(10, 0, 10).elo_std_error().unwrap() - 77.69).abs() < 0.01);
+        // 1/0/5: s = 1/6, var = (25/36 + 5/36)/6 = 0.13889, stderr 0.15215, slope
+        // 400/(ln 10 * 5/36) = 1250.8: 190.30.
+        assert!((tally(1, 0, 5).elo_std_error().unwrap() - 190.30).abs() < 0.01);
+        assert_eq!(tally(0, 3, 0).elo_std_error(), Some(0.0));
+        assert_eq!(tally(2, 0, 0).elo_std_error(), None);
+        assert_eq!(tally(0, 0, 0).elo_std_error(), None);
     }
 }

@@ -15,6 +15,25 @@
 //!
 //! Each game is one JSON line ([`TimedGame`]); a run appends lines as games end and can be
 //! resumed from its file.
+//!
+//! Levels 5 and 6 take too long on the emulator for whole games (tens of minutes of CPU
+//! per move on a shared machine), so they can be *estimated* (issue 14): the port plays
+//! the same games (same openings, seed, book; it chooses the same moves as the original)
+//! and counts what each search does, and each move's T-states are estimated from those
+//! counts times a cost measured on the emulator at the highest level it played
+//! ([`Calibration`]). A game so timed carries its [`TimeEstimate`], and every table and
+//! plot of it says "estimate".
+//!
+//! The unit counted is the **evaluation** (a call of POINTS, the `points.end` hook), not
+//! the node created: Sargon's evaluation looks at the attacks on the whole board and
+//! dominates its time, so the T-states per evaluation stay nearly the same from depth to
+//! depth (about 618 000 to 639 000 in two middlegame positions at depths 1 to 4), while the
+//! T-states per node created swing by a factor of four (presumably because many created
+//! nodes are cut off before they are evaluated, a share that depends on the depth); see
+//! docs/history.md and, for where the time goes, docs/how-sargon-works.md. Both counts
+//! are recorded with
+//! every move; the T-states per evaluation of every measured level are reported beside the
+//! estimate, since how they move from level to level is the extrapolation's uncertainty.
 
 use std::fmt::Write as _;
 
@@ -22,7 +41,7 @@ use shakmaty::{Chess, Position};
 
 use crate::base::clock::{duration, manual_seconds, trs80_seconds};
 use crate::base::engine::{Engine, SearchError, SearchOptions};
-use crate::base::hooks::Hooks;
+use crate::base::hooks::{Hook, HookEvent, HookMask, HookPoint, Hooks};
 use crate::base::position::{self, PositionError};
 use crate::tools::play::game::{rules_ending, RepetitionHistory};
 use crate::tools::play::Opening;
@@ -101,6 +120,45 @@ pub struct TimedMove {
     pub t_states: u64,
     /// Those T-states at 1.774 MHz.
     pub trs80_seconds: f64,
+    /// The nodes the search created (the moves of every list it generated; 0 for a book
+    /// move). Absent from the lines written before it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// The positions the search evaluated (calls of POINTS; 0 for a book move). Absent
+    /// from the lines written before it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluations: Option<u64>,
+}
+
+/// What a search did, counted by hooks.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchCounts {
+    /// Nodes created.
+    pub nodes: u64,
+    /// Positions evaluated.
+    pub evaluations: u64,
+}
+
+/// How the moves of an estimated game were timed: evaluations times a cost per
+/// evaluation measured on the emulator.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TimeEstimate {
+    /// The T-states per evaluation every move's evaluations were multiplied by.
+    pub t_states_per_evaluation: f64,
+    /// The level it was measured at, on the emulator.
+    pub calibration_level: u8,
+    /// The searched moves it was measured over.
+    pub calibration_moves: usize,
+}
+
+/// How a game's moves are timed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Timing {
+    /// By the engine's own count of documented T-states (the emulator).
+    Measured,
+    /// Estimated from the engine's count of evaluations (any engine; the port is the fast
+    /// one).
+    Estimated(TimeEstimate),
 }
 
 /// One game of Sargon against itself at one level: a JSON line of the run's file.
@@ -126,12 +184,16 @@ pub struct TimedGame {
     pub result: String,
     /// Why the game ended.
     pub ending: String,
-    /// The emulator's wall time for the game, in seconds (the host's, not 1978's).
+    /// The engine's wall time for the game, in seconds (the host's, not 1978's): the
+    /// emulator's, or for an estimated game the port's.
     pub wall_seconds: f64,
     /// The ROM's name when it did not behave as the known Sargon image (stored with
     /// `rom import --accept-different`); absent for a verified ROM.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unverified_rom: Option<String>,
+    /// Set when the moves' T-states are an estimate from counted evaluations, not measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<TimeEstimate>,
 }
 
 /// Why a timed game could not be played.
@@ -149,10 +211,66 @@ pub enum GameError {
     #[error("the engine counts no T-states (use the emulator)")]
     /// The engine does not count T-states.
     NoTStates,
+    #[error("replaying level {level} game {game}: move {index} was {recorded}, but the engine chose {chosen}")]
+    /// A recorded game does not replay: the engine chose another move.
+    Replay {
+        /// The game's level.
+        level: u8,
+        /// The game's number.
+        game: usize,
+        /// The move's index among Sargon's moves, from 1.
+        index: usize,
+        /// The recorded move.
+        recorded: String,
+        /// The engine's.
+        chosen: String,
+    },
+}
+
+/// Counts what a search does: the nodes it creates, every move of every list it generates
+/// (the `created` events of the trace), and the positions it evaluates (the `eval`
+/// events), without recording the trace.
+#[derive(Default)]
+struct Counter(SearchCounts);
+
+impl Hook for Counter {
+    fn points(&self) -> HookMask {
+        HookMask::of(&[HookPoint::MovegenDone, HookPoint::PointsEnd])
+    }
+
+    fn at(&mut self, event: &mut HookEvent<'_>) {
+        match event {
+            HookEvent::MovegenDone(v) => self.0.nodes += v.moves().len() as u64,
+            HookEvent::PointsEnd(_) => self.0.evaluations += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Search with counting: the outcome and what the search did.
+fn search_counting(
+    engine: &mut dyn Engine,
+    pos: &Chess,
+    opts: &SearchOptions,
+) -> Result<(crate::base::engine::SearchOutcome, SearchCounts), GameError> {
+    let setup = position::setup(pos, true)?;
+    let mut counter = Counter::default();
+    let outcome = {
+        let mut hooks = Hooks::new();
+        hooks.add(&mut counter);
+        engine.search(&setup, opts, &mut hooks)?
+    };
+    Ok((outcome, counter.0))
+}
+
+/// The T-states `evaluations` evaluations cost at `t_states_per_evaluation`, rounded.
+pub fn estimate_t_states(evaluations: u64, t_states_per_evaluation: f64) -> u64 {
+    (evaluations as f64 * t_states_per_evaluation).round() as u64
 }
 
 /// Play game `game` (from 1) at `level` from `opening`, Sargon on both sides; `max_moves`
-/// caps the moves of each side (then the game is adjudicated a draw).
+/// caps the moves of each side (then the game is adjudicated a draw). Every move is timed
+/// by the engine's T-states (the emulator), and its nodes and evaluations are counted.
 pub fn play_timed_game(
     engine: &mut dyn Engine,
     level: u8,
@@ -160,6 +278,27 @@ pub fn play_timed_game(
     seed: u64,
     opening: &Opening,
     max_moves: Option<u32>,
+) -> Result<TimedGame, GameError> {
+    play_game(
+        engine,
+        level,
+        game,
+        seed,
+        opening,
+        max_moves,
+        &Timing::Measured,
+    )
+}
+
+/// [`play_timed_game`], timed as `timing` says.
+pub fn play_game(
+    engine: &mut dyn Engine,
+    level: u8,
+    game: usize,
+    seed: u64,
+    opening: &Opening,
+    max_moves: Option<u32>,
+    timing: &Timing,
 ) -> Result<TimedGame, GameError> {
     let started = std::time::Instant::now();
     let book_random = book_byte(seed, level, game);
@@ -184,18 +323,24 @@ pub fn play_timed_game(
                 ),
             );
         }
-        let setup = position::setup(&pos, true)?;
-        let outcome = engine.search(&setup, &opts, &mut Hooks::new())?;
+        let (outcome, counts) = search_counting(engine, &pos, &opts)?;
         let chosen = outcome
             .best
             .and_then(|m| m.to_chess(&pos))
             .ok_or_else(|| GameError::NoMove(position::fen_of(&pos)))?;
-        let t_states = outcome.stats.t_states.ok_or(GameError::NoTStates)?;
+        let t_states = match timing {
+            Timing::Measured => outcome.stats.t_states.ok_or(GameError::NoTStates)?,
+            Timing::Estimated(e) => {
+                estimate_t_states(counts.evaluations, e.t_states_per_evaluation)
+            }
+        };
         moves.push(TimedMove {
             uci: chosen.to_uci(shakmaty::CastlingMode::Standard).to_string(),
             book: outcome.from_book,
             t_states,
             trs80_seconds: trs80_seconds(t_states),
+            nodes: Some(counts.nodes),
+            evaluations: Some(counts.evaluations),
         });
         pos.play_unchecked(chosen);
         history.push(&pos);
@@ -216,7 +361,112 @@ pub fn play_timed_game(
             .rom_id()
             .filter(|r| !r.verified)
             .map(|r| r.name.clone()),
+        estimate: match timing {
+            Timing::Measured => None,
+            Timing::Estimated(e) => Some(e.clone()),
+        },
     })
+}
+
+/// The counts of every move of a recorded game, by replaying it on `engine` (the port
+/// does: its search is the original's, event by event): the game's positions are searched
+/// again at its level with its book byte, and each search must choose the recorded move.
+pub fn replay_counts(
+    engine: &mut dyn Engine,
+    game: &TimedGame,
+) -> Result<Vec<SearchCounts>, GameError> {
+    let opts = SearchOptions {
+        book_random: game.book_random,
+        ..SearchOptions::depth(game.level)
+    };
+    let mut pos = position::parse_position(&game.start_fen)?;
+    let mut counts = Vec::with_capacity(game.moves.len());
+    for (i, m) in game.moves.iter().enumerate() {
+        let (outcome, c) = search_counting(engine, &pos, &opts)?;
+        let chosen = outcome
+            .best
+            .and_then(|b| b.to_chess(&pos))
+            .ok_or_else(|| GameError::NoMove(position::fen_of(&pos)))?;
+        let uci = chosen.to_uci(shakmaty::CastlingMode::Standard).to_string();
+        if uci != m.uci {
+            return Err(GameError::Replay {
+                level: game.level,
+                game: game.game,
+                index: i + 1,
+                recorded: m.uci.clone(),
+                chosen: uci,
+            });
+        }
+        counts.push(c);
+        pos.play_unchecked(chosen);
+    }
+    Ok(counts)
+}
+
+/// The cost of an evaluation at one level, measured on the emulator: T-states over
+/// evaluations, summed over the searched (not book) moves of the games whose counts are
+/// known; the nodes too, for comparison.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Calibration {
+    /// The level.
+    pub level: u8,
+    /// The searched moves counted.
+    pub moves: usize,
+    /// Their documented T-states.
+    pub t_states: u64,
+    /// Their evaluations.
+    pub evaluations: u64,
+    /// Their nodes created.
+    pub nodes: u64,
+    /// The least T-states per evaluation of a single move: with the greatest, how far one
+    /// move's estimate can stray from its measurement at this level.
+    pub least_per_evaluation: f64,
+    /// The greatest T-states per evaluation of a single move.
+    pub greatest_per_evaluation: f64,
+}
+
+impl Calibration {
+    /// T-states per evaluation: total over total, so that dear moves weigh as much as they
+    /// cost.
+    pub fn t_states_per_evaluation(&self) -> f64 {
+        self.t_states as f64 / self.evaluations as f64
+    }
+
+    /// T-states per node created, the same way.
+    pub fn t_states_per_node(&self) -> f64 {
+        self.t_states as f64 / self.nodes as f64
+    }
+}
+
+/// The calibration of `level` from the measured games of `games` (estimated games and
+/// moves without counts are left out); `None` without any searched move.
+pub fn calibrate(games: &[TimedGame], level: u8) -> Option<Calibration> {
+    let mut c = Calibration {
+        level,
+        moves: 0,
+        t_states: 0,
+        evaluations: 0,
+        nodes: 0,
+        least_per_evaluation: f64::INFINITY,
+        greatest_per_evaluation: 0.0,
+    };
+    for g in games
+        .iter()
+        .filter(|g| g.level == level && g.estimate.is_none())
+    {
+        for m in &g.moves {
+            if let (false, Some(e), Some(n)) = (m.book, m.evaluations.filter(|&e| e > 0), m.nodes) {
+                c.moves += 1;
+                c.t_states += m.t_states;
+                c.evaluations += e;
+                c.nodes += n;
+                let per = m.t_states as f64 / e as f64;
+                c.least_per_evaluation = c.least_per_evaluation.min(per);
+                c.greatest_per_evaluation = c.greatest_per_evaluation.max(per);
+            }
+        }
+    }
+    (c.evaluations > 0).then_some(c)
 }
 
 /// The figures of one level over its games.
@@ -243,17 +493,26 @@ pub struct GameLevelSummary {
     /// False when any of the level's games ran on a ROM that did not behave as the known
     /// Sargon image.
     pub rom_verified: bool,
+    /// The times are estimates from counted evaluations ([`TimeEstimate`]), not measured.
+    pub estimated: bool,
 }
 
-/// One summary per level present in `games`, in level order.
+/// One summary per level present in `games`, in level order; a level with both measured
+/// and estimated games has a row for each (measured first), never a mixture.
 pub fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
-    let mut levels: Vec<u8> = games.iter().map(|g| g.level).collect();
+    let mut levels: Vec<(u8, bool)> = games
+        .iter()
+        .map(|g| (g.level, g.estimate.is_some()))
+        .collect();
     levels.sort_unstable();
     levels.dedup();
     levels
         .into_iter()
-        .map(|level| {
-            let these: Vec<&TimedGame> = games.iter().filter(|g| g.level == level).collect();
+        .map(|(level, estimated)| {
+            let these: Vec<&TimedGame> = games
+                .iter()
+                .filter(|g| g.level == level && g.estimate.is_some() == estimated)
+                .collect();
             let mut times: Vec<f64> = these
                 .iter()
                 .flat_map(|g| g.moves.iter().map(|m| m.trs80_seconds))
@@ -285,6 +544,7 @@ pub fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
                 manual_seconds: manual,
                 ratio_to_manual: manual.map(|m| mean / m),
                 rom_verified: these.iter().all(|g| g.unverified_rom.is_none()),
+                estimated,
             }
         })
         .collect()
@@ -301,8 +561,9 @@ pub fn render_table(levels: &[GameLevelSummary]) -> String {
     for l in levels {
         let _ = writeln!(
             out,
-            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} |",
+            "| {}{} | {} | {} ({}) | {} | {} | {} | {} | {} |",
             l.level,
+            if l.estimated { " (estimate)" } else { "" },
             l.games,
             l.moves,
             l.book_moves,
@@ -351,6 +612,8 @@ mod tests {
             book,
             t_states: (s * 1.774e6) as u64,
             trs80_seconds: s,
+            nodes: None,
+            evaluations: None,
         };
         let game = |level, moves| TimedGame {
             level,
@@ -365,6 +628,7 @@ mod tests {
             ending: String::new(),
             wall_seconds: 0.0,
             unverified_rom: None,
+            estimate: None,
         };
         let mut games = vec![
             game(2, vec![mv(0.0, true), mv(4.0, false), mv(2.0, false)]),
@@ -389,5 +653,99 @@ mod tests {
         let marked = read_games(&serde_json::to_string(&games[1]).unwrap()).unwrap();
         assert_eq!(marked[0].unverified_rom.as_deref(), Some("mine"));
         assert!(read_games("{").unwrap_err().starts_with("line 1"));
+    }
+
+    #[test]
+    fn estimates_from_evaluations() {
+        // 1000 evaluations at 2345.67 T-states each: 2 345 670 T-states.
+        assert_eq!(estimate_t_states(1000, 2345.67), 2_345_670);
+        assert_eq!(estimate_t_states(3, 0.5), 2, "rounded: 1.5 -> 2");
+        let mv = |t_states: u64, book: bool, counts: Option<(u64, u64)>| TimedMove {
+            uci: "e2e4".into(),
+            book,
+            t_states,
+            trs80_seconds: trs80_seconds(t_states),
+            nodes: counts.map(|c| c.0),
+            evaluations: counts.map(|c| c.1),
+        };
+        let game = |level, moves, estimate| TimedGame {
+            level,
+            game: 1,
+            seed: 0,
+            book_random: 0,
+            opening: String::new(),
+            start_fen: String::new(),
+            max_moves: None,
+            moves,
+            result: "1/2-1/2".into(),
+            ending: String::new(),
+            wall_seconds: 0.0,
+            unverified_rom: None,
+            estimate,
+        };
+        let guess = TimeEstimate {
+            t_states_per_evaluation: 2000.0,
+            calibration_level: 3,
+            calibration_moves: 2,
+        };
+        let games = vec![
+            // Book moves, moves without counts and other levels are left out: (3 000 000 +
+            // 1 000 000) / (1500 + 500) = 2000 T-states per evaluation, over 2 moves;
+            // per node (3 000 000 + 1 000 000) / (4000 + 1000) = 800.
+            game(
+                3,
+                vec![
+                    mv(500, true, Some((0, 0))),
+                    mv(3_000_000, false, Some((4000, 1500))),
+                    mv(1_000_000, false, Some((1000, 500))),
+                    mv(9_999_999, false, None),
+                ],
+                None,
+            ),
+            game(2, vec![mv(100, false, Some((1, 1)))], None),
+            // Estimated games do not calibrate.
+            game(3, vec![mv(7, false, Some((7, 7)))], Some(guess.clone())),
+        ];
+        let c = calibrate(&games, 3).unwrap();
+        assert_eq!(
+            (c.moves, c.t_states, c.evaluations, c.nodes),
+            (2, 4_000_000, 2000, 5000)
+        );
+        assert_eq!(c.t_states_per_evaluation(), 2000.0);
+        assert_eq!(c.t_states_per_node(), 800.0);
+        assert_eq!(
+            (c.least_per_evaluation, c.greatest_per_evaluation),
+            (2000.0, 2000.0)
+        );
+        let mut other = games.clone();
+        other[0].moves[2].t_states = 1_500_000; // 3000 per evaluation
+        let c = calibrate(&other, 3).unwrap();
+        assert_eq!(
+            (c.least_per_evaluation, c.greatest_per_evaluation),
+            (2000.0, 3000.0)
+        );
+        assert_eq!(c.t_states_per_evaluation(), 4_500_000.0 / 2000.0);
+        assert_eq!(calibrate(&games, 4), None);
+        // The summary keeps measured and estimated games of a level apart.
+        let s = summarise(&games);
+        let rows: Vec<(u8, bool, usize)> =
+            s.iter().map(|l| (l.level, l.estimated, l.moves)).collect();
+        assert_eq!(rows, vec![(2, false, 1), (3, false, 4), (3, true, 1)]);
+        assert!(render_table(&s).contains("| 3 (estimate) | 1 | 1 (0) |"));
+        // Lines written before counts and estimates were recorded still read; new ones
+        // round-trip.
+        let old = r#"{"level":1,"game":1,"seed":1,"book_random":0,"opening":"","start_fen":"","max_moves":null,"moves":[{"uci":"e2e4","book":true,"t_states":10,"trs80_seconds":0.1}],"result":"*","ending":"","wall_seconds":0.0}"#;
+        let read = read_games(old).unwrap();
+        let m = &read[0].moves[0];
+        assert_eq!(
+            (m.nodes, m.evaluations, &read[0].estimate),
+            (None, None, &None)
+        );
+        let line = serde_json::to_string(&games[2]).unwrap();
+        assert!(
+            line.contains("\"t_states_per_evaluation\":2000.0"),
+            "{line}"
+        );
+        assert_eq!(read_games(&line).unwrap()[0], games[2]);
     }
 }

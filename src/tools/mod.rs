@@ -20,6 +20,7 @@ pub mod pgn;
 pub mod play;
 pub mod pv;
 pub mod record;
+pub mod strength;
 pub mod tree;
 pub mod uci;
 pub mod uci_client;

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{duration, LevelsReport, MANUAL_SECONDS};
+use crate::base::svg::{self, points};
 
 /// The comparison as an SVG plot: time per move (log scale) against level, the manual's
 /// averages and the estimate (mean over the positions, with a bar from the least to the
@@ -25,6 +26,7 @@ pub fn svg_plot(r: &LevelsReport) -> String {
             mean: l.trs80_mean_seconds,
             low: l.trs80_min_seconds,
             high: l.trs80_max_seconds,
+            estimate: false,
         })
         .collect();
     svg_plot_levels(&text, &levels)
@@ -50,6 +52,9 @@ pub struct PlotLevel {
     pub low: f64,
     /// The bar's upper end.
     pub high: f64,
+    /// The figures are an estimate (from counted evaluations), not measured: drawn hollow,
+    /// with a legend line saying so.
+    pub estimate: bool,
 }
 
 /// The manual's times and `levels` as an SVG plot (see [`svg_plot`]).
@@ -76,23 +81,12 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
         let v = secs.max(1e-3).log10();
         top + ph - (v - lo_exp) / (hi_exp - lo_exp) * ph
     };
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">"##
-    );
-    let _ = writeln!(s, r##"<rect width="{W}" height="{H}" fill="white"/>"##);
-    let _ = writeln!(s, r##"<style>.v {{ font-weight: bold; }}</style>"##);
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">Sargon (1978): time per move by level, TRS-80 Model I</text>"##,
-        W / 2.0
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="48" fill="#444" text-anchor="middle">{}</text>"##,
-        W / 2.0,
-        text.subtitle
+    let mut s = svg::open(W, H);
+    svg::title(
+        &mut s,
+        W,
+        "Sargon (1978): time per move by level, TRS-80 Model I",
+        &text.subtitle,
     );
     // Grid and y ticks: readable durations.
     let ticks: [(f64, &str); 9] = [
@@ -230,25 +224,28 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
         points(&est)
     );
     for (l, &(px, py)) in levels.iter().zip(&est) {
+        let fill = if l.estimate { "white" } else { blue };
         let _ = writeln!(
             s,
-            r##"<circle cx="{px:.1}" cy="{py:.1}" r="5.5" fill="{blue}"/>"##
+            r##"<circle cx="{px:.1}" cy="{py:.1}" r="5.5" fill="{fill}" stroke="{blue}" stroke-width="2"/>"##
         );
         let _ = writeln!(
             labels,
             r##"<text class="v" x="{px:.1}" y="{:.1}" fill="{blue}" text-anchor="middle">{}</text>"##,
             top + ph + 60.0,
-            duration(l.mean)
+            duration(l.mean) + if l.estimate { "*" } else { "" }
         );
     }
     s.push_str(&labels);
     // Legend.
+    let any_estimate = levels.iter().any(|l| l.estimate);
     let (lx, ly) = (left + 14.0, top + 18.0);
     let _ = writeln!(
         s,
-        r##"<rect x="{:.1}" y="{:.1}" width="392" height="62" fill="white" fill-opacity="0.9" stroke="#bbb"/>"##,
+        r##"<rect x="{:.1}" y="{:.1}" width="392" height="{}" fill="white" fill-opacity="0.9" stroke="#bbb"/>"##,
         lx - 8.0,
-        ly - 14.0
+        ly - 14.0,
+        if any_estimate { 82 } else { 62 }
     );
     let _ = writeln!(
         s,
@@ -293,13 +290,23 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
         ly3 + 4.5,
         text.range
     );
+    if any_estimate {
+        let estimated: Vec<String> = levels
+            .iter()
+            .filter(|l| l.estimate)
+            .map(|l| l.level.to_string())
+            .collect();
+        let ly4 = ly3 + 20.0;
+        let _ = writeln!(
+            s,
+            r##"<circle cx="{:.1}" cy="{ly4:.1}" r="5.5" fill="white" stroke="{blue}" stroke-width="2"/><text x="{:.1}" y="{:.1}">hollow, *: estimate, not measured (level{} {})</text>"##,
+            lx + 17.0,
+            lx + 44.0,
+            ly4 + 4.5,
+            if estimated.len() > 1 { "s" } else { "" },
+            estimated.join(", ")
+        );
+    }
     s.push_str("</svg>\n");
     s
-}
-
-fn points(p: &[(f64, f64)]) -> String {
-    p.iter()
-        .map(|(x, y)| format!("{x:.1},{y:.1}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
