@@ -309,28 +309,28 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
     }
     let summary = game_times::summarise(&games);
     if let Some(path) = &args.plot {
+        let plotted = game_times::plotted(&summary);
+        let moves = |estimated: bool| -> usize {
+            plotted
+                .iter()
+                .filter(|l| l.estimated == estimated)
+                .map(|l| l.moves)
+                .sum()
+        };
+        let mut subtitle = format!(
+            "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
+            moves(false)
+        );
+        if moves(true) > 0 {
+            subtitle += &format!(", {} estimated", moves(true));
+        }
         let text = history::PlotText {
-            subtitle: {
-                let moves = |estimated: bool| -> usize {
-                    summary
-                        .iter()
-                        .filter(|l| l.estimated == estimated)
-                        .map(|l| l.moves)
-                        .sum()
-                };
-                let mut line = format!(
-                    "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
-                    moves(false)
-                );
-                if moves(true) > 0 {
-                    line += &format!(", {} estimated", moves(true));
-                }
-                line
-            },
+            subtitle,
             mean: "games: mean time per move (book included)".to_string(),
             range: "games: median to dearest move".to_string(),
+            values: "games".to_string(),
         };
-        let levels: Vec<history::PlotLevel> = summary
+        let levels: Vec<history::PlotLevel> = plotted
             .iter()
             .map(|l| history::PlotLevel {
                 level: l.level,

@@ -550,6 +550,16 @@ pub fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
         .collect()
 }
 
+/// The rows a plot draws: one per level, the measured one where a level has both, so that
+/// the plotted line joins what was measured and an estimate fills only the levels not
+/// measured (the table keeps both rows).
+pub fn plotted(levels: &[GameLevelSummary]) -> Vec<&GameLevelSummary> {
+    levels
+        .iter()
+        .filter(|l| !l.estimated || !levels.iter().any(|m| m.level == l.level && !m.estimated))
+        .collect()
+}
+
 /// The per-level table as Markdown-compatible text.
 pub fn render_table(levels: &[GameLevelSummary]) -> String {
     let mut out = String::new();
@@ -732,6 +742,19 @@ mod tests {
             s.iter().map(|l| (l.level, l.estimated, l.moves)).collect();
         assert_eq!(rows, vec![(2, false, 1), (3, false, 4), (3, true, 1)]);
         assert!(render_table(&s).contains("| 3 (estimate) | 1 | 1 (0) |"));
+        // The plot takes level 3's measured row, not its estimate.
+        let plot: Vec<(u8, bool)> = plotted(&s).iter().map(|l| (l.level, l.estimated)).collect();
+        assert_eq!(plot, vec![(2, false), (3, false)]);
+        let only_estimated: Vec<GameLevelSummary> = s
+            .iter()
+            .filter(|l| l.level == 2 || l.estimated)
+            .cloned()
+            .collect();
+        let plot: Vec<(u8, bool)> = plotted(&only_estimated)
+            .iter()
+            .map(|l| (l.level, l.estimated))
+            .collect();
+        assert_eq!(plot, vec![(2, false), (3, true)]);
         // Lines written before counts and estimates were recorded still read; new ones
         // round-trip.
         let old = r#"{"level":1,"game":1,"seed":1,"book_random":0,"opening":"","start_fen":"","max_moves":null,"moves":[{"uci":"e2e4","book":true,"t_states":10,"trs80_seconds":0.1}],"result":"*","ending":"","wall_seconds":0.0}"#;

@@ -17,6 +17,7 @@ pub fn svg_plot(r: &LevelsReport) -> String {
         ),
         mean: "estimate: mean over the positions".to_string(),
         range: "estimate: fastest to slowest position".to_string(),
+        values: "estimate".to_string(),
     };
     let levels: Vec<PlotLevel> = r
         .levels
@@ -40,6 +41,8 @@ pub struct PlotText {
     pub mean: String,
     /// The legend of its range bar.
     pub range: String,
+    /// The name of the row of values under the level numbers, beside "manual".
+    pub values: String,
 }
 
 /// One level's estimate: its mean and the ends of its bar, in seconds.
@@ -164,7 +167,10 @@ pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
     );
     // The values, in two rows under the level numbers.
     let mut labels = String::new();
-    for (row, name, colour) in [(42.0, "manual", "#c0392b"), (60.0, "estimate", "#1f5fa8")] {
+    for (row, name, colour) in [
+        (42.0, "manual", "#c0392b"),
+        (60.0, text.values.as_str(), "#1f5fa8"),
+    ] {
         let _ = writeln!(
             labels,
             r##"<text class="v" x="{:.1}" y="{:.1}" fill="{colour}" text-anchor="end">{name}</text>"##,
