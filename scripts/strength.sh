@@ -14,7 +14,7 @@
 # Environment: SARGON (the binary, default target/release/sargon), STOCKFISH (default
 # /usr/games/stockfish), SF_ELO (default 1350, Stockfish 15.1's minimum), SF_MOVETIME (ms,
 # default 200), TARGET (games per match, default 200), SF_DEPTHS (default "1 2 3 4 5 6"),
-# CHAIN_DEPTHS (default "1 2 3 4 5"), MAX_MOVES (moves per side before a draw is
+# CHAIN_DEPTHS (default "1 2 3 4 5"; set either to "" for none), MAX_MOVES (moves per side before a draw is
 # adjudicated, default 150). Run it niced: nice -n 19 scripts/strength.sh
 set -euo pipefail
 
@@ -24,8 +24,8 @@ STOCKFISH=${STOCKFISH:-/usr/games/stockfish}
 SF_ELO=${SF_ELO:-1350}
 SF_MOVETIME=${SF_MOVETIME:-200}
 TARGET=${TARGET:-200}
-SF_DEPTHS=${SF_DEPTHS:-"1 2 3 4 5 6"}
-CHAIN_DEPTHS=${CHAIN_DEPTHS:-"1 2 3 4 5"}
+SF_DEPTHS=${SF_DEPTHS-"1 2 3 4 5 6"}
+CHAIN_DEPTHS=${CHAIN_DEPTHS-"1 2 3 4 5"}
 MAX_MOVES=${MAX_MOVES:-150}
 DIR=records/strength
 OPENINGS=$DIR/openings.pgn
