@@ -14,8 +14,8 @@
 # Environment: SARGON (the binary, default target/release/sargon), STOCKFISH (default
 # /usr/games/stockfish), SF_ELO (default 1350, Stockfish 15.1's minimum), SF_MOVETIME (ms,
 # default 200), TARGET (games per match, default 200), SF_DEPTHS (default "1 2 3 4 5 6"),
-# CHAIN_DEPTHS (default "1 2 3 4 5"; set either to "" for none), MAX_MOVES (moves per side before a draw is
-# adjudicated, default 150). Run it niced: nice -n 19 scripts/strength.sh
+# CHAIN_DEPTHS (default "1 2 3 4 5"; set either to "" for none), MAX_MOVES (moves per side
+# before a draw is adjudicated, default 150). Run it niced: nice -n 19 scripts/strength.sh
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
