@@ -232,11 +232,14 @@ fn strength_rates_depths_from_match_files() {
         game(&sargon(2), sf, "1-0") + &game(sf, &sargon(2), "1/2-1/2"),
     )
     .unwrap();
-    // Depth 1 loses both games to depth 2: only a bound, "< 1541".
+    // Depth 1 loses both games to depth 2: only a bound, "< 1541". The third game repeats
+    // the first move for move (two deterministic players), so it is counted once.
     let link = dir.join("d1-vs-d2.pgn");
     std::fs::write(
         &link,
-        game(&sargon(1), &sargon(2), "0-1") + &game(&sargon(2), &sargon(1), "1-0"),
+        game(&sargon(1), &sargon(2), "0-1")
+            + &game(&sargon(2), &sargon(1), "1-0")
+            + &game(&sargon(1), &sargon(2), "0-1"),
     )
     .unwrap();
     let plot = dir.join("strength.svg");
@@ -257,7 +260,7 @@ fn strength_rates_depths_from_match_files() {
     };
     let text = run("text");
     assert!(
-        text.contains("| Sargon 1978 (port, depth 2) - Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350) | 2 | 1/1/0 | 75.0% | +191 (95%: "),
+        text.contains("| Sargon 1978 (port, depth 2) - Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350) | 2 | 0 | 1/1/0 | 75.0% | +191 (95%: "),
         "{text}"
     );
     assert!(
@@ -268,6 +271,11 @@ fn strength_rates_depths_from_match_files() {
     let json: serde_json::Value = serde_json::from_str(&run("json")).unwrap();
     assert_eq!(json["matches"].as_array().unwrap().len(), 2);
     assert_eq!(json["matches"][1]["losses"], 2);
+    assert_eq!(json["matches"][1]["repeats"], 1);
+    assert!(
+        text.contains("(port, depth 2) | 2 | 1 | 0/0/2 | 0.0% |"),
+        "{text}"
+    );
     let depths = json["depths"].as_array().unwrap();
     assert_eq!(depths.len(), 6);
     let elo2 = depths[1]["combined"]["elo"].as_f64().unwrap();

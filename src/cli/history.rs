@@ -522,11 +522,14 @@ fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
     };
     let player = first.tag("White").unwrap_or("?").to_string();
     let opponent = first.tag("Black").unwrap_or("?").to_string();
-    let tally = sargon::tools::play::tally_of(&games, &player);
+    let (distinct, repeats) = strength::distinct_games(&games);
+    let distinct: Vec<_> = distinct.into_iter().cloned().collect();
+    let tally = sargon::tools::play::tally_of(&distinct, &player);
     Ok(Some(strength::Match {
         player,
         opponent,
         tally,
+        repeats,
     }))
 }
 
@@ -536,7 +539,10 @@ struct MatchRow {
     file: String,
     player: String,
     opponent: String,
+    /// Games counted: each different game once.
     games: u32,
+    /// Games left out as move-for-move repeats of an earlier one.
+    repeats: u32,
     wins: u32,
     draws: u32,
     losses: u32,
@@ -565,6 +571,7 @@ fn strength(args: StrengthArgs) -> Result<()> {
                 player: String::new(),
                 opponent: String::new(),
                 games: 0,
+                repeats: 0,
                 wins: 0,
                 draws: 0,
                 losses: 0,
@@ -583,6 +590,7 @@ fn strength(args: StrengthArgs) -> Result<()> {
             player: m.player.clone(),
             opponent: m.opponent.clone(),
             games: m.tally.games(),
+            repeats: m.repeats,
             wins: m.tally.wins,
             draws: m.tally.draws,
             losses: m.tally.losses,
@@ -629,18 +637,21 @@ fn strength(args: StrengthArgs) -> Result<()> {
             );
         }
         Format::Text => {
-            println!("| match | games | +/=/- | score | Elo difference (95%) | Elo (95%) |");
-            println!("|---|---:|---:|---:|---:|---:|");
+            println!(
+                "| match | games | repeats left out | +/=/- | score | Elo difference (95%) | Elo (95%) |"
+            );
+            println!("|---|---:|---:|---:|---:|---:|---:|");
             for row in &rows {
                 if row.player.is_empty() {
-                    println!("| {} | 0 | | | | |", row.file);
+                    println!("| {} | 0 | | | | | |", row.file);
                     continue;
                 }
                 println!(
-                    "| {} - {} | {} | {}/{}/{} | {} | {} | {} |",
+                    "| {} - {} | {} | {} | {}/{}/{} | {} | {} | {} |",
                     row.player,
                     row.opponent,
                     row.games,
+                    row.repeats,
                     row.wins,
                     row.draws,
                     row.losses,

@@ -32,11 +32,23 @@
 //! A match scored 0% or 100% has no finite Elo difference: it only says that one side is
 //! stronger ([`Rating::Above`], [`Rating::Below`]); such bounds are chained as bounds and
 //! never turned into numbers.
+//!
+//! **Repeated games count once.** Two deterministic players (Sargon against Sargon) from
+//! the same opening with the same colours play the same game again, move for move: a file
+//! of 110 games from 12 openings holds only 24 different games, and counting the repeats
+//! would narrow the intervals as if they were new evidence. [`distinct_games`] keeps the
+//! first of each; a match against an engine that varies its play (Stockfish at a limited
+//! strength) loses nothing.
 
+use std::collections::HashSet;
 use std::fmt::{self, Write as _};
+
+use shakmaty::uci::UciMove;
+use shakmaty::CastlingMode;
 
 use crate::base::svg;
 use crate::tools::elo::{Tally, Z_95};
+use crate::tools::pgn::PgnGame;
 
 /// The depth of a Sargon player from the name `sargon play` gives it, as "Sargon 1978
 /// (port, depth 3)", possibly followed by ", no book" or " [ROM x NOT VERIFIED]".
@@ -63,8 +75,38 @@ pub struct Match {
     pub player: String,
     /// Its opponent.
     pub opponent: String,
-    /// The player's results.
+    /// The player's results, each different game counted once ([`distinct_games`]).
     pub tally: Tally,
+    /// Games left out as move-for-move repeats of an earlier game of the match.
+    pub repeats: u32,
+}
+
+/// The games that are not a repeat of an earlier one (same players and colours, same start,
+/// same moves, same result), in file order, and how many were repeats.
+pub fn distinct_games(games: &[PgnGame]) -> (Vec<&PgnGame>, u32) {
+    let mut seen = HashSet::new();
+    let mut repeats = 0;
+    let mut kept = Vec::new();
+    for g in games {
+        let moves: Vec<String> = g
+            .moves
+            .iter()
+            .map(|m| UciMove::from_move(m.clone(), CastlingMode::Standard).to_string())
+            .collect();
+        let key = (
+            g.tag("White").map(str::to_string),
+            g.tag("Black").map(str::to_string),
+            g.tag("FEN").map(str::to_string),
+            moves,
+            g.result.clone(),
+        );
+        if seen.insert(key) {
+            kept.push(g);
+        } else {
+            repeats += 1;
+        }
+    }
+    (kept, repeats)
 }
 
 /// An Elo rating with its 95% interval, or only a bound when a match was won or lost
@@ -628,6 +670,29 @@ mod tests {
     }
 
     #[test]
+    fn repeated_games_count_once() {
+        let text = |white: &str, moves: &str, result: &str| {
+            format!(
+                "[White \"{white}\"]\n[Black \"B\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+            )
+        };
+        let file = [
+            text("A", "1. e4 e5", "1/2-1/2"),
+            text("A", "1. e4 e5", "1/2-1/2"), // a repeat
+            text("A", "1. e4 e6", "1/2-1/2"), // other moves
+            text("A", "1. e4 e5", "1-0"),     // other result
+            text("C", "1. e4 e5", "1/2-1/2"), // other players
+            text("A", "1. e4 e5", "1/2-1/2"), // a repeat again
+        ]
+        .concat();
+        let games = crate::tools::pgn::read_games(&file).unwrap();
+        let (kept, repeats) = distinct_games(&games);
+        assert_eq!((kept.len(), repeats), (4, 2));
+        assert_eq!(kept[2].moves.len(), 2);
+        assert_eq!(kept[2].result, "1-0");
+    }
+
+    #[test]
     fn names() {
         assert_eq!(sargon_depth("Sargon 1978 (port, depth 3)"), Some(3));
         assert_eq!(
@@ -757,6 +822,7 @@ mod tests {
         let sargon = |d: u8| format!("Sargon 1978 (port, depth {d})");
         let sf = "Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350)";
         let m = |p: String, o: String, t: Tally| Match {
+            repeats: 0,
             player: p,
             opponent: o,
             tally: t,
