@@ -91,7 +91,7 @@ pub fn distinct_games(games: &[PgnGame]) -> (Vec<&PgnGame>, u32) {
         let moves: Vec<String> = g
             .moves
             .iter()
-            .map(|m| UciMove::from_move(m.clone(), CastlingMode::Standard).to_string())
+            .map(|m| UciMove::from_move(*m, CastlingMode::Standard).to_string())
             .collect();
         let key = (
             g.tag("White").map(str::to_string),
