@@ -69,6 +69,41 @@ fn two_games_against_the_port_at_another_depth() {
     );
 }
 
+/// Two Sargons are deterministic: a third game from the one opening repeats the first move
+/// for move. `play` says so before it starts, and `history strength` counts the repeat once.
+#[test]
+fn repeated_games_are_announced_and_counted_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let out = sargon(&[
+        "play",
+        "--depth",
+        "1",
+        "--opponent",
+        "sargon:depth=1,book=off",
+        "--games",
+        "3",
+        "--max-moves",
+        "8",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("only the first 2 of 3 games can differ"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = sargon::tools::pgn::read_games(&text).unwrap();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[0].moves, games[2].moves);
+    let out = sargon(&["history", "strength", pgn.to_str().unwrap()]);
+    assert!(out.status.success());
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains(" | 2 | 1 | "), "{table}");
+}
+
 /// Openings where the rules end the game: a mate in one, a knight to take (then bare
 /// kings), the fifty-move rule two plies away.
 const ENDINGS: &str = r#"6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - id "mate in one"; hmvc 0; fmvn 30;

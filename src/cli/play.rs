@@ -159,6 +159,7 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         },
         ..sargon_spec.clone()
     };
+    let sargon_opponent = SargonSpec::parse_opponent(&args.opponent, &base).is_some();
     let mut opponent = match SargonSpec::parse_opponent(&args.opponent, &base) {
         Some(spec) => {
             let spec = spec.map_err(|e| anyhow::anyhow!("--opponent {}: {e}", args.opponent))?;
@@ -195,6 +196,16 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     let games = args.games.unwrap_or(2 * openings.len().max(1));
     if games == 0 {
         bail!("--games 0: nothing to play");
+    }
+    // Two Sargons at fixed settings are deterministic: an opening and its colours give one
+    // game, and the schedule cycles through the openings.
+    let different = 2 * openings.len().max(1);
+    if sargon_opponent && games > different {
+        eprintln!(
+            "note: Sargon against Sargon plays the same game again from the same opening and \
+             colours: only the first {different} of {games} games can differ (give more \
+             --openings); `sargon history strength` counts a repeat once"
+        );
     }
     sargon.start().context("starting Sargon")?;
     opponent.start().context("starting the opponent")?;
