@@ -5,7 +5,10 @@
 #   * Sargon (port, book on) at each depth of $SF_DEPTHS against Stockfish with
 #     UCI_LimitStrength=true and UCI_Elo at its minimum ($SF_ELO);
 #   * Sargon at depth k against depth k+1 for each k of $CHAIN_DEPTHS, to chain the depths
-#     that score too little against Stockfish's weakest setting.
+#     that score too little against Stockfish's weakest setting. Both sides of these are
+#     deterministic, so each opening and colour gives one game only (a repeat is counted
+#     once by `sargon history strength`): they use the 60 openings of
+#     $CHAIN_OPENINGS, 120 different games, where Stockfish's matches use 12.
 # Every game is appended to records/strength/<match>.pgn as it ends, and each call of
 # `sargon play --resume` goes on after the games already there: stop this script at any
 # time and run it again to continue. The table comes from the PGN files:
@@ -13,7 +16,8 @@
 #
 # Environment: SARGON (the binary, default target/release/sargon), STOCKFISH (default
 # /usr/games/stockfish), SF_ELO (default 1350, Stockfish 15.1's minimum), SF_MOVETIME (ms,
-# default 200), TARGET (games per match, default 200), SF_DEPTHS (default "1 2 3 4 5 6"),
+# default 200), TARGET (games per match, default 200; a chain match stops at 120, two per
+# opening, as more would only repeat games), SF_DEPTHS (default "1 2 3 4 5 6"),
 # CHAIN_DEPTHS (default "1 2 3 4 5"; set either to "" for none), MAX_MOVES (moves per side
 # before a draw is adjudicated, default 150). Run it niced: nice -n 19 scripts/strength.sh
 set -euo pipefail
@@ -27,8 +31,10 @@ TARGET=${TARGET:-200}
 SF_DEPTHS=${SF_DEPTHS-"1 2 3 4 5 6"}
 CHAIN_DEPTHS=${CHAIN_DEPTHS-"1 2 3 4 5"}
 MAX_MOVES=${MAX_MOVES:-150}
+CHAIN_TARGET=$((TARGET < 120 ? TARGET : 120))
 DIR=records/strength
 OPENINGS=$DIR/openings.pgn
+CHAIN_OPENINGS=$DIR/openings-60.pgn
 
 [ -x "$SARGON" ] || { echo "no $SARGON: build it with cargo build --release" >&2; exit 1; }
 [ -x "$STOCKFISH" ] || { echo "no $STOCKFISH (apt-get install stockfish)" >&2; exit 1; }
@@ -37,29 +43,30 @@ games_in() {
     if [ -f "$1" ]; then grep -c '^\[Result ' "$1" || true; else echo 0; fi
 }
 
-# One more opening pair of a match, if it has fewer than $TARGET games.
+# One more opening pair of a match, if it has fewer than TARGET (its second argument) games.
 more() {
-    local pgn=$1
-    shift
+    local pgn=$1 target=$2 openings=$3
+    shift 3
     local have
     have=$(games_in "$pgn")
-    [ "$have" -lt "$TARGET" ] || return 1
-    "$SARGON" play --openings "$OPENINGS" --games $((have + 2)) --resume --pgn "$pgn" \
+    [ "$have" -lt "$target" ] || return 1
+    "$SARGON" play --openings "$openings" --games $((have + 2)) --resume --pgn "$pgn" \
         --max-moves "$MAX_MOVES" --event "Sargon strength (issue 14)" --site "sargon history strength" "$@"
 }
 
 while :; do
     played=0
     for d in $SF_DEPTHS; do
-        more "$DIR/sargon-d$d-vs-stockfish-elo$SF_ELO.pgn" --depth "$d" \
+        more "$DIR/sargon-d$d-vs-stockfish-elo$SF_ELO.pgn" "$TARGET" "$OPENINGS" --depth "$d" \
             --opponent "$STOCKFISH" --opponent-movetime "$SF_MOVETIME" \
             --opponent-option UCI_LimitStrength=true --opponent-option "UCI_Elo=$SF_ELO" &&
             played=1
     done
     for k in $CHAIN_DEPTHS; do
-        more "$DIR/sargon-d$k-vs-sargon-d$((k + 1)).pgn" --depth "$k" \
+        more "$DIR/sargon-d$k-vs-sargon-d$((k + 1)).pgn" "$CHAIN_TARGET" "$CHAIN_OPENINGS" \
+            --depth "$k" \
             --opponent "sargon:depth=$((k + 1))" && played=1
     done
     [ "$played" = 1 ] || break
 done
-echo "every match has $TARGET games"
+echo "every match has its games: $TARGET against Stockfish, $CHAIN_TARGET in the chain"
