@@ -475,3 +475,36 @@ fn estimated_levels_from_counted_evaluations() {
     assert_eq!(again[0].moves, lines[0].moves);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Past its openings, `history games` would replay earlier games (both sides are the same
+/// deterministic program): it says so before it plays. The level-1 estimate from the
+/// recorded calibration needs no ROM.
+#[test]
+fn more_games_than_openings_are_announced() {
+    let calibration = concat!(env!("CARGO_MANIFEST_DIR"), "/records/history/games.jsonl");
+    let run = |games: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args([
+                "history",
+                "games",
+                "--estimate-levels",
+                "1-1",
+                "--max-moves",
+                "1",
+            ])
+            .args(["--calibration", calibration, "--games", games, "--quiet"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(
+        run("13").contains("note: 13 games from 12 openings: game N+12 repeats game N"),
+        "the note is missing"
+    );
+    assert!(!run("12").contains("repeats"));
+}

@@ -271,6 +271,17 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             Some(path) => super::play::read_openings(path)?,
             None => game_times::default_openings(),
         };
+        // Both sides are the same deterministic program: past the openings, a game repeats the
+        // one an opening earlier (only the book's random first move can differ).
+        if args.games > openings.len() {
+            eprintln!(
+                "note: {} games from {} openings: game N+{} repeats game N move for move, unless it \
+                 starts from the initial position (the book's random first move); give more --openings",
+                args.games,
+                openings.len(),
+                openings.len()
+            );
+        }
         // A resumed run must use the same openings as the games it continues.
         for g in &games {
             let expected = opening_name(&openings, g.game);
