@@ -483,23 +483,20 @@ fn estimated_levels_from_counted_evaluations() {
 fn more_games_than_openings_are_announced() {
     let calibration = concat!(env!("CARGO_MANIFEST_DIR"), "/records/history/games.jsonl");
     let run = |games: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
-            .args([
-                "history",
-                "games",
-                "--estimate-levels",
-                "1-1",
-                "--max-moves",
-                "1",
-            ])
-            .args(["--calibration", calibration, "--games", games, "--quiet"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let out = common::sargon(&[
+            "history",
+            "games",
+            "--estimate-levels",
+            "1-1",
+            "--max-moves",
+            "1",
+            "--calibration",
+            calibration,
+            "--games",
+            games,
+            "--quiet",
+        ]);
+        assert!(out.status.success());
         String::from_utf8(out.stderr).unwrap()
     };
     assert!(

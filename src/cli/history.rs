@@ -534,8 +534,7 @@ fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
     let player = first.tag("White").unwrap_or("?").to_string();
     let opponent = first.tag("Black").unwrap_or("?").to_string();
     let (distinct, repeats) = strength::distinct_games(&games);
-    let distinct: Vec<_> = distinct.into_iter().cloned().collect();
-    let tally = sargon::tools::play::tally_of(&distinct, &player);
+    let tally = sargon::tools::play::tally_of(distinct, &player);
     Ok(Some(strength::Match {
         player,
         opponent,

@@ -159,8 +159,9 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         },
         ..sargon_spec.clone()
     };
-    let sargon_opponent = SargonSpec::parse_opponent(&args.opponent, &base).is_some();
-    let mut opponent = match SargonSpec::parse_opponent(&args.opponent, &base) {
+    let opponent_spec = SargonSpec::parse_opponent(&args.opponent, &base);
+    let sargon_opponent = opponent_spec.is_some();
+    let mut opponent = match opponent_spec {
         Some(spec) => {
             let spec = spec.map_err(|e| anyhow::anyhow!("--opponent {}: {e}", args.opponent))?;
             spec.check()

@@ -432,7 +432,7 @@ pub fn play_match(
 
 /// The results of `player` (a White or Black tag's value) in `games`; games it did not
 /// play and unfinished ones (`*`) are left out.
-pub fn tally_of(games: &[pgn::PgnGame], player: &str) -> Tally {
+pub fn tally_of<'a>(games: impl IntoIterator<Item = &'a pgn::PgnGame>, player: &str) -> Tally {
     let mut tally = Tally::default();
     for g in games {
         let white = g.tag("White") == Some(player);
