@@ -7,12 +7,12 @@
 
 use std::time::Instant;
 
-use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::hooks::{FnHook, HookPoint, Hooks};
-use sargon::base::position::{parse_position, setup};
-use sargon::base::trace::{Detail, Recorder};
-use sargon::original::emu::Emulator;
-use sargon::original::rom::RomStore;
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::hooks::{FnHook, HookPoint, Hooks};
+use sargon_core::position::{parse_position, setup};
+use sargon_core::trace::{Detail, Recorder};
+use sargon_original::emu::Emulator;
+use sargon_original::rom::RomStore;
 
 const POSITIONS: [&str; 3] = [
     "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1",

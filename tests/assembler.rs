@@ -3,11 +3,13 @@
 //! is part of the repository; they are read at run time from `SARGON_ASM`/`SARGON_LST` or
 //! from an imported ROM that kept both. Also the project's own Z80 test programs in `z80/`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use sargon::original::asm::{self, listing};
+use sargon_original::asm::{self, listing};
 
 /// The ROM store, chosen as `sargon` chooses it (without `--roms`).
 fn rom_store() -> Option<PathBuf> {
@@ -88,9 +90,12 @@ fn hex(bytes: &[u8]) -> String {
 #[test]
 fn sargon_matches_zmac_listing() {
     let (asm_path, lst_path) = match sargon_files() {
-        Ok(files) => files,
+        Ok(files) => {
+            common::ran_with_rom("sargon_matches_zmac_listing");
+            files
+        }
         Err(missing) => {
-            eprintln!("skipped: {missing} (sargon_matches_zmac_listing)");
+            common::skip_for_want_of_rom("sargon_matches_zmac_listing", &missing);
             return;
         }
     };

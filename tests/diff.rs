@@ -75,12 +75,12 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use sargon::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
-use sargon::base::hooks::{FnHook, HookEvent, HookPoint, Hooks};
-use sargon::base::position::{self, Setup};
-use sargon::base::vocab::Score;
-use sargon::port::Port;
-use sargon::tools::diff_run::{
+use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
+use sargon_core::position::{self, Setup};
+use sargon_core::vocab::Score;
+use sargon_port::Port;
+use sargon_tools::diff_run::{
     self, InputPosition, ResultsFile, RunIdentity, SearchRecord, Shard, Verdict,
 };
 

@@ -4,13 +4,13 @@
 
 mod common;
 
-use sargon::base::engine::{Engine, SearchError, SearchOptions};
-use sargon::base::hooks::Hooks;
-use sargon::base::position::{parse_position, setup};
-use sargon::base::vocab::Score;
+use sargon_core::engine::{Engine, SearchError, SearchOptions};
+use sargon_core::hooks::Hooks;
+use sargon_core::position::{parse_position, setup};
+use sargon_core::vocab::Score;
 
 fn best(
-    emu: &mut sargon::original::emu::Emulator,
+    emu: &mut sargon_original::emu::Emulator,
     fen: &str,
     depth: u8,
     book: bool,
@@ -51,18 +51,18 @@ fn analysis_reports_the_documented_t_states() {
     // off. Its documented count is what the 1978 times are made of; iz80's is ~7% lower.
     let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
     let (a, outcome) =
-        sargon::tools::analysis::analyse(&mut emu, &s, &SearchOptions::depth(3)).unwrap();
+        sargon_tools::analysis::analyse(&mut emu, &s, &SearchOptions::depth(3)).unwrap();
     assert_eq!(outcome.stats.t_states, Some(577_809_511));
     assert_eq!(outcome.stats.iz80_t_states, Some(538_245_459));
     assert_eq!(a.t_states, outcome.stats.t_states);
     assert_eq!(a.iz80_t_states, outcome.stats.iz80_t_states);
     assert_eq!(
         a.trs80_seconds,
-        Some(sargon::base::clock::trs80_seconds(577_809_511))
+        Some(sargon_core::clock::trs80_seconds(577_809_511))
     );
     assert_eq!(
         a.z80a_4mhz_seconds,
-        Some(sargon::base::clock::z80a_seconds(577_809_511))
+        Some(sargon_core::clock::z80a_seconds(577_809_511))
     );
     let json = serde_json::to_value(&a).unwrap();
     for key in [
@@ -175,8 +175,8 @@ fn en_passant_is_replayed_inside_sargon() {
     let s = setup(&parse_position(fen).unwrap(), true).unwrap();
     let mut seen = Vec::new();
     let mut hook =
-        sargon::base::hooks::FnHook::new(&[sargon::base::hooks::HookPoint::MovegenDone], |e| {
-            if let sargon::HookEvent::MovegenDone(v) = e {
+        sargon_core::hooks::FnHook::new(&[sargon_core::hooks::HookPoint::MovegenDone], |e| {
+            if let sargon_core::HookEvent::MovegenDone(v) = e {
                 if v.search().ply() == 1 {
                     seen = v.moves().iter().map(|m| m.uci()).collect();
                 }
@@ -232,7 +232,7 @@ fn a_stop_request_ends_a_long_search_promptly() {
 /// With a chunk of one instruction every instruction is a boundary.
 #[test]
 fn chunk_boundaries_do_not_change_the_trace() {
-    use sargon::base::trace::{Detail, Recorder};
+    use sargon_core::trace::{Detail, Recorder};
     let Some(mut emu) = common::emulator("chunk_boundaries_do_not_change_the_trace") else {
         return;
     };

@@ -4,7 +4,7 @@
 
 mod common;
 
-use sargon::tools::batch;
+use sargon_tools::batch;
 
 use common::{sargon, temp_file};
 

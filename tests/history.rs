@@ -2,11 +2,11 @@
 
 mod common;
 
-use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::hooks::Hooks;
-use sargon::base::position;
-use sargon::original::history::{self, LevelProgress};
-use sargon::tools::game_times;
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::hooks::Hooks;
+use sargon_core::position;
+use sargon_studies::game_times;
+use sargon_studies::history::{self, LevelProgress};
 
 #[test]
 fn manual_times_and_formatting() {
@@ -20,8 +20,8 @@ fn manual_times_and_formatting() {
     assert_eq!(history::duration(137.0), "2m17s");
     assert_eq!(history::duration(14400.0), "4 h");
     assert_eq!(history::duration(3.0 * 3600.0 + 41.0 * 60.0), "3h41m");
-    assert_eq!(sargon::base::clock::trs80_seconds(1_774_000), 1.0);
-    assert_eq!(sargon::base::clock::z80a_seconds(4_000_000), 1.0);
+    assert_eq!(sargon_core::clock::trs80_seconds(1_774_000), 1.0);
+    assert_eq!(sargon_core::clock::z80a_seconds(4_000_000), 1.0);
     let p = history::parse_positions("# a comment\n\nstartpos\n  8/8/8/8/8/8/8/K6k w - - 0 1 \n");
     assert_eq!(p, vec!["startpos", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
     // The built-in set is legal, and searchable with the book off.
@@ -88,7 +88,7 @@ fn two_positions_at_levels_1_and_2() {
     assert_eq!(plain.best.map(|b| b.uci()), m.best_move);
     assert_eq!(
         m.trs80_seconds,
-        sargon::base::clock::trs80_seconds(m.t_states)
+        sargon_core::clock::trs80_seconds(m.t_states)
     );
 
     let table = history::render_table(&report);
@@ -180,7 +180,7 @@ fn games_command_writes_consistent_lines_and_table() {
         assert_eq!(g.result, "1/2-1/2");
         for m in &g.moves {
             // (JSON keeps a float to within its last digit.)
-            let exact = sargon::base::clock::trs80_seconds(m.t_states);
+            let exact = sargon_core::clock::trs80_seconds(m.t_states);
             assert!((m.trs80_seconds - exact).abs() <= 1e-12 * exact, "{m:?}");
         }
         assert!(g.moves[2].t_states > g.moves[0].t_states);
@@ -337,7 +337,7 @@ fn estimated_levels_from_counted_evaluations() {
         measured.to_str().unwrap(),
     ]);
     let games = game_times::read_games(&std::fs::read_to_string(&measured).unwrap()).unwrap();
-    let mut port = sargon::engines::open_port();
+    let mut port = Box::new(sargon_port::Port::new());
     for g in &games {
         let counts: Vec<game_times::SearchCounts> = g
             .moves

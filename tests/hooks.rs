@@ -10,11 +10,11 @@
 
 mod common;
 
-use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::hooks::{FnHook, HookEvent, HookPoint, Hooks, PathVerdict};
-use sargon::base::position::{parse_position, setup};
-use sargon::base::vocab::{PieceKind, SMove, Score, Side};
-use sargon::port::Port;
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks, PathVerdict};
+use sargon_core::position::{parse_position, setup};
+use sargon_core::vocab::{PieceKind, SMove, Score, Side};
+use sargon_port::Port;
 
 /// Book, en passant replay (VALMOV's move generation at ply 0), a combination, a quiet
 /// middlegame, Black to move with castling rights (black pawns: T1 = 0), a mate in one.

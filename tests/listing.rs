@@ -1,5 +1,5 @@
-//! The Z80 decoder (`sargon::original::z80`), Sargon's program map
-//! (`sargon::original::program`) and `sargon listing`.
+//! The Z80 decoder (`sargon_original::z80`), Sargon's program map
+//! (`sargon_original::program`) and `sargon listing`.
 //!
 //! The disassembler is tested on the project's own Z80 programs: every instruction of
 //! `z80/asm-selftest.asm` must disassemble to text that the project's assembler turns back
@@ -14,10 +14,10 @@ mod common;
 use std::path::Path;
 
 use iz80::{Cpu, Machine, PlainMachine, Reg8};
-use sargon::original::asm;
-use sargon::original::port_links::{PortLinks, PORT_SOURCES};
-use sargon::original::program::{self, Program};
-use sargon::original::z80::{self, Flow, Timing};
+use sargon_original::asm;
+use sargon_original::program::{self, Program};
+use sargon_original::z80::{self, Flow, Timing};
+use sargon_studies::port_links::{PortLinks, PORT_SOURCES};
 
 fn selftest() -> (String, asm::Assembly) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("z80/asm-selftest.asm");
@@ -280,10 +280,10 @@ fn listing_of_fndmov_marks_hooks_and_names_operands() {
     let Some(rom) = common::rom("listing_of_fndmov_marks_hooks_and_names_operands") else {
         return;
     };
-    let hooks = sargon::original::listing::hook_addresses(&rom);
+    let hooks = sargon_original::listing::hook_addresses(&rom);
     assert_eq!(hooks.len(), 8, "the harness resolves every hook point");
     let program = Program::of_rom(&rom);
-    let text = sargon::original::listing::listing_of(&program, &hooks, "fndmov").expect("FNDMOV");
+    let text = sargon_original::listing::listing_of(&program, &hooks, "fndmov").expect("FNDMOV");
     let fndmov = rom.symbol("FNDMOV").unwrap();
     assert!(text.lines().any(|l| l == "FNDMOV:"), "label line");
     // The instruction line at each hook address inside FNDMOV carries its marker.
@@ -323,13 +323,13 @@ fn listing_of_fndmov_marks_hooks_and_names_operands() {
         "conditional timings shown as not-taken/taken"
     );
     // Index displacements against the table symbols, somewhere in the program.
-    let all = sargon::original::listing::full_listing(&program, &hooks);
+    let all = sargon_original::listing::full_listing(&program, &hooks);
     assert!(all.contains("(IX+BOARD)"), "(IX+BOARD) in the full listing");
     // An unknown name is refused with close names.
-    let err = sargon::original::listing::listing_of(&program, &hooks, "FNDMOVE").unwrap_err();
+    let err = sargon_original::listing::listing_of(&program, &hooks, "FNDMOVE").unwrap_err();
     assert!(err.to_string().contains("FNDMOV"), "{err}");
     // A data symbol is not code.
-    assert!(sargon::original::listing::listing_of(&program, &hooks, "BOARDA").is_err());
+    assert!(sargon_original::listing::listing_of(&program, &hooks, "BOARDA").is_err());
 }
 
 #[test]
@@ -350,7 +350,7 @@ fn routines_are_the_call_targets_and_cover_the_search() {
     assert!(!program.routines.contains_key(&fm37));
     // Every hook point lies in some routine's extent.
     let blocks = program.code_blocks();
-    for (addr, p) in sargon::original::listing::hook_addresses(&rom) {
+    for (addr, p) in sargon_original::listing::hook_addresses(&rom) {
         assert!(
             program::block_containing(&blocks, addr).is_some(),
             "{} outside the code",
@@ -374,13 +374,13 @@ fn listing_with_the_port_shows_where_each_label_is_ported() {
     let Some(rom) = common::rom("listing_with_the_port_shows_where_each_label_is_ported") else {
         return;
     };
-    let hooks = sargon::original::listing::hook_addresses(&rom);
+    let hooks = sargon_original::listing::hook_addresses(&rom);
     let program = Program::of_rom(&rom);
     let links = PortLinks::of_port();
-    let text = sargon::original::listing::port_listing_of(&program, &hooks, &links, "points")
+    let text = sargon_studies::port_links::port_listing_of(&program, &hooks, &links, "points")
         .expect("POINTS");
     // The plain listing's lines, in the same order, with port lines added under labels.
-    let plain = sargon::original::listing::listing_of(&program, &hooks, "points").unwrap();
+    let plain = sargon_original::listing::listing_of(&program, &hooks, "points").unwrap();
     let without: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with("  ; -> port"))
@@ -425,11 +425,14 @@ fn listing_with_the_port_shows_where_each_label_is_ported() {
         cited >= 10,
         "only {cited} of POINTS's labels are cited by the port"
     );
-    assert!(text.contains("POINTS:\n  ; -> port src/port/"));
+    assert!(text.contains("POINTS:\n  ; -> port crates/sargon-port/src/"));
 
     // The command, with a routine and without (the coverage).
     let out = sargon(&["listing", "fndmov", "--port"]);
-    assert!(out.contains("FNDMOV:\n  ; -> port src/port/"), "{out}");
+    assert!(
+        out.contains("FNDMOV:\n  ; -> port crates/sargon-port/src/"),
+        "{out}"
+    );
     let coverage = sargon(&["listing", "--port"]);
     assert_eq!(coverage, links.coverage(&program).report());
     assert!(coverage.contains("routines and"), "{coverage}");
@@ -437,7 +440,10 @@ fn listing_with_the_port_shows_where_each_label_is_ported() {
         .split("\n\n")
         .find(|b| b.starts_with("FNDMOV "))
         .expect("a FNDMOV entry");
-    assert!(fndmov.contains("ported by src/port/"), "{fndmov}");
+    assert!(
+        fndmov.contains("ported by crates/sargon-port/src/"),
+        "{fndmov}"
+    );
     assert!(
         coverage.contains("(routine not cited)"),
         "the port leaves the I/O out"

@@ -5,7 +5,7 @@
 
 mod common;
 
-use sargon::tools::models::{self, ModelFormat};
+use sargon_tools::models::{self, ModelFormat};
 
 /// "MAX" of the document, as the JSON gives it.
 const MAX: f64 = 16.0;
@@ -135,7 +135,7 @@ fn json_reproduces_the_documents_figures() {
 /// The port needs no ROM: these run everywhere, CI included.
 #[test]
 fn the_port_reproduces_the_documents_figures() {
-    let mut port = sargon::port::Port::new();
+    let mut port = sargon_port::Port::new();
     check_json(&mut port);
     check_text(&mut port);
 }
@@ -146,7 +146,7 @@ fn port_and_emulator_print_the_same_models() {
     let Some(mut emu) = common::emulator("port_and_emulator_print_the_same_models") else {
         return;
     };
-    let mut port = sargon::port::Port::new();
+    let mut port = sargon_port::Port::new();
     for format in [ModelFormat::Text, ModelFormat::Json] {
         let a = models::run_models(&mut emu, None, format).unwrap();
         let b = models::run_models(&mut port, None, format).unwrap();
@@ -154,7 +154,7 @@ fn port_and_emulator_print_the_same_models() {
     }
 }
 
-fn check_json(engine: &mut dyn sargon::base::engine::Engine) {
+fn check_json(engine: &mut dyn sargon_core::engine::Engine) {
     let out = models::run_models(engine, None, ModelFormat::Json).unwrap();
     let all: serde_json::Value = serde_json::from_str(&out).unwrap();
     let all = all.as_array().expect("an array of examples");
@@ -197,7 +197,7 @@ fn text_shows_the_documents_figures() {
     check_text(&mut emu);
 }
 
-fn check_text(engine: &mut dyn sargon::base::engine::Engine) {
+fn check_text(engine: &mut dyn sargon_core::engine::Engine) {
     let out = models::run_models(engine, None, ModelFormat::Text).unwrap();
     for doc in &DOCUMENT {
         let n = doc.example;

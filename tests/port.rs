@@ -3,11 +3,11 @@
 
 mod common;
 
-use sargon::base::engine::{Engine, SearchOptions, SearchOutcome};
-use sargon::base::hooks::{FnHook, HookEvent, HookPoint, Hooks};
-use sargon::base::position::{parse_position, setup};
-use sargon::base::vocab::{PieceKind, Score};
-use sargon::port::Port;
+use sargon_core::engine::{Engine, SearchOptions, SearchOutcome};
+use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
+use sargon_core::position::{parse_position, setup};
+use sargon_core::vocab::{PieceKind, Score};
+use sargon_port::Port;
 
 fn search_with(fen: &str, depth: u8, book_random: u8, hooks: &mut Hooks) -> SearchOutcome {
     let pos = parse_position(fen).expect("position");
@@ -396,9 +396,9 @@ fn traced(
     fen: &str,
     depth: u8,
     book_random: u8,
-    extra: Option<&mut dyn sargon::base::hooks::Hook>,
-) -> (Vec<sargon::base::trace::Event>, SearchOutcome) {
-    use sargon::base::trace::{Detail, Recorder};
+    extra: Option<&mut dyn sargon_core::hooks::Hook>,
+) -> (Vec<sargon_core::trace::Event>, SearchOutcome) {
+    use sargon_core::trace::{Detail, Recorder};
     let pos = parse_position(fen).expect("position");
     let s = setup(&pos, true).expect("setup");
     let opts = SearchOptions {
@@ -428,15 +428,15 @@ fn traced(
 /// are idempotent, so the double firing changes nothing else.
 fn assert_same_trace(
     what: &str,
-    emu: &[sargon::base::trace::Event],
-    port: &[sargon::base::trace::Event],
+    emu: &[sargon_core::trace::Event],
+    port: &[sargon_core::trace::Event],
 ) {
     let mut emu = emu.to_vec();
     emu.dedup();
     let emu = &emu[..];
     if let Some(i) = (0..emu.len().min(port.len())).find(|&i| emu[i] != port[i]) {
         let from = i.saturating_sub(5);
-        let ctx = |t: &[sargon::base::trace::Event]| {
+        let ctx = |t: &[sargon_core::trace::Event]| {
             t[from..(i + 3).min(t.len())]
                 .iter()
                 .map(|e| format!("    {e}"))
@@ -574,7 +574,7 @@ fn steered_searches_agree_with_the_original() {
     };
     let rescore = |e: &mut HookEvent| {
         // A deterministic but arbitrary rescoring of every evaluation.
-        let hash = |path: Vec<sargon::SMove>, score: Score| {
+        let hash = |path: Vec<sargon_core::SMove>, score: Score| {
             let h = path.iter().fold(score.0 as u32, |h, m| {
                 h.wrapping_mul(31)
                     .wrapping_add(u32::from(m.from.0) * 7 + u32::from(m.to.0))

@@ -1,11 +1,11 @@
-//! The port's links to the original (`sargon::original::port_links`): every routine name
+//! The port's links to the original (`sargon_studies::port_links`): every routine name
 //! and label the port cites or names in its doc comments must be a symbol of the user's
 //! imported image (docs/port.md, "Links to the original"), and each citation must point at
 //! the source line that holds it.
 
 mod common;
 
-use sargon::original::port_links::{Form, PortLinks, PORT_SOURCES};
+use sargon_studies::port_links::{Form, PortLinks, PORT_SOURCES};
 
 #[test]
 fn every_name_the_port_cites_is_a_symbol_of_the_image() {

@@ -4,13 +4,13 @@
 mod common;
 
 use iz80::Cpu;
-use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::hooks::Hooks;
-use sargon::base::position;
-use sargon::original::emu::Observer;
-use sargon::original::profile::{self, Profile, Profiler};
-use sargon::original::program::Program;
-use sargon::original::z80;
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::hooks::Hooks;
+use sargon_core::position;
+use sargon_original::emu::Observer;
+use sargon_original::profile::{self, Profile, Profiler};
+use sargon_original::program::Program;
+use sargon_original::z80;
 
 fn setup(fen: &str, book: bool) -> position::Setup {
     position::setup(&position::parse_position(fen).unwrap(), book).unwrap()
@@ -23,7 +23,7 @@ fn row<'a>(p: &'a Profile, name: &str) -> &'a profile::RoutineCost {
         .unwrap_or_else(|| panic!("no row {name}"))
 }
 
-fn check_totals(p: &Profile, outcome: &sargon::base::engine::SearchOutcome) {
+fn check_totals(p: &Profile, outcome: &sargon_core::engine::SearchOutcome) {
     let sum = |f: fn(&profile::RoutineCost) -> u64| p.rows.iter().map(f).sum::<u64>();
     assert_eq!(
         Some(sum(|r| r.instructions)),
@@ -73,7 +73,7 @@ fn profile_of_a_middlegame_search_adds_up() {
     let (p, outcome) = profile::profile_search(&mut emu, &s, &opts).unwrap();
     check_totals(&p, &outcome);
     // Sargon's IX/IY-heavy search costs more than the emulator counts (see
-    // `sargon::original::profile`).
+    // `sargon_original::profile`).
     assert!(p.totals.t_states > p.totals.emulator_t_states);
     // The profile observes without changing the search.
     let plain = emu.search(&s, &opts, &mut Hooks::new()).unwrap();

@@ -16,10 +16,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use sargon::original::emu::Emulator;
-use sargon::original::rom::{fingerprint, Rom, RomStore};
-use sargon::tools::behaviour::{self, Case, Replay};
-use sargon::tools::models::MODELS;
+use sargon_original::emu::Emulator;
+use sargon_original::rom::{fingerprint, Rom, RomStore};
+use sargon_tools::behaviour::{self, Case, Replay};
+use sargon_tools::models::MODELS;
 
 const GOLDEN_DIR: &str = "tests/golden";
 
@@ -62,7 +62,7 @@ fn wanted() -> Vec<(String, u8, Replay)> {
     for m in MODELS.iter() {
         out.push((
             format!("model-{}", m.number),
-            sargon::tools::models::DEPTH,
+            sargon_tools::models::DEPTH,
             Replay::Model(m.number),
         ));
     }
@@ -155,8 +155,9 @@ fn the_behaviour_table_agrees_with_the_golden_files() {
 #[test]
 fn the_port_has_the_known_behaviour() {
     let cases = behaviour::known_cases();
-    let make =
-        || -> anyhow::Result<Box<dyn sargon::Engine + Send>> { Ok(sargon::engines::open_port()) };
+    let make = || -> anyhow::Result<Box<dyn sargon_core::Engine + Send>> {
+        Ok(Box::new(sargon_port::Port::new()))
+    };
     let report = behaviour::check(&cases, &make, 2, &|_| {}).unwrap();
     assert!(
         report.alike(),
@@ -200,7 +201,8 @@ fn the_known_image_has_the_known_behaviour() {
         return;
     };
     if !updating() {
-        let v = sargon::verify::verify(&rom, sargon::verify::Scope::Quick, 2, &|_| {}).unwrap();
+        let v = sargon_tools::verify::verify(&rom, sargon_tools::verify::Scope::Quick, 2, &|_| {})
+            .unwrap();
         assert!(v.alike(), "{}", v.report());
         eprintln!("quick check of the known image: {:.1} s", v.seconds);
         return;
@@ -247,7 +249,7 @@ fn stored_source(test: &str) -> Option<String> {
     match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(e) => {
-            eprintln!("{} ({test}: {}: {e})", common::SKIP, path.display());
+            common::skip_for_want_of_rom(test, &format!("{}: {e}", path.display()));
             None
         }
     }

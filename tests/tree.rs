@@ -6,11 +6,12 @@ mod common;
 
 use std::process::Command;
 
-use sargon::base::engine::{Engine, SearchOptions};
-use sargon::base::position;
-use sargon::base::trace::{Detail, Event};
-use sargon::tools::tree::{self, DotLayout, SearchTree, Status, View};
-use sargon::tools::{models, record};
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::position;
+use sargon_core::record;
+use sargon_core::trace::{Detail, Event};
+use sargon_tools::models;
+use sargon_tools::tree::{self, DotLayout, SearchTree, Status, View};
 
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 
@@ -103,7 +104,7 @@ fn check_tree(tree: &SearchTree, depth: usize) {
 
 #[test]
 fn tree_of_a_port_search() {
-    let mut port = sargon::port::Port::new();
+    let mut port = sargon_port::Port::new();
     let t = search_tree(&mut port, ITALIAN, 3);
     check_tree(&t, 3);
     assert!(t.root_text.contains("Sargon plays"));
@@ -116,14 +117,14 @@ fn tree_of_an_emulator_search_is_the_ports() {
     };
     let a = search_tree(&mut emu, ITALIAN, 3);
     check_tree(&a, 3);
-    let b = search_tree(&mut sargon::port::Port::new(), ITALIAN, 3);
+    let b = search_tree(&mut sargon_port::Port::new(), ITALIAN, 3);
     let view = |t: &SearchTree| tree::to_text(t, &View::all(t));
     assert_eq!(view(&a), view(&b));
 }
 
 #[test]
 fn models_as_dot() {
-    let mut port = sargon::port::Port::new();
+    let mut port = sargon_port::Port::new();
     let runs: Vec<_> = (1..=5)
         .map(|n| models::run_example(&mut port, n).unwrap())
         .collect();

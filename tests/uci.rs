@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
-use sargon::base::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
-use sargon::base::hooks::Hooks;
-use sargon::base::position::{self, Setup};
-use sargon::base::vocab::{flag, SMove, Score, Sq};
-use sargon::tools::uci::{EngineFactory, Settings, Uci};
+use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::hooks::Hooks;
+use sargon_core::position::{self, Setup};
+use sargon_core::vocab::{flag, SMove, Score, Sq};
+use sargon_tools::uci::{EngineFactory, Settings, Uci};
 
 /// What the session wrote, shared with the test.
 #[derive(Clone, Default)]
@@ -616,9 +616,9 @@ fn real_engine(test: &str) -> Option<EngineKind> {
 
 fn real_session(kind: EngineKind) -> (Uci<Sink>, Sink) {
     let sink = Sink::default();
-    let store = sargon::original::rom::RomStore::open(None);
+    let store = sargon_original::rom::RomStore::open(None);
     let factory: EngineFactory =
-        Box::new(move |kind| Ok(sargon::engines::open(&store, kind, None)?));
+        Box::new(move |kind| Ok(sargon_tools::engines::open(&store, kind, None)?.engine));
     let settings = Settings {
         engine: kind,
         // currmove lines from the start, for the test that counts them.

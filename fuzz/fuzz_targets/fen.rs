@@ -1,8 +1,8 @@
-//! Fuzz target `fen`: see `sargon::fuzzing::fen` for what it exercises and checks.
+//! Fuzz target `fen`: see `sargon_tools::fuzzing::fen` for what it exercises and checks.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    sargon::fuzzing::fen(data);
+    sargon_tools::fuzzing::fen(data);
 });

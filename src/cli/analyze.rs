@@ -1,6 +1,6 @@
 //! `sargon analyze`: Sargon's move, PV and score for one position, or for every position
 //! of an EPD file (`--epd`, one CSV or JSON Lines row per position, or the EPD line written
-//! back with the results as operations; see [`sargon::tools::batch`]).
+//! back with the results as operations; see [`sargon_tools::batch`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -10,10 +10,10 @@ use anyhow::{bail, Context, Result};
 
 use super::progress::{Progress, SearchTicker};
 use super::{make_engine, EngineArgs};
-use sargon::base::position;
-use sargon::original::rom::RomStore;
-use sargon::tools::analysis::{self, Analysis, GameEnd};
-use sargon::tools::batch::{self, BatchRow};
+use sargon_core::position;
+use sargon_original::rom::RomStore;
+use sargon_tools::analysis::{self, Analysis, GameEnd};
+use sargon_tools::batch::{self, BatchRow};
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -220,7 +220,7 @@ pub fn render_text(a: &Analysis) -> String {
         let pos = position::parse_position(&a.fen).expect("our own FEN");
         line(format!(
             "PV         {}",
-            sargon::tools::pv::numbered_line(&pos, &a.pv_san)
+            sargon_core::pv::numbered_line(&pos, &a.pv_san)
         ));
     }
     if !a.from_book && !a.no_legal_move {

@@ -1,5 +1,5 @@
 //! `sargon annotate`: Sargon's comments and variations on every move of the games of a PGN
-//! file (see [`sargon::tools::annotate`]).
+//! file (see [`sargon_tools::annotate`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -9,9 +9,9 @@ use anyhow::{Context, Result};
 
 use super::progress::Progress;
 use super::{make_engine, parse_engine};
-use sargon::base::engine::{EngineKind, SearchOptions};
-use sargon::original::rom::RomStore;
-use sargon::tools::{annotate, pgn};
+use sargon_core::engine::{EngineKind, SearchOptions};
+use sargon_original::rom::RomStore;
+use sargon_tools::{annotate, pgn};
 
 #[derive(clap::Args, Debug)]
 pub struct AnnotateArgs {

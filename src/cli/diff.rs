@@ -2,7 +2,7 @@
 //! traces event by event; stop at the first divergence (or, with `--keep-going`, record
 //! them all). Long runs split into shards, write a results file and resume after a kill;
 //! `sargon diff report` puts the shards' files together. The work is done by
-//! [`sargon::tools::diff_run`]; this module parses arguments and prints.
+//! [`sargon_tools::diff_run`]; this module parses arguments and prints.
 
 use std::path::{Path, PathBuf};
 
@@ -11,11 +11,11 @@ use anyhow::{bail, Context, Result};
 use super::make_engine;
 use super::progress::Progress;
 use super::Format;
-use sargon::base::engine::{Engine, EngineKind, RomId};
-use sargon::base::position::{self, BoardDiagram};
-use sargon::original::rom::RomStore;
-use sargon::tools::diff::Divergence;
-use sargon::tools::diff_run::{
+use sargon_core::engine::{Engine, EngineKind, RomId};
+use sargon_core::position::{self, BoardDiagram};
+use sargon_original::rom::RomStore;
+use sargon_tools::diff::Divergence;
+use sargon_tools::diff_run::{
     self, report, InputPosition, Observer, ResultsFile, RunIdentity, Search, SearchRecord, Shard,
     Tally, Verdict,
 };
@@ -106,7 +106,7 @@ fn read_epd(file: &Path) -> Result<Vec<String>> {
 /// `A-B` (or `A`) as the depths A to B.
 fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
     let (a, b) = range.split_once('-').unwrap_or((range, range));
-    let bad = || format!("bad depth range `{}`", sargon::base::input::echo(range));
+    let bad = || format!("bad depth range `{}`", sargon_core::input::echo(range));
     let (a, b): (u8, u8) = (
         a.trim().parse().with_context(bad)?,
         b.trim().parse().with_context(bad)?,
@@ -114,7 +114,7 @@ fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
     if a == 0 || a > b {
         bail!(
             "bad depth range `{}`: expected A-B with 1 <= A <= B",
-            sargon::base::input::echo(range)
+            sargon_core::input::echo(range)
         );
     }
     Ok((a..=b).collect())
@@ -130,13 +130,13 @@ fn parse_plan(parts: &[String], positions: usize) -> Result<Vec<report::DepthPla
                 let n: usize = n.trim().parse().with_context(|| {
                     format!(
                         "bad --depths `{}`: expected A-B:N with N a number of positions",
-                        sargon::base::input::echo(part)
+                        sargon_core::input::echo(part)
                     )
                 })?;
                 if n == 0 || n > positions {
                     bail!(
                         "bad --depths `{}`: N must be 1 to {positions}, the positions in the input",
-                        sargon::base::input::echo(part)
+                        sargon_core::input::echo(part)
                     );
                 }
                 (range, n)
@@ -349,7 +349,7 @@ impl Observer for Printer<'_> {
 
 impl Printer<'_> {
     fn show(&self, search: &Search, d: &Divergence) {
-        let show = |e: &Option<sargon::base::trace::Event>| match e {
+        let show = |e: &Option<sargon_core::trace::Event>| match e {
             Some(e) => e.to_string(),
             None => "(trace ended)".to_string(),
         };

@@ -7,12 +7,12 @@ use std::io::Write as _;
 use anyhow::{bail, Context, Result};
 
 use super::Format;
-use sargon::original::emu::Emulator;
-use sargon::original::history::{self, LevelProgress};
-use sargon::original::rom::RomStore;
-use sargon::tools::game_times::{self, TimedGame};
-use sargon::tools::play::Opening;
-use sargon::tools::strength;
+use sargon_original::emu::Emulator;
+use sargon_original::rom::RomStore;
+use sargon_studies::game_times::{self, TimedGame};
+use sargon_studies::history::{self, LevelProgress};
+use sargon_studies::strength;
+use sargon_tools::play::Opening;
 
 #[derive(clap::Subcommand, Debug)]
 pub enum HistoryCommand {
@@ -309,7 +309,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             }
             Some(levels) => {
                 let timing = calibrate(&args)?;
-                let mut port = sargon::engines::open_port();
+                let mut port = Box::new(sargon_port::Port::new());
                 play_games(port.as_mut(), &args, levels, &timing, &openings, &mut games)?;
             }
         }
@@ -408,7 +408,7 @@ fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
     let Some(top) = games.iter().map(|g| g.level).max() else {
         bail!("{}: no game measured on the emulator", path.display());
     };
-    let mut port = sargon::engines::open_port();
+    let mut port = Box::new(sargon_port::Port::new());
     for g in games.iter_mut() {
         if g.moves
             .iter()
@@ -463,7 +463,7 @@ fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
 }
 
 fn play_games(
-    engine: &mut dyn sargon::base::engine::Engine,
+    engine: &mut dyn sargon_core::engine::Engine,
     args: &GamesArgs,
     (first, last): (u8, u8),
     timing: &game_times::Timing,
@@ -526,7 +526,7 @@ fn play_games(
 fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    let games = sargon::tools::pgn::read_games(&text)
+    let games = sargon_tools::pgn::read_games(&text)
         .with_context(|| format!("{} is no PGN file", path.display()))?;
     let Some(first) = games.first() else {
         return Ok(None);
@@ -534,7 +534,7 @@ fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
     let player = first.tag("White").unwrap_or("?").to_string();
     let opponent = first.tag("Black").unwrap_or("?").to_string();
     let (distinct, repeats) = strength::distinct_games(&games);
-    let tally = sargon::tools::play::tally_of(distinct, &player);
+    let tally = sargon_tools::play::tally_of(distinct, &player);
     Ok(Some(strength::Match {
         player,
         opponent,
@@ -564,7 +564,7 @@ struct MatchRow {
     /// Against an opponent with `UCI_Elo` in its name: the player's rating.
     rating: Option<strength::Rating>,
     #[serde(skip)]
-    tally: sargon::tools::elo::Tally,
+    tally: sargon_tools::elo::Tally,
 }
 
 fn finite(x: f64) -> Option<f64> {
@@ -676,7 +676,7 @@ fn strength(args: StrengthArgs) -> Result<()> {
                  (its anchor plus the difference), chained from the depth above (its combined \
                  Elo plus their match's difference, the interval half-widths added in \
                  quadrature), combined by inverse-variance weighting (see \
-                 sargon::tools::strength; \"> X\" / \"< X\": a match won or lost entirely, \
+                 sargon_studies::strength; \"> X\" / \"< X\": a match won or lost entirely, \
                  which gives only a bound):\n"
             );
             print!("{}", strength::render_depth_table(&depths));

@@ -6,10 +6,10 @@
 
 use anyhow::Result;
 
-use sargon::original::listing::{full_listing, hook_addresses, listing_of, port_listing_of};
-use sargon::original::port_links::PortLinks;
-use sargon::original::program::Program;
-use sargon::original::rom::RomStore;
+use sargon_original::listing::{full_listing, hook_addresses, listing_of};
+use sargon_original::program::Program;
+use sargon_original::rom::RomStore;
+use sargon_studies::port_links::{port_listing_of, PortLinks};
 
 #[derive(clap::Args, Debug)]
 pub struct ListingArgs {

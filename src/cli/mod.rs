@@ -10,9 +10,9 @@ use anyhow::Result;
 use clap::ValueEnum;
 use shakmaty::Chess;
 
-use sargon::base::engine::{Engine, EngineKind, SearchOptions};
-use sargon::base::position::{self, Setup};
-use sargon::original::rom::RomStore;
+use sargon_core::engine::{Engine, EngineKind, SearchOptions};
+use sargon_core::position::{self, Setup};
+use sargon_original::rom::RomStore;
 
 pub mod analyze;
 pub mod annotate;
@@ -54,7 +54,7 @@ pub struct EngineArgs {
     pub book_random: u8,
 }
 
-fn parse_engine(s: &str) -> Result<EngineKind, String> {
+fn parse_engine(s: &str) -> Result<EngineKind, sargon_core::engine::UnknownEngine> {
     s.parse()
 }
 
@@ -110,12 +110,12 @@ pub fn parse_depth(text: &str) -> Result<u8, String> {
         Err(_) if text.trim().bytes().all(|b| b.is_ascii_digit()) && !text.trim().is_empty() => {
             Err(format!(
                 "{} plies is deeper than either engine searches (the port 1..={port}, the emulator 1..={emulator})",
-                sargon::base::input::echo(text.trim())
+                sargon_core::input::echo(text.trim())
             ))
         }
         Err(_) => Err(format!(
             "`{}` is not a whole number of plies",
-            sargon::base::input::echo(text)
+            sargon_core::input::echo(text)
         )),
     }
 }
@@ -131,7 +131,11 @@ pub fn make_engine(
     kind: EngineKind,
     rom: Option<&str>,
 ) -> Result<Box<dyn Engine + Send>> {
-    Ok(sargon::engines::open(store, kind, rom)?)
+    let opened = sargon_tools::engines::open(store, kind, rom)?;
+    if let Some(warning) = opened.warning {
+        eprintln!("warning: {warning}");
+    }
+    Ok(opened.engine)
 }
 
 /// Seconds as "12.3 s", "4m16s" or "4h02m".

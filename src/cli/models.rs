@@ -3,10 +3,10 @@
 use anyhow::Result;
 
 use super::make_engine;
-use sargon::base::engine::EngineKind;
-use sargon::original::rom::RomStore;
-use sargon::tools::models::{self, ModelFormat, MODELS};
-use sargon::tools::tree;
+use sargon_core::engine::EngineKind;
+use sargon_original::rom::RomStore;
+use sargon_tools::models::{self, ModelFormat, MODELS};
+use sargon_tools::tree;
 
 /// Output forms of `sargon models`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
-//! level), with PGN out and a score table (see [`sargon::tools::play`]).
+//! level), with PGN out and a score table (see [`sargon_tools::play`]).
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -11,12 +11,12 @@ use anyhow::{bail, Context, Result};
 use shakmaty::Position;
 
 use super::{make_engine, EngineArgs};
-use sargon::original::rom::RomStore;
-use sargon::tools::pgn;
-use sargon::tools::play::{
+use sargon_original::rom::RomStore;
+use sargon_tools::pgn;
+use sargon_tools::play::{
     self, MatchSettings, Opening, Player, SargonSpec, SharedFactory, UciSpec,
 };
-use sargon::tools::uci_client::Limit;
+use sargon_tools::uci_client::Limit;
 
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {

@@ -5,11 +5,11 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result};
 
 use super::Format;
-use sargon::base::engine::{EngineKind, SearchOptions};
-use sargon::base::position;
-use sargon::original::emu::Emulator;
-use sargon::original::profile::{self, Profile};
-use sargon::original::rom::RomStore;
+use sargon_core::engine::{EngineKind, SearchOptions};
+use sargon_core::position;
+use sargon_original::emu::Emulator;
+use sargon_original::profile::{self, Profile};
+use sargon_original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
 pub struct ProfileArgs {
@@ -84,8 +84,8 @@ pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
                 search_z80_instructions: outcome.stats.z80_instructions,
                 search_t_states: outcome.stats.t_states,
                 search_iz80_t_states: outcome.stats.iz80_t_states,
-                trs80_seconds: sargon::base::clock::trs80_seconds(p.totals.t_states),
-                z80a_4mhz_seconds: sargon::base::clock::z80a_seconds(p.totals.t_states),
+                trs80_seconds: sargon_core::clock::trs80_seconds(p.totals.t_states),
+                z80a_4mhz_seconds: sargon_core::clock::z80a_seconds(p.totals.t_states),
             };
             println!("{}", serde_json::to_string_pretty(&r)?);
         }
@@ -154,8 +154,8 @@ pub fn render_table(p: &Profile) -> String {
     let _ = writeln!(
         out,
         "Time on a TRS-80 Model I (1.774 MHz): {}; on a 4 MHz Z80: {}",
-        super::human_duration(sargon::base::clock::trs80_seconds(p.totals.t_states)),
-        super::human_duration(sargon::base::clock::z80a_seconds(p.totals.t_states))
+        super::human_duration(sargon_core::clock::trs80_seconds(p.totals.t_states)),
+        super::human_duration(sargon_core::clock::z80a_seconds(p.totals.t_states))
     );
     out
 }

@@ -6,7 +6,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use sargon::base::hooks::{FnHook, Hook, HookPoint};
+use sargon_core::hooks::{FnHook, Hook, HookPoint};
 
 /// A progress bar on stderr, drawn only when stderr is a terminal (so it never mixes with
 /// machine-readable output, and logs stay clean). Cheap to clone and to share between

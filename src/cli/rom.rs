@@ -6,10 +6,10 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 
 use super::progress::Progress;
-use sargon::base::hooks::HookPoint;
-use sargon::original::emu;
-use sargon::original::rom::{self, ImportResult, RomStore};
-use sargon::verify::{self, Scope};
+use sargon_core::hooks::HookPoint;
+use sargon_original::emu;
+use sargon_original::rom::{self, ImportResult, RomStore};
+use sargon_tools::verify::{self, Scope};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RomCommand {

@@ -6,9 +6,10 @@ use anyhow::{Context, Result};
 
 use super::progress::SearchTicker;
 use super::{make_engine, EngineArgs};
-use sargon::base::trace::{self, Detail, DigestBuilder};
-use sargon::original::rom::RomStore;
-use sargon::tools::record;
+use sargon_core::digest::DigestBuilder;
+use sargon_core::record;
+use sargon_core::trace::{self, Detail};
+use sargon_original::rom::RomStore;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TraceFormat {

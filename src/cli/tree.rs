@@ -8,11 +8,11 @@ use anyhow::{bail, Context, Result};
 
 use super::progress::SearchTicker;
 use super::{make_engine, EngineArgs};
-use sargon::base::position;
-use sargon::base::trace::{Detail, Event};
-use sargon::original::rom::RomStore;
-use sargon::tools::record;
-use sargon::tools::tree::{self, DotLayout, TreeBuilder, View};
+use sargon_core::position;
+use sargon_core::record;
+use sargon_core::trace::{Detail, Event};
+use sargon_original::rom::RomStore;
+use sargon_tools::tree::{self, DotLayout, TreeBuilder, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub enum TreeFormat {
@@ -80,7 +80,7 @@ fn parse_keep_nodes(text: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(_) => Err(format!(
             "`{}` is not a number of nodes",
-            sargon::base::input::echo(text)
+            sargon_core::input::echo(text)
         )),
     }
 }

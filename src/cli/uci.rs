@@ -5,8 +5,8 @@ use std::io;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, EngineArgs};
-use sargon::original::rom::RomStore;
-use sargon::tools::uci::{Settings, Uci};
+use sargon_original::rom::RomStore;
+use sargon_tools::uci::{Settings, Uci};
 
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {

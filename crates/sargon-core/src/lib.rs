@@ -1,0 +1,58 @@
+//! # sargon-core
+//!
+//! What the two Sargons share: the original (Sargon's Z80 code in an emulator, crate
+//! `sargon-original`) and the native port (crate `sargon-port`) implement the same
+//! [`Engine`] interface, fire the same [`hooks`] at the same points of the program, and so
+//! produce the same [`trace`] of [`Event`]s, from which [`pv`] rebuilds the principal
+//! variation. Everything a tool needs to drive either engine is here, and nothing of either
+//! engine.
+//!
+//! * [`vocab`]: Sargon's own words: squares ([`Sq`]), moves ([`SMove`]), scores ([`Score`]).
+//! * [`position`]: FEN and `startpos` in, Sargon's [`Setup`] out.
+//! * [`engine`]: the [`Engine`] trait, [`SearchOptions`] and [`SearchOutcome`].
+//! * [`hooks`]: the points of the program a [`Hook`] can observe and steer.
+//! * [`trace`] and [`record`]: a search as a list of events.
+//! * [`pv`]: the principal variation from the "best so far" events.
+//! * [`clock`]: T-states as time on the machines of 1978.
+//! * [`input`]: quoting what the user typed in an error.
+//!
+//! # Example: Sargon's move and principal variation, on the port
+//!
+//! ```
+//! use sargon_core::{parse_position, record, setup, Detail, SearchOptions};
+//! use sargon_port::Port;
+//!
+//! let pos = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1")?;
+//! let setup = setup(&pos, false)?; // false: no opening book
+//! let run = record::search(&mut Port::new(), &setup, &SearchOptions::depth(3), Detail::BestOnly, &mut [])?;
+//! let pv = run.pv(&pos);
+//! assert_eq!(pv.san, ["Qxd8+", "Rxd8", "Rxd8#"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod clock;
+#[cfg(feature = "digest")]
+pub mod digest;
+pub mod engine;
+pub mod hooks;
+pub mod input;
+pub mod position;
+pub mod pv;
+pub mod record;
+pub mod trace;
+pub mod vocab;
+
+pub use engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
+pub use hooks::{FnHook, Hook, HookEvent, HookMask, HookPoint, Hooks};
+pub use position::{parse_position, setup, Setup};
+pub use pv::PvLine;
+pub use record::Recorded;
+pub use trace::{Detail, Event, Recorder};
+pub use vocab::{SMove, Score, Sq};
+
+/// `docs/hooks.md`, whose example is compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/hooks.md")]
+struct HooksGuide;

@@ -1,0 +1,364 @@
+//! The trace: one typed event stream, the common language of both engines.
+//!
+//! A [`Recorder`] is an ordinary hook ([`crate::hooks::Hook`]): it reads the views
+//! the hook points give ([`HookEvent`]) and turns them into [`Event`]s, so the emulator
+//! and the port produce their traces with the same code, and two traces are equal exactly
+//! when the searches made the same decisions in the same order. The formats (one event per
+//! line as text, or JSON Lines) are specified in `docs/trace-format.md`.
+
+use std::fmt;
+
+use crate::hooks::{Hook, HookEvent, HookMask, HookPoint};
+use crate::vocab::{SMove, Score};
+
+/// Moves from the root to a node, in Sargon's move-list terms.
+pub type Path = Vec<SMove>;
+
+/// One thing the search did. Scores are Sargon's bytes (see [`Score`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A move entered the move list of ply `path.len()`: a node of the tree was created.
+    Created {
+        /// The moves from the root to the new node.
+        path: Path,
+    },
+    /// POINTS scored the node at `path` (the root when `path` is empty). `ply` is NPLY,
+    /// which equals the path's length except for the root evaluation.
+    Eval {
+        /// NPLY at the evaluation.
+        ply: u8,
+        /// The moves from the root to the node.
+        path: Path,
+        /// The score POINTS gave.
+        score: Score,
+    },
+    /// FM37: the node's score against the score two plies above; `cutoff` when it is not
+    /// greater (Sargon then abandons the rest of the ply: an alpha-beta cutoff).
+    AlphaBeta {
+        /// The moves from the root to the node.
+        path: Path,
+        /// The node's score.
+        score: Score,
+        /// The score two plies above.
+        two_above: Score,
+        /// Whether the rest of the ply is cut off.
+        cutoff: bool,
+    },
+    /// The negated score against the best one ply above; `accepted` when it is greater.
+    BestTest {
+        /// The moves from the root to the node.
+        path: Path,
+        /// The node's score, negated.
+        negated: Score,
+        /// The best score one ply above.
+        one_above: Score,
+        /// Whether the node became the best so far.
+        accepted: bool,
+    },
+    /// The node became the best so far at its ply; `score` was stored one ply above.
+    Best {
+        /// The moves from the root to the node.
+        path: Path,
+        /// The score stored one ply above.
+        score: Score,
+    },
+    /// ASCEND: the search goes up from ply `ply`.
+    Ascend {
+        /// NPLY before going up.
+        ply: u8,
+    },
+    /// The search's result: the chosen move (BESTM) and SCORE+1. Not a hook's: it is made
+    /// from the search's outcome and closes every trace that `tools::record` takes.
+    Result {
+        /// The chosen move (none when there is no legal move).
+        best: Option<SMove>,
+        /// SCORE+1, the root score.
+        score: Score,
+    },
+}
+
+/// The kinds of event, for counts and digests.
+pub const KINDS: [&str; 7] = [
+    "created",
+    "eval",
+    "alpha_beta",
+    "best_test",
+    "best",
+    "ascend",
+    "result",
+];
+
+impl Event {
+    /// The event's kind, as written first on its text line.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Created { .. } => "created",
+            Event::Eval { .. } => "eval",
+            Event::AlphaBeta { .. } => "alpha_beta",
+            Event::BestTest { .. } => "best_test",
+            Event::Best { .. } => "best",
+            Event::Ascend { .. } => "ascend",
+            Event::Result { .. } => "result",
+        }
+    }
+
+    /// The node the event concerns, if any.
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Event::Created { path }
+            | Event::Eval { path, .. }
+            | Event::AlphaBeta { path, .. }
+            | Event::BestTest { path, .. }
+            | Event::Best { path, .. } => Some(path),
+            Event::Ascend { .. } | Event::Result { .. } => None,
+        }
+    }
+
+    /// The event as one JSON object (a line of the JSON Lines form).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::json;
+        let p = |path: &Path| path.iter().map(|m| m.uci()).collect::<Vec<_>>();
+        match self {
+            Event::Created { path } => {
+                json!({"event": "created", "ply": path.len(), "path": p(path)})
+            }
+            Event::Eval { ply, path, score } => {
+                json!({"event": "eval", "ply": ply, "path": p(path), "score": score.0, "pawns": score.pawns()})
+            }
+            Event::AlphaBeta {
+                path,
+                score,
+                two_above,
+                cutoff,
+            } => json!({
+                "event": "alpha_beta", "ply": path.len(), "path": p(path), "score": score.0,
+                "two_above": two_above.0, "cutoff": cutoff
+            }),
+            Event::BestTest {
+                path,
+                negated,
+                one_above,
+                accepted,
+            } => json!({
+                "event": "best_test", "ply": path.len(), "path": p(path), "negated": negated.0,
+                "one_above": one_above.0, "accepted": accepted
+            }),
+            Event::Best { path, score } => {
+                json!({"event": "best", "ply": path.len(), "path": p(path), "score": score.0})
+            }
+            Event::Ascend { ply } => json!({"event": "ascend", "ply": ply}),
+            Event::Result { best, score } => json!({
+                "event": "result", "best": best.map(|m| m.uci()), "score": score.0,
+                "pawns_for_mover": score.negated().pawns()
+            }),
+        }
+    }
+}
+
+fn write_path(f: &mut fmt::Formatter<'_>, path: &Path) -> fmt::Result {
+    for m in path {
+        write!(f, " {m}")?;
+    }
+    Ok(())
+}
+
+/// The stable text form: one line per event (without the newline).
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Created { path } => {
+                write!(f, "created {}", path.len())?;
+                write_path(f, path)
+            }
+            Event::Eval { ply, path, score } => {
+                write!(f, "eval {ply}")?;
+                write_path(f, path)?;
+                write!(f, " : {:02x}", score.0)
+            }
+            Event::AlphaBeta {
+                path,
+                score,
+                two_above,
+                cutoff,
+            } => {
+                write!(f, "alpha_beta {}", path.len())?;
+                write_path(f, path)?;
+                let (op, verdict) = if *cutoff {
+                    ("<=", "cutoff")
+                } else {
+                    (">", "pass")
+                };
+                write!(f, " : {:02x} {op} {:02x} {verdict}", score.0, two_above.0)
+            }
+            Event::BestTest {
+                path,
+                negated,
+                one_above,
+                accepted,
+            } => {
+                write!(f, "best_test {}", path.len())?;
+                write_path(f, path)?;
+                let (op, verdict) = if *accepted {
+                    (">", "new_best")
+                } else {
+                    ("<=", "discard")
+                };
+                write!(f, " : {:02x} {op} {:02x} {verdict}", negated.0, one_above.0)
+            }
+            Event::Best { path, score } => {
+                write!(f, "best {}", path.len())?;
+                write_path(f, path)?;
+                write!(f, " : {:02x}", score.0)
+            }
+            Event::Ascend { ply } => write!(f, "ascend {ply}"),
+            Event::Result { best, score } => match best {
+                Some(m) => write!(f, "result {m} : {:02x}", score.0),
+                None => write!(f, "result none : {:02x}", score.0),
+            },
+        }
+    }
+}
+
+/// Which events a [`Recorder`] keeps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Every event.
+    Full,
+    /// Only `best` events: all the PV extraction needs, at a fraction of the cost.
+    BestOnly,
+}
+
+/// A hook that turns what the engine does into [`Event`]s, handed to a sink as they occur.
+pub struct Recorder<'s> {
+    detail: Detail,
+    sink: Box<dyn FnMut(Event) + 's>,
+}
+
+impl<'s> Recorder<'s> {
+    /// A recorder passing events at `detail` to `sink`.
+    pub fn new(detail: Detail, sink: impl FnMut(Event) + 's) -> Self {
+        Recorder {
+            detail,
+            sink: Box::new(sink),
+        }
+    }
+
+    /// A recorder that appends to a vector.
+    pub fn into_vec(detail: Detail, events: &'s mut Vec<Event>) -> Self {
+        Recorder::new(detail, move |e| events.push(e))
+    }
+}
+
+impl Hook for Recorder<'_> {
+    fn points(&self) -> HookMask {
+        match self.detail {
+            Detail::Full => HookMask::of(&[
+                HookPoint::MovegenDone,
+                HookPoint::PointsEnd,
+                HookPoint::AlphaBeta,
+                HookPoint::BestTest,
+                HookPoint::BestConfirmed,
+                HookPoint::Ascend,
+            ]),
+            Detail::BestOnly => HookMask::of(&[HookPoint::BestConfirmed]),
+        }
+    }
+
+    fn at(&mut self, event: &mut HookEvent<'_>) {
+        let e = match event {
+            HookEvent::MovegenDone(v) => {
+                // Each move of the new list is a child of the node being expanded.
+                let parent = v.search().path();
+                for m in v.moves() {
+                    let mut path = parent.clone();
+                    path.push(m);
+                    (self.sink)(Event::Created { path });
+                }
+                return;
+            }
+            HookEvent::PointsEnd(v) => Event::Eval {
+                ply: v.search().ply(),
+                path: v.search().path(),
+                score: v.score(),
+            },
+            HookEvent::AlphaBeta(v) => Event::AlphaBeta {
+                path: v.search().path(),
+                score: v.score(),
+                two_above: v.two_plies_up(),
+                cutoff: v.cutoff(),
+            },
+            HookEvent::BestTest(v) => Event::BestTest {
+                path: v.search().path(),
+                negated: v.negated_score(),
+                one_above: v.one_ply_up(),
+                accepted: v.accepted(),
+            },
+            HookEvent::BestConfirmed(v) => Event::Best {
+                path: v.search().path(),
+                score: v.score(),
+            },
+            HookEvent::Ascend(v) => Event::Ascend {
+                ply: v.search().ply(),
+            },
+            HookEvent::MovegenPath(_) | HookEvent::BookRandom(_) => return,
+        };
+        (self.sink)(e);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_form() {
+        let path = vec![SMove::plain(35, 55), SMove::plain(85, 65)];
+        assert_eq!(
+            Event::Created { path: path.clone() }.to_string(),
+            "created 2 e2e4 e7e5"
+        );
+        assert_eq!(
+            Event::Eval {
+                ply: 0,
+                path: vec![],
+                score: Score(0x80)
+            }
+            .to_string(),
+            "eval 0 : 80"
+        );
+        let ab = Event::AlphaBeta {
+            path: path.clone(),
+            score: Score(0x70),
+            two_above: Score(0x78),
+            cutoff: true,
+        };
+        assert_eq!(ab.to_string(), "alpha_beta 2 e2e4 e7e5 : 70 <= 78 cutoff");
+        let bt = Event::BestTest {
+            path,
+            negated: Score(0x90),
+            one_above: Score(0),
+            accepted: true,
+        };
+        assert_eq!(bt.to_string(), "best_test 2 e2e4 e7e5 : 90 > 00 new_best");
+        assert_eq!(
+            Event::Result {
+                best: None,
+                score: Score(0xff)
+            }
+            .to_string(),
+            "result none : ff"
+        );
+    }
+
+    #[test]
+    fn json_form() {
+        let e = Event::Best {
+            path: vec![SMove::plain(35, 55)],
+            score: Score(0x78),
+        };
+        assert_eq!(
+            e.to_json().to_string(),
+            r#"{"event":"best","path":["e2e4"],"ply":1,"score":120}"#
+        );
+    }
+}

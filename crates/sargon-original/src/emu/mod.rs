@@ -1,0 +1,730 @@
+//! The original Sargon, run as it was written: its Z80 code in the `iz80` emulator.
+//!
+//! The harness calls Sargon's routines by symbol, the way its own driver did, with a
+//! sentinel return address: it pushes the sentinel, jumps to the routine and runs until
+//! the program counter reaches the sentinel. Instructions and T-states are counted, and an
+//! instruction budget turns a hang into an error.
+//!
+//! T-states are counted twice. `iz80`'s own count deviates from Zilog's manual for
+//! instructions Sargon uses all the time (IX/IY prefixes, `JP cc`), about 7% low for a
+//! search, so the run loop also adds up each executed instruction's documented T-states
+//! through a per-address [`TimingCache`], the same one the profiler uses: one table lookup
+//! per instruction, which costs the emulator a few per cent of its speed
+//! (`docs/history.md` has the measurement).
+//!
+//! Hooks ([`sargon_core::hooks`]) are armed in a 64 KiB table indexed by address: the only
+//! per-instruction cost is one table lookup. A hook fires *before* the instruction at its
+//! address executes and sees the program's memory through [`SargonMemory`] (the symbols say
+//! where each variable is) and the registers A and B, which it may change. Each hook point is a symbol plus a documented offset (`docs/hooks.md`), and the
+//! bytes found there are checked when a ROM is loaded, so a different or corrupt image is
+//! refused with an explanation instead of hooks firing in the wrong place.
+//!
+//! Two things of the original are neutralised here without touching its code, both
+//! documented in `docs/emulator.md`:
+//! * FNDMOV stores the root's score through MLPTRJ before setting it; on a fresh image
+//!   MLPTRJ is 0 and the byte lands in the variable M3. The harness points MLPTRJ at a zeroed
+//!   scratch entry before each search ([`Emulator::set_mlptrj_fix`] turns this off, to show
+//!   the failure).
+//! * The book reads the Z80 refresh register (`LD A,R`) as a random number; the harness
+//!   replaces it with [`SearchOptions::book_random`].
+
+use std::time::Instant;
+
+use iz80::{Cpu, Machine, Reg16, Reg8};
+
+use crate::rom::{Rom, RomError};
+use crate::z80::TimingCache;
+use sargon_core::engine::{
+    Engine, EngineKind, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
+};
+use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
+use sargon_core::position::Setup;
+use sargon_core::vocab::{SMove, Score, Sq};
+
+/// Where the harness returns to: no Sargon code lives this high.
+const SENTINEL: u16 = 0xfff0;
+/// A zeroed 6-byte move entry for MLPTRJ to point at before a search (outside the image).
+const SCRATCH_ENTRY: u16 = 0xff00;
+/// Hook-table value that marks the sentinel address.
+const SENTINEL_MARK: u8 = 0xff;
+/// Instructions between two looks at the stop flag (about a millisecond).
+const STOP_CHECK_INTERVAL: u64 = 1 << 16;
+/// Sargon's depth limit: its score table and ply table hold six plies.
+pub const MAX_DEPTH: u8 = EngineKind::Emulator.max_depth();
+
+/// Addresses the harness uses, resolved from the ROM's symbol table.
+#[derive(Clone, Debug)]
+pub struct Symbols {
+    /// FNDMOV: the search routine.
+    pub fndmov: u16,
+    /// ROYALT: the routine that rebuilds the royalty table.
+    pub royalt: u16,
+    /// VALMOV: the routine that checks and makes a player's move.
+    pub valmov: u16,
+    /// BOARDA: the 10x12 board.
+    pub boarda: u16,
+    /// COLOR: the colour of the side to move.
+    pub color: u16,
+    /// KOLOR: the computer's colour.
+    pub kolor: u16,
+    /// MOVENO: the current move number.
+    pub moveno: u16,
+    /// PLYMAX: the maximum search depth.
+    pub plymax: u16,
+    /// NPLY: the current ply.
+    pub nply: u16,
+    /// MLPTRJ: pointer to the move being processed.
+    pub mlptrj: u16,
+    /// MLPTRI: pointer into the ply table.
+    pub mlptri: u16,
+    /// BESTM: pointer to the best move so far.
+    pub bestm: u16,
+    /// SCORE: the score table, one byte per ply.
+    pub score: u16,
+    /// SCRIX: pointer into the score table.
+    pub scrix: u16,
+    /// PLYIX: the ply table of move-list pointers.
+    pub plyix: u16,
+    /// MVEMSG: the move VALMOV checks (from and to squares).
+    pub mvemsg: u16,
+    /// STACK: the top of Sargon's stack.
+    pub stack: u16,
+    /// P1: working copy of a board square's contents.
+    pub p1: u16,
+    /// T1: working table index.
+    pub t1: u16,
+    /// M1: working board index (the from square).
+    pub m1: u16,
+    /// M2: working board index (the to square).
+    pub m2: u16,
+    /// VALM: the score of the move being examined.
+    pub valm: u16,
+    /// Address of each hook point, indexed by `HookPoint as usize`.
+    pub hooks: [u16; 8],
+}
+
+/// How each hook point is found: symbol, offset, and the instruction bytes expected there
+/// (`None` in the pattern: any byte; `Sym` bytes: low/high byte of a symbol's address).
+struct HookSpec {
+    point: HookPoint,
+    symbol: &'static str,
+    offset: u16,
+    /// Bytes expected at `symbol + check_offset`, with `check_offset` relative to the symbol.
+    check_offset: u16,
+    expect: &'static [Pat],
+    what: &'static str,
+}
+
+#[derive(Copy, Clone)]
+enum Pat {
+    B(u8),
+    Lo(&'static str),
+    Hi(&'static str),
+}
+
+const HOOK_SPECS: [HookSpec; 8] = [
+    HookSpec {
+        point: HookPoint::MovegenPath,
+        symbol: "MP10",
+        offset: 3,
+        check_offset: 0,
+        expect: &[
+            Pat::B(0xcd),
+            Pat::Lo("PATH"),
+            Pat::Hi("PATH"),
+            Pat::B(0xfe),
+            Pat::B(0x02),
+        ],
+        what: "CALL PATH followed by CP 2",
+    },
+    HookSpec {
+        point: HookPoint::MovegenDone,
+        symbol: "FM5",
+        offset: 11,
+        check_offset: 8,
+        expect: &[Pat::B(0xcd), Pat::Lo("GENMOV"), Pat::Hi("GENMOV")],
+        what: "CALL GENMOV",
+    },
+    HookSpec {
+        point: HookPoint::PointsEnd,
+        symbol: "REL016",
+        offset: 2,
+        check_offset: 0,
+        expect: &[
+            Pat::B(0xc6),
+            Pat::B(0x80),
+            Pat::B(0x32),
+            Pat::Lo("VALM"),
+            Pat::Hi("VALM"),
+        ],
+        what: "ADD A,80H followed by LD (VALM),A",
+    },
+    HookSpec {
+        point: HookPoint::AlphaBeta,
+        symbol: "FM37",
+        offset: 0,
+        check_offset: 0,
+        expect: &[Pat::B(0xbe)],
+        what: "CP (HL)",
+    },
+    HookSpec {
+        point: HookPoint::BestTest,
+        symbol: "FM37",
+        offset: 9,
+        check_offset: 5,
+        expect: &[
+            Pat::B(0xed),
+            Pat::B(0x44),
+            Pat::B(0x23),
+            Pat::B(0xbe),
+            Pat::B(0xda),
+        ],
+        what: "NEG, INC HL, CP (HL), JP C",
+    },
+    HookSpec {
+        point: HookPoint::BestConfirmed,
+        symbol: "FM37",
+        offset: 16,
+        check_offset: 15,
+        expect: &[Pat::B(0x77), Pat::B(0x3a), Pat::Lo("NPLY"), Pat::Hi("NPLY")],
+        what: "LD (HL),A followed by LD A,(NPLY)",
+    },
+    HookSpec {
+        point: HookPoint::Ascend,
+        symbol: "ASCEND",
+        offset: 0,
+        check_offset: 0,
+        expect: &[Pat::B(0x21), Pat::Lo("COLOR"), Pat::Hi("COLOR")],
+        what: "LD HL,COLOR",
+    },
+    HookSpec {
+        point: HookPoint::BookRandom,
+        symbol: "BOOK",
+        offset: 23,
+        check_offset: 21,
+        expect: &[Pat::B(0xed), Pat::B(0x5f), Pat::B(0xcb), Pat::B(0x47)],
+        what: "LD A,R followed by BIT 0,A",
+    },
+];
+
+/// Every symbol the harness needs; `sargon rom info` checks them all.
+pub const REQUIRED_SYMBOLS: &[&str] = &[
+    "FNDMOV", "ROYALT", "VALMOV", "GENMOV", "PATH", "BOARDA", "COLOR", "KOLOR", "MOVENO", "PLYMAX",
+    "NPLY", "MLPTRJ", "MLPTRI", "BESTM", "SCORE", "SCRIX", "PLYIX", "MVEMSG", "STACK", "P1", "T1",
+    "M1", "M2", "VALM", "MP10", "FM5", "REL016", "FM37", "ASCEND", "BOOK",
+];
+
+impl Symbols {
+    /// Resolve every address and check the instruction bytes at every hook point.
+    pub fn resolve(rom: &Rom) -> Result<Symbols, RomError> {
+        for s in REQUIRED_SYMBOLS {
+            rom.symbol(s)?;
+        }
+        let s = |n: &str| rom.symbol(n).expect("checked above");
+        let mem = rom.memory();
+        let mut hooks = [0u16; 8];
+        for spec in &HOOK_SPECS {
+            let base = s(spec.symbol);
+            let at = base.wrapping_add(spec.check_offset);
+            let found: Vec<u8> = (0..spec.expect.len())
+                .map(|i| mem[at.wrapping_add(i as u16) as usize])
+                .collect();
+            let ok = spec.expect.iter().zip(&found).all(|(p, &b)| match *p {
+                Pat::B(x) => b == x,
+                Pat::Lo(sym) => b == s(sym) as u8,
+                Pat::Hi(sym) => b == (s(sym) >> 8) as u8,
+            });
+            if !ok {
+                return Err(RomError::Corrupt {
+                    name: rom.meta.name.clone(),
+                    dir: std::path::PathBuf::from("(image)"),
+                    why: format!(
+                        "hook point {} expects {} at {}+{} ({:#06x}), found bytes {}",
+                        spec.point.name(),
+                        spec.what,
+                        spec.symbol,
+                        spec.check_offset,
+                        at,
+                        hex::encode(&found)
+                    ),
+                });
+            }
+            hooks[spec.point as usize] = base.wrapping_add(spec.offset);
+        }
+        Ok(Symbols {
+            fndmov: s("FNDMOV"),
+            royalt: s("ROYALT"),
+            valmov: s("VALMOV"),
+            boarda: s("BOARDA"),
+            color: s("COLOR"),
+            kolor: s("KOLOR"),
+            moveno: s("MOVENO"),
+            plymax: s("PLYMAX"),
+            nply: s("NPLY"),
+            mlptrj: s("MLPTRJ"),
+            mlptri: s("MLPTRI"),
+            bestm: s("BESTM"),
+            score: s("SCORE"),
+            scrix: s("SCRIX"),
+            plyix: s("PLYIX"),
+            mvemsg: s("MVEMSG"),
+            stack: s("STACK"),
+            p1: s("P1"),
+            t1: s("T1"),
+            m1: s("M1"),
+            m2: s("M2"),
+            valm: s("VALM"),
+            hooks,
+        })
+    }
+
+    /// The hook point at `addr`, if any.
+    pub fn hook_at(&self, addr: u16) -> Option<HookPoint> {
+        HookPoint::ALL
+            .into_iter()
+            .find(|&p| self.hooks[p as usize] == addr)
+    }
+}
+
+/// Sees every instruction the emulator executes (for profiling). The unobserved search uses
+/// [`NoObserver`], whose empty method the compiler removes from the run loop.
+pub trait Observer {
+    /// False only for [`NoObserver`]: the run loop then skips the observation entirely.
+    const ACTIVE: bool = true;
+    /// The instruction at `pc` has executed, taking `t_states` by `iz80`'s count (not the
+    /// documented one); `cpu` and `mem` show the state after it.
+    fn executed(&mut self, pc: u16, t_states: u32, cpu: &Cpu, mem: &[u8]);
+}
+
+/// The observer that observes nothing.
+pub struct NoObserver;
+
+impl Observer for NoObserver {
+    const ACTIVE: bool = false;
+    #[inline(always)]
+    fn executed(&mut self, _pc: u16, _t_states: u32, _cpu: &Cpu, _mem: &[u8]) {}
+}
+
+/// 64 KiB of memory and the hook table; what `iz80` sees as the machine.
+pub struct SargonMachine {
+    /// The 64 KiB address space.
+    pub mem: Vec<u8>,
+    /// For each address: 0, or 1 + the index of the hook point armed there.
+    hook_table: Vec<u8>,
+}
+
+impl Machine for SargonMachine {
+    #[inline(always)]
+    fn peek(&mut self, address: u16) -> u8 {
+        self.mem[address as usize]
+    }
+    #[inline(always)]
+    fn poke(&mut self, address: u16, value: u8) {
+        self.mem[address as usize] = value;
+    }
+    fn port_in(&mut self, _address: u16) -> u8 {
+        0
+    }
+    fn port_out(&mut self, _address: u16, _value: u8) {}
+}
+
+impl SargonMachine {
+    fn word(&self, addr: u16) -> u16 {
+        u16::from_le_bytes([
+            self.mem[addr as usize],
+            self.mem[addr.wrapping_add(1) as usize],
+        ])
+    }
+    fn set_word(&mut self, addr: u16, value: u16) {
+        let [lo, hi] = value.to_le_bytes();
+        self.mem[addr as usize] = lo;
+        self.mem[addr.wrapping_add(1) as usize] = hi;
+    }
+    fn smove_at(&self, entry: u16) -> SMove {
+        SMove {
+            from: Sq(self.mem[entry.wrapping_add(2) as usize]),
+            to: Sq(self.mem[entry.wrapping_add(3) as usize]),
+            flags: self.mem[entry.wrapping_add(4) as usize],
+        }
+    }
+}
+
+/// The original Sargon in the emulator.
+pub struct Emulator {
+    rom: Rom,
+    rom_id: RomId,
+    syms: Symbols,
+    pristine: Vec<u8>,
+    cpu: Cpu,
+    machine: SargonMachine,
+    instructions: u64,
+    /// Documented T-states of the instructions run since the last reset.
+    t_states: u64,
+    /// Each executed address's documented timing, decoded once.
+    timing: TimingCache,
+    mlptrj_fix: bool,
+    stop_check_interval: u64,
+}
+
+impl Emulator {
+    /// Prepare an emulator for a ROM, checking its symbols and hook points.
+    pub fn new(rom: Rom) -> Result<Emulator, RomError> {
+        let syms = Symbols::resolve(&rom)?;
+        let pristine = rom.memory();
+        Ok(Emulator {
+            rom_id: RomId {
+                name: rom.meta.name.clone(),
+                sha256: rom.meta.image_sha256.clone(),
+                verified: rom.verified(),
+            },
+            machine: SargonMachine {
+                mem: pristine.clone(),
+                hook_table: vec![0; 0x10000],
+            },
+            rom,
+            syms,
+            pristine,
+            cpu: Cpu::new_z80(),
+            instructions: 0,
+            t_states: 0,
+            timing: TimingCache::new(),
+            mlptrj_fix: true,
+            stop_check_interval: STOP_CHECK_INTERVAL,
+        })
+    }
+
+    /// The ROM loaded.
+    pub fn rom(&self) -> &Rom {
+        &self.rom
+    }
+
+    /// The harness's addresses in the ROM.
+    pub fn symbols(&self) -> &Symbols {
+        &self.syms
+    }
+
+    /// Point MLPTRJ at a scratch entry before each search (on by default). Off, the
+    /// original's uninitialised-pointer write corrupts M3 and the search goes wrong: kept
+    /// switchable so the failure can be shown (see `docs/emulator.md`).
+    pub fn set_mlptrj_fix(&mut self, on: bool) {
+        self.mlptrj_fix = on;
+    }
+
+    /// How many instructions run between two looks at the stop flag (default 65,536).
+    /// Changing it must change nothing but how soon a stop is noticed; the tests run
+    /// with 1 to prove that.
+    pub fn set_stop_check_interval(&mut self, instructions: u64) {
+        self.stop_check_interval = instructions.max(1);
+    }
+
+    /// The emulated memory (after the last search).
+    pub fn memory(&self) -> &[u8] {
+        &self.machine.mem
+    }
+
+    /// Restore the pristine image: every search starts from the program as imported.
+    fn reset(&mut self) {
+        self.machine.mem.copy_from_slice(&self.pristine);
+        self.cpu = Cpu::new_z80();
+        self.instructions = 0;
+        self.t_states = 0;
+    }
+
+    fn poke(&mut self, addr: u16, value: u8) {
+        self.machine.mem[addr as usize] = value;
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.machine.mem[addr as usize]
+    }
+
+    /// Arm the hook table for the points in `hooks` (plus the book's random byte, which the
+    /// harness always supplies).
+    fn arm(&mut self, hooks: &Hooks) {
+        self.machine.hook_table.iter_mut().for_each(|b| *b = 0);
+        let mask = hooks.mask().with(HookPoint::BookRandom);
+        for p in HookPoint::ALL {
+            if mask.contains(p) {
+                self.machine.hook_table[self.syms.hooks[p as usize] as usize] = 1 + p as u8;
+            }
+        }
+    }
+
+    /// Call the routine at `addr` and run until it returns (or the budget runs out).
+    #[allow(clippy::too_many_arguments)]
+    pub fn call<O: Observer>(
+        &mut self,
+        routine: &str,
+        addr: u16,
+        budget: u64,
+        hooks: &mut Hooks,
+        book_random: u8,
+        stop: Option<&std::sync::atomic::AtomicBool>,
+        observer: &mut O,
+    ) -> Result<(), SearchError> {
+        let sp = self.syms.stack.wrapping_sub(2);
+        self.machine.set_word(sp, SENTINEL);
+        {
+            let r = self.cpu.registers();
+            r.set16(Reg16::SP, sp);
+            r.set_pc(addr);
+        }
+        let limit = self.instructions.saturating_add(budget);
+        // The sentinel is marked in the hook table too, so the hot loop has one lookup and
+        // one well-predicted branch per instruction besides the chunk-end test.
+        self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
+        let mut n = self.instructions;
+        let mut t_states = self.t_states;
+        let result = 'run: loop {
+            // Run in chunks so that a stop request is noticed without a per-instruction cost.
+            // A hook fires and its instruction executes in the same step, so a chunk boundary
+            // never makes a hook fire twice.
+            let chunk_end = limit.min(n + self.stop_check_interval);
+            while n < chunk_end {
+                let pc = self.cpu.immutable_registers().pc();
+                let h = self.machine.hook_table[pc as usize];
+                if h != 0 {
+                    if h == SENTINEL_MARK {
+                        break 'run Ok(());
+                    }
+                    self.instructions = n;
+                    self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                }
+                let sp = self.cpu.immutable_registers().get16(Reg16::SP);
+                if O::ACTIVE {
+                    let cycles = self.cpu.cycle_count();
+                    self.cpu.execute_instruction(&mut self.machine);
+                    let iz80_t_states = (self.cpu.cycle_count() - cycles) as u32;
+                    observer.executed(pc, iz80_t_states, &self.cpu, &self.machine.mem);
+                } else {
+                    self.cpu.execute_instruction(&mut self.machine);
+                }
+                // Whether a conditional instruction took its branch shows in PC and SP after it.
+                let after = self.cpu.immutable_registers();
+                t_states += u64::from(self.timing.t_states(
+                    &self.machine.mem,
+                    pc,
+                    after.pc(),
+                    sp,
+                    after.get16(Reg16::SP),
+                ));
+                n += 1;
+            }
+            let pc = self.cpu.immutable_registers().pc();
+            if pc == SENTINEL {
+                break Ok(());
+            }
+            if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                break Err(SearchError::Stopped);
+            }
+            if n >= limit {
+                break Err(SearchError::Runaway {
+                    routine: routine.to_string(),
+                    instructions: n,
+                    pc,
+                });
+            }
+        };
+        self.instructions = n;
+        self.t_states = t_states;
+        result
+    }
+
+    fn fire(&mut self, point: HookPoint, hooks: &mut Hooks, book_random: u8) {
+        if point == HookPoint::BookRandom {
+            self.cpu.registers().set8(Reg8::A, book_random);
+        }
+        if hooks.mask().contains(point) {
+            let r = self.cpu.immutable_registers();
+            let registers = Registers {
+                a: r.a(),
+                b: r.get8(Reg8::B),
+            };
+            let memory = EmuMemory {
+                mem: &self.machine.mem,
+                syms: &self.syms,
+            };
+            let fired = hooks.fire_all(point, &memory, registers);
+            // Move-list links a hook changed (`movegen.done` keeping a move out).
+            for w in &fired.link_writes {
+                let [lo, hi] = w.value.to_le_bytes();
+                self.poke(w.at, lo);
+                self.poke(w.at.wrapping_add(1), hi);
+            }
+            let out = fired.registers;
+            if out != registers {
+                let r = self.cpu.registers();
+                r.set_a(out.a);
+                r.set8(Reg8::B, out.b);
+            }
+        }
+    }
+
+    /// Write the position into Sargon's memory and replay a move if the set-up asks.
+    fn load_setup(
+        &mut self,
+        setup: &Setup,
+        budget: u64,
+        hooks: &mut Hooks,
+    ) -> Result<(), SearchError> {
+        let s = self.syms.clone();
+        for (i, &b) in setup.board.iter().enumerate() {
+            self.poke(s.boarda + i as u16, b);
+        }
+        self.poke(s.color, setup.color);
+        self.poke(s.moveno, setup.moveno);
+        self.call("ROYALT", s.royalt, budget, hooks, 0, None, &mut NoObserver)?;
+        if self.mlptrj_fix {
+            for i in 0..6 {
+                self.poke(SCRATCH_ENTRY + i, 0);
+            }
+            self.machine.set_word(s.mlptrj, SCRATCH_ENTRY);
+        }
+        if let Some((from, to)) = setup.replay {
+            // VALMOV checks a move of the side opposite KOLOR, as it did for the player.
+            self.poke(s.kolor, setup.color ^ 0x80);
+            self.poke(s.mvemsg, from.0);
+            self.poke(s.mvemsg + 1, to.0);
+            self.call("VALMOV", s.valmov, budget, hooks, 0, None, &mut NoObserver)?;
+            if self.cpu.registers().a() != 0 {
+                return Err(SearchError::ReplayRefused {
+                    uci: format!("{from}{to}"),
+                });
+            }
+            self.poke(s.color, setup.color ^ 0x80);
+        }
+        Ok(())
+    }
+
+    /// Instructions executed since the last reset.
+    pub fn instructions(&self) -> u64 {
+        self.instructions
+    }
+
+    /// Documented T-states (Zilog's manual) of the instructions executed since the last
+    /// reset.
+    pub fn t_states(&self) -> u64 {
+        self.t_states
+    }
+}
+
+impl Engine for Emulator {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Emulator
+    }
+
+    fn rom_id(&self) -> Option<&RomId> {
+        Some(&self.rom_id)
+    }
+
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.search_observed(setup, opts, hooks, &mut NoObserver)
+    }
+}
+
+impl Emulator {
+    /// A search whose FNDMOV call reports every instruction to `observer` (profiling).
+    /// The set-up before it (ROYALT, a replayed move) is not observed.
+    pub fn search_observed<O: Observer>(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+        observer: &mut O,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.check_depth(opts.depth)?;
+        let started = Instant::now();
+        self.reset();
+        self.arm(hooks);
+        let budget = opts.max_instructions;
+        self.load_setup(setup, budget, hooks)?;
+        let s = self.syms.clone();
+        self.poke(s.plymax, opts.depth);
+        let color = self.peek(s.color);
+        self.poke(s.kolor, color);
+        let cycles_before = self.cpu.cycle_count();
+        let instructions_before = self.instructions;
+        let t_states_before = self.t_states;
+        self.call(
+            "FNDMOV",
+            s.fndmov,
+            budget.saturating_sub(self.instructions),
+            hooks,
+            opts.book_random,
+            opts.stop.as_deref(),
+            observer,
+        )?;
+        let bestm = self.machine.word(s.bestm);
+        // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
+        // page 0, so the whole word is tested (not the high byte, as Sargon does for lists).
+        let best = (bestm != 0).then(|| self.machine.smove_at(bestm));
+        Ok(SearchOutcome {
+            best,
+            root_score: Score(self.peek(s.score + 1)),
+            from_book: setup.plays_from_book(),
+            stats: SearchStats {
+                z80_instructions: Some(self.instructions - instructions_before),
+                t_states: Some(self.t_states - t_states_before),
+                iz80_t_states: Some(self.cpu.cycle_count() - cycles_before),
+                wall_us: started.elapsed().as_micros() as u64,
+            },
+        })
+    }
+}
+
+/// The emulated memory as the hooks' views read it: each variable at its symbol's address.
+struct EmuMemory<'a> {
+    mem: &'a [u8],
+    syms: &'a Symbols,
+}
+
+impl EmuMemory<'_> {
+    fn word(&self, addr: u16) -> u16 {
+        u16::from_le_bytes([
+            self.mem[addr as usize],
+            self.mem[addr.wrapping_add(1) as usize],
+        ])
+    }
+}
+
+impl SargonMemory for EmuMemory<'_> {
+    fn var(&self, var: Var) -> u8 {
+        let s = self.syms;
+        // M1, M2 and T1 are index words whose low byte is the value.
+        let addr = match var {
+            Var::Nply => s.nply,
+            Var::Plymax => s.plymax,
+            Var::Color => s.color,
+            Var::P1 => s.p1,
+            Var::T1 => s.t1,
+            Var::M1 => s.m1,
+            Var::M2 => s.m2,
+        };
+        self.mem[addr as usize]
+    }
+
+    fn pointer(&self, pointer: Pointer) -> u16 {
+        let s = self.syms;
+        self.word(match pointer {
+            Pointer::Mlptri => s.mlptri,
+            Pointer::Mlptrj => s.mlptrj,
+            Pointer::Scrix => s.scrix,
+        })
+    }
+
+    fn table(&self, table: Table) -> u16 {
+        match table {
+            Table::Board => self.syms.boarda,
+            Table::PlyIndex => self.syms.plyix,
+        }
+    }
+
+    fn peek(&self, addr: u16) -> u8 {
+        self.mem[addr as usize]
+    }
+}

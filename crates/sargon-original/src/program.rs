@@ -1,0 +1,305 @@
+//! Sargon's program map: its routines, the extent of their code, and the names of its
+//! addresses, worked out from the user's imported image and symbol table.
+//!
+//! The Z80 decoder ([`crate::z80`]) knows instructions; this module knows
+//! Sargon: that FNDMOV is where a search starts, that a routine is what some `CALL`
+//! reaches, and which symbol names an operand. `sargon listing` and `sargon profile` see
+//! the image through it.
+
+use crate::z80::{decode, sweep, Flow, Instruction, Names};
+
+/// The routines of an image and what the listing and the profiler need to know about
+/// them, derived from the image and its symbol table alone.
+///
+/// **Routines.** A routine is FNDMOV (the search's entry point, which the harness calls)
+/// or a label that some `CALL nn` or `CALL cc,nn` of the image calls. The calls are found by
+/// decoding the whole image from its first byte, starting afresh at every symbol's address
+/// (so that a data table cannot push the decoding out of step for long); a call counts
+/// only when its target is the address of a symbol, which rules out the rare `CALL` opcode
+/// that data bytes happen to form. Every other label (`FM37`, `MP10`, ...) belongs to the
+/// routine at or before it.
+///
+/// **Extents.** A label's code runs from its address through the instruction that leaves
+/// for good: a `RET`, `JP` or `JR` beyond which no jump of the code seen so far lands, and
+/// never past the next routine. What lies between the end of one routine and the next one
+/// (messages, tables, code reached only otherwise) is not a routine's.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// The 64 KiB memory with the image at its load address.
+    pub memory: Vec<u8>,
+    /// The image's first address and one past its last.
+    pub start: u16,
+    /// One past the image's last address.
+    pub end: u32,
+    /// Symbol names by address (several names may share one).
+    pub names: std::collections::BTreeMap<u16, Vec<String>>,
+    /// Symbol addresses by (upper-case) name.
+    pub symbols: std::collections::BTreeMap<String, u16>,
+    /// Routine entry points and names, by address.
+    pub routines: std::collections::BTreeMap<u16, String>,
+}
+
+/// The name of the routine the harness calls for a search.
+pub const SEARCH_ENTRY: &str = "FNDMOV";
+
+impl Program {
+    /// Analyse an image: `memory` is the 64 KiB address space, the image occupies
+    /// `start..end`, `symbols` is its symbol table.
+    pub fn new(
+        memory: Vec<u8>,
+        start: u16,
+        end: u32,
+        symbols: &std::collections::BTreeMap<String, u16>,
+    ) -> Program {
+        let mut names: std::collections::BTreeMap<u16, Vec<String>> = Default::default();
+        for (n, &a) in symbols {
+            names.entry(a).or_default().push(n.clone());
+        }
+        for v in names.values_mut() {
+            v.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+        }
+        let mut p = Program {
+            memory,
+            start,
+            end,
+            names,
+            symbols: symbols.clone(),
+            routines: Default::default(),
+        };
+        let in_image = |a: u16| a >= start && u32::from(a) < end;
+        let mut routines = std::collections::BTreeMap::new();
+        if let Some(&a) = symbols.get(SEARCH_ENTRY) {
+            routines.insert(a, SEARCH_ENTRY.to_string());
+        }
+        for ins in p.sweep_image() {
+            if ins.mnemonic != "CALL" {
+                continue;
+            }
+            if let Some(t) = ins.flow.target() {
+                if in_image(t) && p.names.contains_key(&t) {
+                    routines.entry(t).or_insert_with(|| p.names[&t][0].clone());
+                }
+            }
+        }
+        p.routines = routines;
+        p
+    }
+
+    /// A program for an imported ROM.
+    pub fn of_rom(rom: &crate::rom::Rom) -> Program {
+        let start = rom.meta.load_address;
+        Program::new(
+            rom.memory(),
+            start,
+            u32::from(start) + rom.image.len() as u32,
+            &rom.symbols,
+        )
+    }
+
+    /// Decode the whole image, starting afresh at every symbol's address.
+    pub fn sweep_image(&self) -> Vec<Instruction> {
+        let mut cuts: Vec<u32> = self
+            .names
+            .keys()
+            .map(|&a| u32::from(a))
+            .filter(|&a| a > u32::from(self.start) && a < self.end)
+            .collect();
+        cuts.push(self.end);
+        let mut out = Vec::new();
+        let mut from = u32::from(self.start);
+        for to in cuts {
+            out.extend(sweep(&self.memory, from as u16, to));
+            from = to;
+        }
+        out
+    }
+
+    /// The routine containing `pc`: the last routine entry at or below it.
+    pub fn routine_at(&self, pc: u16) -> Option<(u16, &str)> {
+        self.routines
+            .range(..=pc)
+            .next_back()
+            .map(|(&a, n)| (a, n.as_str()))
+    }
+
+    /// The first routine entry above `addr`, or the end of the image.
+    pub fn next_routine(&self, addr: u16) -> u32 {
+        self.routines
+            .range(addr.saturating_add(1)..)
+            .next()
+            .map(|(&a, _)| u32::from(a))
+            .filter(|_| addr < u16::MAX)
+            .unwrap_or(self.end)
+            .min(self.end)
+    }
+
+    /// The code starting at `start` (see [`Program`]'s extents).
+    pub fn extent(&self, start: u16) -> Vec<Instruction> {
+        let limit = self.next_routine(start);
+        let mut out = Vec::new();
+        let mut pc = u32::from(start);
+        let mut reach = pc;
+        while pc < limit {
+            let ins = decode(&self.memory, pc as u16);
+            if pc + u32::from(ins.len()) > limit {
+                break;
+            }
+            if let Flow::Jump(t) | Flow::CondJump(t) = ins.flow {
+                let t = u32::from(t);
+                if t > pc && t < limit {
+                    reach = reach.max(t);
+                }
+            }
+            pc += u32::from(ins.len());
+            let ends = ins.flow.ends_block();
+            out.push(ins);
+            if ends && pc > reach {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The code of the image as blocks by start address: every routine's extent, and the
+    /// extent of every label outside them that code jumps to (repeated until no jump
+    /// leads outside the blocks found).
+    pub fn code_blocks(&self) -> std::collections::BTreeMap<u16, Vec<Instruction>> {
+        let mut blocks: std::collections::BTreeMap<u16, Vec<Instruction>> =
+            self.routines.keys().map(|&r| (r, self.extent(r))).collect();
+        loop {
+            let mut new = Vec::new();
+            for b in blocks.values() {
+                for ins in b {
+                    let Some(t) = ins.flow.target() else { continue };
+                    if t >= self.start
+                        && u32::from(t) < self.end
+                        && !self.names_at(t).is_empty()
+                        && block_containing(&blocks, t).is_none()
+                    {
+                        new.push(t);
+                    }
+                }
+            }
+            if new.is_empty() {
+                return blocks;
+            }
+            for t in new {
+                let code = self.extent(t);
+                blocks.insert(t, code);
+            }
+        }
+    }
+
+    /// The name shown for an address: among the symbols there, a routine's name first,
+    /// else the shortest (then alphabetically first) name.
+    pub fn name_at(&self, addr: u16) -> Option<&str> {
+        if let Some(r) = self.routines.get(&addr) {
+            return Some(r);
+        }
+        self.names.get(&addr).map(|v| v[0].as_str())
+    }
+
+    /// Every symbol at an address.
+    pub fn names_at(&self, addr: u16) -> &[String] {
+        self.names.get(&addr).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// The address of a symbol, by name (case-insensitive).
+    pub fn lookup(&self, name: &str) -> Option<u16> {
+        self.symbols.get(&name.to_ascii_uppercase()).copied()
+    }
+
+    /// Symbol names close to `name` (for "did you mean"): same prefix or a small edit
+    /// distance, routines first.
+    pub fn close_names(&self, name: &str) -> Vec<String> {
+        let want = name.to_ascii_uppercase();
+        let mut scored: Vec<(usize, bool, &String)> = self
+            .symbols
+            .keys()
+            .filter_map(|n| {
+                let d = edit_distance(&want, n);
+                let prefix = n.starts_with(&want) || want.starts_with(n.as_str());
+                let close = d <= 2 || (prefix && want.len() >= 2);
+                close.then(|| {
+                    let routine = self.routines.values().any(|r| r == n);
+                    (d, !routine, n)
+                })
+            })
+            .collect();
+        scored.sort();
+        scored
+            .into_iter()
+            .take(8)
+            .map(|(_, _, n)| n.clone())
+            .collect()
+    }
+}
+
+/// The block of `blocks` whose instructions cover `addr`: its start address.
+pub fn block_containing(
+    blocks: &std::collections::BTreeMap<u16, Vec<Instruction>>,
+    addr: u16,
+) -> Option<u16> {
+    blocks
+        .range(..=addr)
+        .rev()
+        .find(|(_, b)| {
+            b.iter()
+                .any(|i| i.addr <= addr && addr < i.addr.wrapping_add(i.len()))
+        })
+        .map(|(&a, _)| a)
+}
+
+/// Levenshtein distance between two short strings.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
+/// How the listing names operands from a [`Program`]'s symbols:
+/// * jump and call targets: the label there;
+/// * memory operands `(nn)`: the symbol at that address;
+/// * 16-bit immediates (`LD HL,nn`): the symbol with that value, for values of 16 and more
+///   (smaller ones are counts and piece codes far more often than addresses);
+/// * index displacements: the table symbols with that (negative) value, the
+///   transcription's way of addressing a table relative to a base register (several names
+///   joined by `|` when the image cannot tell them apart); positive displacements stay
+///   numbers, since small field offsets and piece codes share their values.
+///
+/// Where several symbols share an address, a routine's name wins, then the shortest name.
+impl Names for Program {
+    fn label(&self, addr: u16) -> Option<String> {
+        self.name_at(addr).map(str::to_string)
+    }
+    fn data(&self, addr: u16) -> Option<String> {
+        self.name_at(addr).map(str::to_string)
+    }
+    fn immediate(&self, value: u16) -> Option<String> {
+        (value >= 16)
+            .then(|| self.name_at(value))
+            .flatten()
+            .map(str::to_string)
+    }
+    fn displacement(&self, d: i8) -> Option<String> {
+        if d >= 0 {
+            return None;
+        }
+        let v = d as i16 as u16;
+        let names = self.names_at(v);
+        (!names.is_empty()).then(|| {
+            let mut n = names.to_vec();
+            n.sort();
+            n.join("|")
+        })
+    }
+}

@@ -1,0 +1,312 @@
+//! Per-routine fingerprints: which parts of an image differ from the known transcription.
+//!
+//! The behavioural check (`crate::verify`) says *whether* an image behaves like the known
+//! Sargon; these fingerprints say *where* its code differs, so that a typo or a shifted
+//! table points at its routine. The repository may hold no byte of Sargon, so the known
+//! transcription is kept as one hash per region in `roms/routines.tsv`, written by
+//! `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` from the known image, never by hand.
+//!
+//! The image is cut into regions with the program map ([`Program`]):
+//!
+//! * **code**: each block of [`Program::code_blocks`] (every routine, and every label
+//!   outside them that code jumps to), hashed as its instructions' text with the listing's
+//!   names: jump and call targets, memory operands and 16-bit immediates that are symbol
+//!   addresses become the symbol's name, an unnamed target becomes `NAME+offset` from the
+//!   symbol before it, and instruction addresses are left out. A routine then keeps its
+//!   fingerprint when code elsewhere grows or shrinks and moves it, and changes when one
+//!   of its own instructions does.
+//! * **data**: everything else (variables, tables, messages), cut at every symbol's
+//!   address and at each table of the `TBASE` window (Sargon addresses its tables as
+//!   `(IX+DIRECT)` with `DIRECT EQU $-TBASE`, so a table's name is a displacement, not an
+//!   address), hashed as bytes. A changed piece value then names `PVALUE`. Regions
+//!   shorter than six bytes (one-byte variables) are hashed together with the next ones
+//!   and named `FIRST..LAST`: a hash of a single byte would be that byte.
+//!
+//! Region names are the symbols' (the listing's choice where several share an address,
+//! the table names joined by `|` where a table of the window starts).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use crate::program::{block_containing, Program};
+use crate::rom::Rom;
+use crate::z80::Names;
+
+/// The known transcription's fingerprints, as committed.
+pub const KNOWN: &str = include_str!("../../../../roms/routines.tsv");
+
+/// Hex digits of SHA-256 kept per region: enough to tell any two versions apart.
+const HASH_DIGITS: usize = 16;
+
+/// The base of Sargon's table window: tables are named by their displacement from it.
+const TABLE_BASE: &str = "TBASE";
+
+/// Data regions shorter than this are hashed together with the next: the hash of a
+/// byte or two would give the bytes away.
+const MIN_DATA_BYTES: u32 = 6;
+
+/// Code or data.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Instructions: hashed with addresses replaced by symbol names.
+    Code,
+    /// Tables and variables.
+    Data,
+}
+
+impl Kind {
+    /// `code` or `data`, as `roms/routines.tsv` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Code => "code",
+            Kind::Data => "data",
+        }
+    }
+}
+
+/// One region of an image and its fingerprint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The label the region starts at.
+    pub name: String,
+    /// Code or data.
+    pub kind: Kind,
+    /// Its first address in this image (not part of the fingerprint).
+    pub start: u16,
+    /// The fingerprint: SHA-256 in hex.
+    pub hash: String,
+}
+
+/// The listing's names, with unnamed targets and memory operands named from the symbol
+/// before them, so that no absolute address of the image enters a code fingerprint.
+struct StableNames<'a>(&'a Program);
+
+impl StableNames<'_> {
+    fn near(&self, addr: u16) -> Option<String> {
+        let p = self.0;
+        if addr < p.start || u32::from(addr) >= p.end {
+            return None;
+        }
+        let (&base, _) = p.names.range(..=addr).next_back()?;
+        Some(format!("{}+{}", p.name_at(base)?, addr - base))
+    }
+}
+
+impl Names for StableNames<'_> {
+    fn label(&self, addr: u16) -> Option<String> {
+        self.0.label(addr).or_else(|| self.near(addr))
+    }
+    fn data(&self, addr: u16) -> Option<String> {
+        self.0.data(addr).or_else(|| self.near(addr))
+    }
+    fn immediate(&self, value: u16) -> Option<String> {
+        self.0.immediate(value)
+    }
+    fn displacement(&self, d: i8) -> Option<String> {
+        self.0.displacement(d)
+    }
+}
+
+fn short_hash(bytes: &[u8]) -> String {
+    let mut h = hex::encode(Sha256::digest(bytes));
+    h.truncate(HASH_DIGITS);
+    h
+}
+
+/// The regions of an image, in address order.
+pub fn regions(rom: &Rom) -> Vec<Region> {
+    let program = Program::of_rom(rom);
+    let names = StableNames(&program);
+    let blocks = program.code_blocks();
+
+    // Code: one region per block, its text hashed at the end (a short tail may join it).
+    let mut code_bytes = vec![false; 0x10000];
+    let mut code_text: BTreeMap<u16, String> = BTreeMap::new();
+    for (&start, code) in &blocks {
+        let mut text = String::new();
+        for ins in code {
+            let _ = writeln!(text, "{}", ins.text_with(&names));
+            for a in u32::from(ins.addr)..u32::from(ins.addr) + u32::from(ins.len()) {
+                code_bytes[a as usize & 0xffff] = true;
+            }
+        }
+        code_text.insert(start, text);
+    }
+
+    // Data: the rest, cut at symbols and at the tables of the TBASE window.
+    let mut tables: BTreeMap<u16, Vec<String>> = BTreeMap::new();
+    if let Some(&base) = program.symbols.get(TABLE_BASE) {
+        for (name, &value) in &program.symbols {
+            // A negative 8-bit displacement, as the transcription writes `$-TBASE`.
+            if value >= 0xff80 {
+                tables
+                    .entry(base.wrapping_add(value))
+                    .or_default()
+                    .push(name.clone());
+            }
+        }
+    }
+    // In the window below TBASE only the tables cut: the plain symbols there are
+    // constants that happen to share an address (BLACK, BPAWN).
+    let window = program
+        .symbols
+        .get(TABLE_BASE)
+        .map(|&base| u32::from(base.saturating_sub(0x80))..u32::from(base));
+    let cuts: BTreeSet<u32> = program
+        .names
+        .keys()
+        .map(|&a| u32::from(a))
+        .filter(|a| !window.as_ref().is_some_and(|w| w.contains(a)))
+        .chain(tables.keys().map(|&a| u32::from(a)))
+        .collect();
+    let name_of = |addr: u16, after_code: Option<u16>| -> String {
+        if let Some(t) = tables.get(&addr) {
+            return t.join("|");
+        }
+        if let Some(n) = program.name_at(addr) {
+            return n.to_string();
+        }
+        match after_code {
+            Some(block) => format!("{}+end", program.name_at(block).unwrap_or("?")),
+            None => format!("{addr:#06x}"),
+        }
+    };
+    let mut out = Vec::new();
+    let mut addr = u32::from(program.start);
+    while addr < program.end {
+        if code_bytes[addr as usize] {
+            addr += 1;
+            continue;
+        }
+        let start = addr;
+        let after_code = (start > u32::from(program.start) && code_bytes[start as usize - 1])
+            .then(|| block_containing(&blocks, start as u16 - 1))
+            .flatten();
+        let first = name_of(start as u16, after_code);
+        let mut last = first.clone();
+        addr += 1;
+        loop {
+            while addr < program.end && !code_bytes[addr as usize] && !cuts.contains(&addr) {
+                addr += 1;
+            }
+            // A region too short to hash on its own joins the next one.
+            let more = addr < program.end && !code_bytes[addr as usize];
+            if addr - start >= MIN_DATA_BYTES || !more {
+                break;
+            }
+            last = name_of(addr as u16, None);
+            addr += 1;
+        }
+        let bytes = &program.memory[start as usize..addr as usize];
+        if let (true, Some(text)) = (
+            addr - start < MIN_DATA_BYTES,
+            after_code.and_then(|b| code_text.get_mut(&b)),
+        ) {
+            // A few bytes between two blocks of code: part of the block before.
+            let _ = writeln!(text, "DB {}", hex::encode(bytes));
+            continue;
+        }
+        out.push(Region {
+            name: if last == first {
+                first
+            } else {
+                format!("{first}..{last}")
+            },
+            kind: Kind::Data,
+            start: start as u16,
+            hash: short_hash(bytes),
+        });
+    }
+    for (start, text) in code_text {
+        out.push(Region {
+            name: program.name_at(start).unwrap_or("?").to_string(),
+            kind: Kind::Code,
+            start,
+            hash: short_hash(text.as_bytes()),
+        });
+    }
+    out.sort_by_key(|r| r.start);
+
+    // Names are keys: a second region of the same name (rare) gets its rank.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for r in &mut out {
+        let n = seen.entry(r.name.clone()).or_default();
+        *n += 1;
+        if *n > 1 {
+            r.name = format!("{}#{}", r.name, n);
+        }
+    }
+    out
+}
+
+/// The fingerprints as `roms/routines.tsv` holds them.
+pub fn table(regions: &[Region]) -> String {
+    let mut out = String::from(
+        "# Per-region fingerprints of the known Sargon image (see src/original/rom/fingerprint.rs):\n\
+         # name, code or data, the first hex digits of a SHA-256. Hashes only, never bytes.\n\
+         # Written by `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` from the known image.\n",
+    );
+    for r in regions {
+        let _ = writeln!(out, "{}\t{}\t{}", r.name, r.kind.name(), r.hash);
+    }
+    out
+}
+
+/// The known fingerprints: name, kind, hash, in address order.
+pub fn known() -> Vec<(String, String, String)> {
+    KNOWN
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.len() == 3).then(|| (f[0].to_string(), f[1].to_string(), f[2].to_string()))
+        })
+        .collect()
+}
+
+/// The regions of `image` that differ from the known transcription, in the image's
+/// address order then the known ones the image lacks: a changed hash, or a name only one
+/// side has (a renamed or missing label). Empty when no fingerprint is recorded.
+pub fn differing(image: &[Region]) -> Vec<String> {
+    let known = known();
+    if known.is_empty() {
+        return Vec::new();
+    }
+    let by_name: BTreeMap<&str, &str> = known
+        .iter()
+        .map(|(n, _, h)| (n.as_str(), h.as_str()))
+        .collect();
+    let mut out: Vec<String> = image
+        .iter()
+        .filter(|r| by_name.get(r.name.as_str()) != Some(&r.hash.as_str()))
+        .map(|r| r.name.clone())
+        .collect();
+    let present: BTreeSet<&str> = image.iter().map(|r| r.name.as_str()).collect();
+    out.extend(
+        known
+            .iter()
+            .filter(|(n, _, _)| !present.contains(n.as_str()))
+            .map(|(n, _, _)| format!("{n} (missing)")),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_table_parses() {
+        for line in KNOWN
+            .lines()
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        {
+            let f: Vec<&str> = line.split('\t').collect();
+            assert_eq!(f.len(), 3, "{line}");
+            assert!(f[1] == "code" || f[1] == "data", "{line}");
+            assert_eq!(f[2].len(), HASH_DIGITS, "{line}");
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The native port: Sargon's search rewritten in Rust routine by routine.
+//!
+//! # Why it is shaped like this
+//!
+//! The port is checked against the original running in the emulator *event by event*: every
+//! node created, every score, every alpha-beta and best-move decision must be the same. So
+//! it is not a reimplementation of Sargon's ideas but a transcription of its routines, each
+//! Rust function named after the routine it ports (`path`, `mpiece`, `fndmov`, ...; MOVE
+//! is `move_` because `move` is a Rust keyword) with comments naming the original's labels,
+//! so that the two can be read side by side.
+//!
+//! It comes in two parts:
+//!
+//! * [`faithful`]: the original's routines and nothing else, one function per routine,
+//!   each naming its callers and callees as the original's routine headers do:
+//!   * [`state`]: Sargon's data in a 64 KiB byte memory with the original's relative
+//!     layout (board, attack list, pin list, royalty table, score table, ply table, book,
+//!     move list) and the one-byte variables as fields. The data structures alias each
+//!     other on purpose (ply-table slots are move-list heads, BESTM may point into the
+//!     book, nulls are tested on the high byte only, some overflows spill into the
+//!     neighbouring table), which a byte memory reproduces for free.
+//!   * [`movegen`]: PATH, MPIECE, ENPSNT, ADJPTR, CASTLE, ADMOVE, GENMOV, INCHK/INCHK1,
+//!     ATTACK, ATKSAV, PNCK.
+//!   * [`eval`]: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
+//!   * [`search`]: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
+//! * [`shortcuts`]: not the original's. POINTS's [`memo`] (only the squares a move can have
+//!   changed are worked out again) and the evaluation [`cache`] make the port more than
+//!   twice as fast, and leave the machine byte for byte as the original's steps would.
+//!
+//! The two meet at one interface, [`Scorer`]: where the original scores a position (CALL
+//! PINFND, CALL POINTS in FNDMOV and EVAL), the faithful routines call the scorer they
+//! were given. There are three: [`OriginalSteps`] (PINFND and POINTS themselves),
+//! [`Shortcuts`] (the default) and [`Verified`] (both, comparing the machines after every
+//! scoring: the tests use it). A [`Port`] is made with one of them ([`Scoring`]).
+//! [`hook`] is the machine as the hooks read it ([`sargon_core::hooks::SargonMemory`]).
+//!
+//! Values the original passes in registers become arguments, return values and locals, but
+//! keep their byte arithmetic: wrapping adds, negation, unsigned compares, nibble moves.
+//! Where a routine leaves a register changed behind its caller's back (PNCK overwriting
+//! ATKSAV's queen flag with the direction; XCHNG's alternate registers; return addresses
+//! discarded by the book, as by PNCK), the port does the same thing explicitly.
+//!
+//! Depth: the original's tables hold 6 plies. Up to depth 6 the port uses exactly the
+//! original's table sizes (including the 2040-byte move-list limit); beyond, up to
+//! [`MAX_DEPTH`], larger tables ([`state::Layout::DEEP`]).
+
+#![deny(missing_docs)]
+
+pub mod faithful;
+pub mod hook;
+pub mod scorer;
+pub mod shortcuts;
+
+pub use faithful::{eval, movegen, search, state};
+pub use scorer::{OriginalSteps, Scorer};
+pub use shortcuts::{cache, memo, Shortcuts, Verified};
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use sargon_core::engine::{
+    Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,
+};
+use sargon_core::hooks::Hooks;
+use sargon_core::position::Setup;
+use sargon_core::vocab::Score;
+
+use state::{is_null, Layout, Machine, SCORE, SCRATCH};
+
+/// The deepest PLYMAX the port takes.
+pub const MAX_DEPTH: u8 = EngineKind::Port.max_depth();
+
+/// How a [`Port`] scores positions (which [`Scorer`] it gives FNDMOV).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Scoring {
+    /// PINFND and POINTS by the original's steps.
+    OriginalSteps,
+    /// POINTS's memo and the evaluation cache ([`Shortcuts`]).
+    #[default]
+    Shortcuts,
+    /// The shortcuts, each result checked against the original's steps ([`Verified`]):
+    /// a difference panics.
+    Verified,
+}
+
+/// The scorer a port holds, as a concrete type, so that the search is compiled for each
+/// one (no dynamic call per scoring).
+enum Scorers {
+    OriginalSteps(OriginalSteps),
+    Shortcuts(Shortcuts),
+    Verified(Verified),
+}
+
+/// The native port as an [`Engine`].
+pub struct Port {
+    machine: Machine,
+    scorer: Scorers,
+}
+
+impl Default for Port {
+    fn default() -> Self {
+        Port::new()
+    }
+}
+
+impl Port {
+    /// A port with the shortcuts.
+    pub fn new() -> Port {
+        Port::with_scoring(Scoring::default())
+    }
+
+    /// A port that scores positions as `scoring` says.
+    pub fn with_scoring(scoring: Scoring) -> Port {
+        let scorer = match scoring {
+            Scoring::OriginalSteps => Scorers::OriginalSteps(OriginalSteps),
+            Scoring::Shortcuts => Scorers::Shortcuts(Shortcuts::new()),
+            Scoring::Verified => Scorers::Verified(Verified::new()),
+        };
+        Port {
+            machine: Machine::new(),
+            scorer,
+        }
+    }
+
+    /// How this port scores positions.
+    pub fn scoring(&self) -> Scoring {
+        match self.scorer {
+            Scorers::OriginalSteps(_) => Scoring::OriginalSteps,
+            Scorers::Shortcuts(_) => Scoring::Shortcuts,
+            Scorers::Verified(_) => Scoring::Verified,
+        }
+    }
+
+    /// The shortcuts, if this port uses them (to see what they did in the last search).
+    pub fn shortcuts(&self) -> Option<&Shortcuts> {
+        match &self.scorer {
+            Scorers::OriginalSteps(_) => None,
+            Scorers::Shortcuts(s) => Some(s),
+            Scorers::Verified(v) => Some(v.shortcuts()),
+        }
+    }
+
+    /// The machine after the last search (for inspection in tests and tools).
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
+    /// Write `setup` into a fresh machine as the emulator harness does (steps 2 to 6 of
+    /// [`Port::search`]), without searching. `Err` carries the refused replay move.
+    pub fn prepare(
+        &mut self,
+        setup: &Setup,
+        depth: u8,
+        book_random: u8,
+        hooks: &mut Hooks<'_>,
+    ) -> Result<(), SearchError> {
+        let m = &mut self.machine;
+        // Fresh state: the original's initial data, and a scorer that remembers nothing.
+        m.reset(Layout::for_depth(depth));
+        match &mut self.scorer {
+            Scorers::OriginalSteps(s) => s.new_search(),
+            Scorers::Shortcuts(s) => s.new_search(),
+            Scorers::Verified(s) => s.new_search(),
+        }
+        m.book_random = book_random;
+        m.set_board_array(&setup.board);
+        m.color = setup.color;
+        m.moveno = setup.moveno;
+        m.royalt();
+        // MLPTRJ points at a zeroed entry: the "previous move" of the root is no move.
+        m.mlptrj = SCRATCH;
+        if let Some((from, to)) = setup.replay {
+            m.kolor = m.color ^ 0x80;
+            m.mvemsg = [from.0, to.0];
+            if m.valmov(hooks) != 0 {
+                return Err(SearchError::ReplayRefused {
+                    uci: format!("{from}{to}"),
+                });
+            }
+            m.color ^= 0x80;
+        }
+        m.plymax = depth;
+        m.kolor = m.color;
+        Ok(())
+    }
+
+    /// FNDMOV on the prepared machine with this port's scorer (see [`Machine::fndmov`]).
+    pub fn fndmov(&mut self, hooks: &mut Hooks<'_>, stop: Option<&AtomicBool>) -> bool {
+        let m = &mut self.machine;
+        match &mut self.scorer {
+            Scorers::OriginalSteps(s) => m.fndmov(s, hooks, stop),
+            Scorers::Shortcuts(s) => m.fndmov(s, hooks, stop),
+            Scorers::Verified(s) => m.fndmov(s, hooks, stop),
+        }
+    }
+}
+
+impl Engine for Port {
+    fn kind(&self) -> EngineKind {
+        EngineKind::Port
+    }
+
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.check_depth(opts.depth)?;
+        let start = Instant::now();
+        self.prepare(setup, opts.depth, opts.book_random, hooks)?;
+        if !self.fndmov(hooks, opts.stop.as_deref()) {
+            return Err(SearchError::Stopped);
+        }
+        let m = &self.machine;
+        let best = (!is_null(m.bestm)).then(|| m.entry_move(m.bestm));
+        Ok(SearchOutcome {
+            best,
+            root_score: Score(m.rd(SCORE + 1)),
+            from_book: setup.plays_from_book(),
+            stats: SearchStats {
+                z80_instructions: None,
+                t_states: None,
+                iz80_t_states: None,
+                wall_us: start.elapsed().as_micros().min(u128::from(u64::MAX)) as u64,
+            },
+        })
+    }
+}

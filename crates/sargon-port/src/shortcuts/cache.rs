@@ -1,0 +1,254 @@
+//! The evaluation cache: not part of the original, a table that makes the port faster.
+//!
+//! Sargon has no transposition table: a depth-6 search reaches the same position through
+//! different move orders again and again, and scores it from scratch each time with
+//! PINFND and POINTS, which are most of the port's time. Both are functions of a handful of
+//! inputs, so the port keeps their results by those inputs and, when a position comes back,
+//! writes the results instead of running the two routines again.
+//!
+//! What PINFND and POINTS read (the cache key):
+//!
+//! * the whole board, frame included (a hook may have moved a piece onto the frame);
+//! * the royalty table POSK/POSQ (PINFND starts from it; after a promotion or a capture it
+//!   is not a function of the board);
+//! * COLOR (the side that moved), the to-square of the move at MLPTRJ (POINTS compares each
+//!   square with it) and whether MOVENO is below 7 (the development term);
+//! * constant tables (DIRECT, PVALUE) and what the two write before they read it.
+//!
+//! What they write (the cache entry): NPINS and pin-list entries 1..=NPINS, M2, M3, M4,
+//! P1, P2, T1, T2, T3, the 14 bytes of the attack list, and POINTS's sums MTRL, BRDC, PTSL,
+//! PTSW1, PTSW2, PTSCK. The end of POINTS (from the end of PT25's loop on: the exchange
+//! adjustment, the limits, the `points.end` hook, VALM and the move's value byte) depends
+//! on MV0 and BC0 too and always runs. Each of those variables is written on every call
+//! (every position has a white king, so PINFND always scans; POINTS always ends on h8), so
+//! writing the kept values leaves the machine exactly as running the routines would:
+//! the tests check that on whole searches, byte for byte.
+//!
+//! Not cached: positions without a white king, more than 10 pins (the pin list then
+//! overflows into the royalty table), and scorings that wrote what an entry cannot hold
+//! (an attack list overflowing into the pin list: see [`super::Shortcuts`]).
+//!
+//! The table is direct-mapped (a position's slot is its hash; a newer entry replaces an
+//! older one) and emptied at the start of each search, so that a search takes as long as
+//! it takes from a cold start whatever was searched before. Beside the entries it keeps
+//! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
+//! differs tells so without reading the large entry (a cache miss of the processor's).
+
+use crate::faithful::state::{Machine, ATKLST, PLISTA, POSK};
+use sargon_core::vocab::BOARD_SIZE;
+
+/// log2 of the number of entries (2^16 entries of about 200 bytes: 13 MB).
+const BITS: u32 = 16;
+
+/// PINFND's and POINTS's inputs.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) struct Key {
+    board: [u8; BOARD_SIZE],
+    royal: [u8; 4],
+    color: u8,
+    to: u8,
+    early: bool,
+}
+
+impl Key {
+    /// The key of the position `m` is about to score, or None when it must not be cached
+    /// (no white king: PINFND would not scan, and leave variables as they were).
+    #[inline]
+    pub(crate) fn of(m: &Machine) -> Option<Key> {
+        if m.rd(POSK) == 0 {
+            return None;
+        }
+        Some(Key {
+            board: m.board_array(),
+            royal: m.bytes(POSK, 4).try_into().expect("4 bytes"),
+            color: m.color,
+            to: m.rd(m.mlptrj.wrapping_add(3)),
+            early: m.moveno < 7,
+        })
+    }
+
+    /// The key's hash: the slot is its top BITS bits.
+    fn hash(&self) -> u64 {
+        // FxHash-style: multiply-rotate over the board's 15 words, then the rest.
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = 0u64;
+        for w in self.board.chunks_exact(8) {
+            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        let rest = u64::from(u32::from_le_bytes(self.royal))
+            | u64::from(self.color) << 32
+            | u64::from(self.to) << 40
+            | u64::from(self.early) << 48;
+        (h.rotate_left(5) ^ rest).wrapping_mul(K)
+    }
+}
+
+/// What PINFND and POINTS (up to the end of PT25's loop) leave behind.
+#[derive(Copy, Clone)]
+struct Output {
+    npins: u8,
+    /// Pinned squares (entries 1..=NPINS), then their directions.
+    pins: [u8; 20],
+    attack_list: [u8; 14],
+    m2: u8,
+    m3: u8,
+    m4: u8,
+    p1: u8,
+    p2: u8,
+    t1: u8,
+    t2: u8,
+    t3: u8,
+    mtrl: u8,
+    brdc: u8,
+    ptsl: u8,
+    ptsw1: u8,
+    ptsw2: u8,
+    ptsck: u8,
+}
+
+impl Output {
+    /// What the machine holds after PINFND and POINTS's squares (NPINS at most 10).
+    fn of(m: &Machine) -> Output {
+        let n = usize::from(m.npins);
+        let mut pins = [0u8; 20];
+        pins[..n].copy_from_slice(m.bytes(PLISTA, n));
+        pins[10..10 + n].copy_from_slice(m.bytes(PLISTA + 10, n));
+        Output {
+            npins: m.npins,
+            pins,
+            attack_list: m.bytes(ATKLST, 14).try_into().expect("14 bytes"),
+            m2: m.m2,
+            m3: m.m3,
+            m4: m.m4,
+            p1: m.p1,
+            p2: m.p2,
+            t1: m.t1,
+            t2: m.t2,
+            t3: m.t3,
+            mtrl: m.mtrl,
+            brdc: m.brdc,
+            ptsl: m.ptsl,
+            ptsw1: m.ptsw1,
+            ptsw2: m.ptsw2,
+            ptsck: m.ptsck,
+        }
+    }
+
+    /// Write the kept results into the machine.
+    fn restore(&self, m: &mut Machine) {
+        let n = usize::from(self.npins);
+        m.npins = self.npins;
+        m.set_bytes(PLISTA, &self.pins[..n]);
+        m.set_bytes(PLISTA + 10, &self.pins[10..10 + n]);
+        m.set_bytes(ATKLST, &self.attack_list);
+        (m.m2, m.m3, m.m4) = (self.m2, self.m3, self.m4);
+        (m.p1, m.p2) = (self.p1, self.p2);
+        (m.t1, m.t2, m.t3) = (self.t1, self.t2, self.t3);
+        (m.mtrl, m.brdc, m.ptsl) = (self.mtrl, self.brdc, self.ptsl);
+        (m.ptsw1, m.ptsw2, m.ptsck) = (self.ptsw1, self.ptsw2, self.ptsck);
+    }
+}
+
+#[derive(Copy, Clone)]
+struct Entry {
+    key: Key,
+    out: Output,
+}
+
+/// The table, allocated on first use.
+#[derive(Default)]
+pub struct EvalCache {
+    /// Per slot: the tag of the entry's key ([`Key::hash`] with bit 0 set), or 0 if the
+    /// slot holds no entry of this search.
+    tags: Vec<u64>,
+    entries: Vec<Entry>,
+    /// Lookups answered from the table in this search (the tests check the cache is used).
+    pub hits: u64,
+}
+
+/// Where a key goes in the table: its slot and its tag.
+#[derive(Copy, Clone)]
+pub(crate) struct Place {
+    slot: usize,
+    tag: u64,
+}
+
+impl EvalCache {
+    /// Forget every entry (a new search starts).
+    pub fn clear(&mut self) {
+        self.tags.fill(0);
+        self.hits = 0;
+    }
+
+    /// The place of `key`.
+    #[inline]
+    pub(crate) fn place(key: &Key) -> Place {
+        let hash = key.hash();
+        Place {
+            slot: (hash >> (64 - BITS)) as usize,
+            tag: hash | 1,
+        }
+    }
+
+    /// If `key` (at `place`) is in the table, write its results into the machine: true.
+    #[inline]
+    pub(crate) fn restore(&mut self, m: &mut Machine, key: &Key, place: Place) -> bool {
+        let hit = (self.tags.get(place.slot) == Some(&place.tag))
+            .then(|| &self.entries[place.slot])
+            .filter(|e| e.key == *key)
+            .map(|e| e.out);
+        match hit {
+            Some(out) => {
+                self.hits += 1;
+                out.restore(m);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keep what the machine holds after PINFND and POINTS's squares as the results of
+    /// `key`, unless the pin list overflowed (more than 10 pins).
+    pub(crate) fn store(&mut self, m: &Machine, key: Key, place: Place) {
+        if m.npins > 10 {
+            return;
+        }
+        let out = Output::of(m);
+        if self.entries.is_empty() {
+            self.tags = vec![0; 1 << BITS];
+            self.entries = vec![EMPTY; 1 << BITS];
+        }
+        self.tags[place.slot] = place.tag;
+        self.entries[place.slot] = Entry { key, out };
+    }
+}
+
+const EMPTY: Entry = Entry {
+    key: Key {
+        board: [0; BOARD_SIZE],
+        royal: [0; 4],
+        color: 0,
+        to: 0,
+        early: false,
+    },
+    out: Output {
+        npins: 0,
+        pins: [0; 20],
+        attack_list: [0; 14],
+        m2: 0,
+        m3: 0,
+        m4: 0,
+        p1: 0,
+        p2: 0,
+        t1: 0,
+        t2: 0,
+        t3: 0,
+        mtrl: 0,
+        brdc: 0,
+        ptsl: 0,
+        ptsw1: 0,
+        ptsw2: 0,
+        ptsck: 0,
+    },
+};

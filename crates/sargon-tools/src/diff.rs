@@ -1,0 +1,314 @@
+//! The differential runner: two engines, the same search, event by event.
+//!
+//! Both engines run at once on two threads. The first engine's trace recorder sends its
+//! events through a bounded channel; the second engine's recorder takes them one by one and
+//! compares them with its own as they are produced. Memory stays bounded however deep the
+//! search (a depth-5 trace has millions of events), and the first divergence stops both
+//! searches at once.
+//!
+//! Each engine's thread also measures its own CPU time (the clock of the thread, not of
+//! the process: the two engines run at once, and a wall clock would charge each with the
+//! other's work and with whatever else the machine runs), so that a long run can say where
+//! its time went.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::time::Duration;
+
+use shakmaty::{Chess, Position};
+
+use sargon_core::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::position::Setup;
+use sargon_core::record;
+use sargon_core::trace::{self, Detail, Event};
+
+/// Events in flight between the two engines.
+const CHANNEL_DEPTH: usize = 1 << 14;
+
+/// Where two traces first differ.
+#[derive(Clone, Debug)]
+pub struct Divergence {
+    /// 0-based index of the first differing event.
+    pub index: u64,
+    /// The first engine's event there (`None`: its trace had ended).
+    pub left: Option<Event>,
+    /// The second engine's event there (`None`: its trace had ended).
+    pub right: Option<Event>,
+}
+
+impl Divergence {
+    /// The path of the node where the engines parted, from whichever event has one.
+    pub fn path(&self) -> Option<&trace::Path> {
+        self.left
+            .as_ref()
+            .and_then(Event::path)
+            .or_else(|| self.right.as_ref().and_then(Event::path))
+    }
+
+    /// The chess position at the divergence: the root with the path's moves played (as far
+    /// as they are legal).
+    pub fn position(&self, root: &Chess) -> Chess {
+        let mut pos = root.clone();
+        for m in self.path().map(|p| p.as_slice()).unwrap_or(&[]) {
+            match m.to_chess(&pos) {
+                Some(mv) => pos.play_unchecked(mv),
+                None => break,
+            }
+        }
+        pos
+    }
+}
+
+/// What comparing one search found.
+#[derive(Clone, Debug)]
+pub struct SearchComparison {
+    /// Events compared and found equal.
+    pub events: u64,
+    /// Where the traces first differ, if they do.
+    pub divergence: Option<Divergence>,
+    /// What the first engine's search cost.
+    pub left: EngineCost,
+    /// What the second engine's search cost.
+    pub right: EngineCost,
+}
+
+/// What one engine's side of a comparison cost.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineCost {
+    /// CPU time of the engine's thread during the search, including recording its trace
+    /// (and, for the second engine, comparing it); `None` where the platform has no
+    /// per-thread clock.
+    pub cpu: Option<Duration>,
+    /// Z80 instructions executed (emulator only; `None` also when a divergence stopped the
+    /// search before it finished).
+    pub z80_instructions: Option<u64>,
+}
+
+impl EngineCost {
+    fn of(cpu: Option<Duration>, result: &Result<SearchOutcome, SearchError>) -> EngineCost {
+        EngineCost {
+            cpu,
+            z80_instructions: result.as_ref().ok().and_then(|o| o.stats.z80_instructions),
+        }
+    }
+}
+
+/// CPU time used so far by the calling thread.
+#[cfg(unix)]
+pub fn thread_cpu_time() -> Option<Duration> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; clock_gettime only writes into it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
+}
+
+/// CPU time used so far by the calling thread (not measured on this platform).
+#[cfg(not(unix))]
+pub fn thread_cpu_time() -> Option<Duration> {
+    None
+}
+
+/// The CPU time the calling thread spends in `work`.
+fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
+    let before = thread_cpu_time();
+    let value = work();
+    let spent = match (before, thread_cpu_time()) {
+        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    (value, spent)
+}
+
+/// Run the same search on both engines and compare their traces event by event.
+pub fn compare_search(
+    left: &mut (dyn Engine + Send),
+    right: &mut (dyn Engine + Send),
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<SearchComparison, SearchError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut opts = opts.clone();
+    opts.stop = Some(stop.clone());
+    let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);
+
+    std::thread::scope(|scope| {
+        let left_opts = opts.clone();
+        let left_thread = scope.spawn(move || {
+            cpu_timed(|| {
+                // A closed channel means the comparison is over: nothing more to send.
+                record::search_streaming(left, setup, &left_opts, Detail::Full, &mut [], |e| {
+                    let _ = tx.send(e);
+                })
+            })
+        });
+
+        let mut events = 0u64;
+        let mut divergence: Option<Divergence> = None;
+        let mut compare = |mine: Event, rx: &mpsc::Receiver<Event>| {
+            if divergence.is_some() {
+                return;
+            }
+            match rx.recv() {
+                Ok(theirs) if theirs == mine => events += 1,
+                Ok(theirs) => {
+                    divergence = Some(Divergence {
+                        index: events,
+                        left: Some(theirs),
+                        right: Some(mine),
+                    });
+                }
+                Err(_) => {
+                    divergence = Some(Divergence {
+                        index: events,
+                        left: None,
+                        right: Some(mine),
+                    })
+                }
+            }
+            if divergence.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        let (right_result, right_cpu) = cpu_timed(|| {
+            record::search_streaming(right, setup, &opts, Detail::Full, &mut [], |e| {
+                compare(e, &rx)
+            })
+        });
+        // The left trace must end where the right one did.
+        if divergence.is_none() && right_result.is_ok() {
+            if let Ok(extra) = rx.recv() {
+                divergence = Some(Divergence {
+                    index: events,
+                    left: Some(extra),
+                    right: None,
+                });
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        drop(rx);
+        let (left_result, left_cpu) = left_thread
+            .join()
+            .expect("the left engine's thread panicked");
+        let left = EngineCost::of(left_cpu, &left_result);
+        let right = EngineCost::of(right_cpu, &right_result);
+        // A divergence stops both searches, so "stopped" is expected; other errors are real.
+        match (left_result, right_result) {
+            (Err(e), _) | (_, Err(e)) if !matches!(e, SearchError::Stopped) => Err(e),
+            _ => Ok(SearchComparison {
+                events,
+                divergence,
+                left,
+                right,
+            }),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
+    use sargon_core::vocab::{SMove, Score};
+
+    /// A fake engine that emits a scripted trace through the hooks machinery's public face.
+    struct Scripted(Vec<Event>);
+
+    /// A memory of zeros: all a scripted ascend needs to show.
+    struct Blank;
+    impl SargonMemory for Blank {
+        fn var(&self, _: Var) -> u8 {
+            0
+        }
+        fn pointer(&self, _: Pointer) -> u16 {
+            0
+        }
+        fn table(&self, _: Table) -> u16 {
+            0
+        }
+        fn peek(&self, _: u16) -> u8 {
+            0
+        }
+    }
+
+    impl Engine for Scripted {
+        fn kind(&self) -> sargon_core::engine::EngineKind {
+            sargon_core::engine::EngineKind::Port
+        }
+        fn max_depth(&self) -> u8 {
+            20
+        }
+        fn search(
+            &mut self,
+            _: &Setup,
+            _: &SearchOptions,
+            hooks: &mut Hooks,
+        ) -> Result<sargon_core::engine::SearchOutcome, SearchError> {
+            // Every scripted event is an ascend, produced by firing the Ascend point.
+            for e in &self.0 {
+                if let Event::Ascend { .. } = e {
+                    hooks.fire(HookPoint::Ascend, &Blank, Registers::default());
+                }
+            }
+            Ok(sargon_core::engine::SearchOutcome {
+                best: Some(SMove::plain(35, 55)),
+                root_score: Score(0x80),
+                from_book: false,
+                stats: Default::default(),
+            })
+        }
+    }
+
+    #[test]
+    fn equal_traces_have_no_divergence_and_unequal_lengths_do() {
+        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let opts = SearchOptions::depth(1);
+        let three = vec![Event::Ascend { ply: 0 }; 3];
+        let two = vec![Event::Ascend { ply: 0 }; 2];
+        let r = compare_search(
+            &mut Scripted(three.clone()),
+            &mut Scripted(three.clone()),
+            &setup,
+            &opts,
+        )
+        .unwrap();
+        assert!(r.divergence.is_none());
+        assert_eq!(r.events, 4, "three ascends and the result");
+        let r = compare_search(&mut Scripted(three), &mut Scripted(two), &setup, &opts).unwrap();
+        let d = r.divergence.expect("lengths differ");
+        assert_eq!(d.index, 2);
+        assert!(matches!(d.left, Some(Event::Ascend { .. })));
+        assert!(matches!(d.right, Some(Event::Result { .. })));
+    }
+
+    #[test]
+    fn each_engine_thread_has_its_cpu_time_measured() {
+        // Burn some CPU on this thread only: the thread clock must see it.
+        let (sum, spent) =
+            cpu_timed(|| (0..20_000_000u64).fold(0u64, |a, x| a ^ x.wrapping_mul(x)));
+        assert!(sum != 1);
+        if cfg!(unix) {
+            assert!(spent.unwrap() > Duration::ZERO);
+        }
+        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let mut left = Box::new(sargon_port::Port::new());
+        let mut right = Box::new(sargon_port::Port::new());
+        let r = compare_search(
+            left.as_mut(),
+            right.as_mut(),
+            &setup,
+            &SearchOptions::depth(3),
+        )
+        .unwrap();
+        assert!(r.divergence.is_none());
+        assert_eq!(r.left.cpu.is_some(), cfg!(unix));
+        assert_eq!(r.right.cpu.is_some(), cfg!(unix));
+        assert_eq!(
+            r.left.z80_instructions, None,
+            "the port executes no Z80 code"
+        );
+    }
+}

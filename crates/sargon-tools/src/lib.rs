@@ -1,0 +1,35 @@
+//! # sargon-tools
+//!
+//! What people do with either Sargon engine. Each tool sees an engine only through
+//! [`sargon_core::Engine`] and its trace through [`sargon_core::trace`], recorded by
+//! [`sargon_core::record`]: analysis and the principal variation ([`analysis`]), the
+//! differential runner ([`diff`], and [`diff_run`] for sharded, resumable runs),
+//! search-tree pictures ([`tree`]), the minimax models of "A Window into Sargon"
+//! ([`models`]), EPD batches ([`batch`]), the UCI protocol from both sides ([`uci`]: Sargon
+//! as an engine; [`uci_client`]: a client that drives other engines), matches with PGN out
+//! and Elo estimates ([`play`], [`pgn`], [`elo`]), annotated games ([`annotate`]), and the
+//! check of an engine against the known Sargon's behaviour ([`behaviour`]).
+//!
+//! Feature `emulator` adds the original: `engines::open` gives an engine of either kind,
+//! and `verify` checks an imported image against the known Sargon.
+
+pub mod analysis;
+pub mod annotate;
+pub mod batch;
+pub mod behaviour;
+pub mod diff;
+pub mod diff_run;
+pub mod elo;
+#[cfg(feature = "emulator")]
+pub mod engines;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
+pub mod models;
+pub mod pgn;
+pub mod play;
+pub mod tree;
+pub mod uci;
+pub mod uci_client;
+#[cfg(feature = "emulator")]
+pub mod verify;

@@ -1,0 +1,493 @@
+//! PGN in and out: games read with the `pgn-reader` crate into legal moves, and games
+//! written in the PGN export format (the Seven Tag Roster first, movetext in lines of at most
+//! 79 characters, move numbers again after a comment or a variation).
+//!
+//! `sargon play` reads its openings here and writes its games; `sargon annotate` reads a
+//! game and writes it back with Sargon's comments and variations. Reading keeps the main
+//! line and its comments; variations in the input are skipped (annotate writes its own).
+
+use std::io;
+use std::ops::ControlFlow;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::{Chess, Color, Move, Position};
+
+use sargon_core::position;
+
+/// One game of a PGN file: its tags and its main line, checked move by move.
+#[derive(Clone, Debug)]
+pub struct PgnGame {
+    /// The tags in file order, values unescaped.
+    pub tags: Vec<(String, String)>,
+    /// The position the game starts from: the `FEN` tag's, or the initial position.
+    pub start: Chess,
+    /// The main line, legal from `start`.
+    pub moves: Vec<Move>,
+    /// `comments[0]`: the comments before the first move; `comments[i]`: those after move i.
+    pub comments: Vec<Vec<String>>,
+    /// The game termination marker of the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`), else the
+    /// `Result` tag's, else `*`.
+    pub result: String,
+}
+
+impl PgnGame {
+    /// The value of tag `name`, if the game has it.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The position after all the moves.
+    pub fn end(&self) -> Chess {
+        let mut pos = self.start.clone();
+        for m in &self.moves {
+            pos.play_unchecked(*m);
+        }
+        pos
+    }
+
+    /// "White - Black" from the tags, for messages.
+    pub fn players(&self) -> String {
+        format!(
+            "{} - {}",
+            self.tag("White").unwrap_or("?"),
+            self.tag("Black").unwrap_or("?")
+        )
+    }
+}
+
+/// Why a PGN file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum PgnError {
+    /// A game of the file is not usable.
+    #[error("game {game}: {reason}")]
+    Game {
+        /// Its number in the file, from 1.
+        game: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The file could not be read or written.
+    #[error("reading PGN: {0}")]
+    Io(#[from] io::Error),
+}
+
+struct Tags {
+    tags: Vec<(String, String)>,
+}
+
+struct Movetext {
+    game: PgnGame,
+    position: Chess,
+}
+
+/// The visitor: tags, then the main line played on a shakmaty position.
+struct GameCollector;
+
+impl Visitor for GameCollector {
+    type Tags = Tags;
+    type Movetext = Movetext;
+    type Output = Result<PgnGame, String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
+        ControlFlow::Continue(Tags { tags: Vec::new() })
+    }
+
+    fn tag(
+        &mut self,
+        tags: &mut Tags,
+        name: &[u8],
+        value: RawTag<'_>,
+    ) -> ControlFlow<Self::Output> {
+        let name = String::from_utf8_lossy(name).into_owned();
+        let value = value.decode_utf8_lossy().into_owned();
+        tags.tags.push((name, value));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
+        let fen = tags
+            .tags
+            .iter()
+            .find(|(n, _)| n == "FEN")
+            .map(|(_, v)| v.clone());
+        let start = match fen {
+            Some(fen) => match position::parse_position(&fen) {
+                Ok(p) => p,
+                Err(e) => return ControlFlow::Break(Err(format!("FEN tag: {e}"))),
+            },
+            None => Chess::default(),
+        };
+        let result = tags
+            .tags
+            .iter()
+            .find(|(n, _)| n == "Result")
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| "*".to_string());
+        ControlFlow::Continue(Movetext {
+            position: start.clone(),
+            game: PgnGame {
+                tags: tags.tags,
+                start,
+                moves: Vec::new(),
+                comments: vec![Vec::new()],
+                result,
+            },
+        })
+    }
+
+    fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        match san_plus.san.to_move(&mt.position) {
+            Ok(m) => {
+                mt.position.play_unchecked(m);
+                mt.game.moves.push(m);
+                mt.game.comments.push(Vec::new());
+                ControlFlow::Continue(())
+            }
+            Err(_) => {
+                let ply = mt.game.moves.len();
+                let number = mt.game.start.fullmoves().get() as usize
+                    + (ply + usize::from(mt.game.start.turn() == Color::Black)) / 2;
+                let dots = if mt.position.turn() == Color::White {
+                    "."
+                } else {
+                    "..."
+                };
+                ControlFlow::Break(Err(format!(
+                    "move {number}{dots}{san_plus} is not legal in {} ({})",
+                    position::fen_of(&mt.position),
+                    mt.game.players()
+                )))
+            }
+        }
+    }
+
+    fn comment(&mut self, mt: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        let text = String::from_utf8_lossy(comment.as_bytes())
+            .trim()
+            .to_string();
+        if !text.is_empty() {
+            mt.game
+                .comments
+                .last_mut()
+                .expect("one list per move and one before")
+                .push(text);
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _mt: &mut Movetext) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn outcome(&mut self, mt: &mut Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
+        mt.game.result = outcome.to_string();
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, mt: Movetext) -> Self::Output {
+        Ok(mt.game)
+    }
+}
+
+/// Read every game of a PGN text; the first game that cannot be read is the error.
+pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
+    let mut games = Vec::new();
+    while let Some(game) = reader.read_game(&mut GameCollector)? {
+        match game {
+            Ok(g) => games.push(g),
+            Err(reason) => {
+                return Err(PgnError::Game {
+                    game: games.len() + 1,
+                    reason,
+                })
+            }
+        }
+    }
+    Ok(games)
+}
+
+/// A move to write: its SAN, the comments after it, and the variations that replace it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveText {
+    /// The move in SAN.
+    pub san: String,
+    /// Comments after the move, without braces.
+    pub comments: Vec<String>,
+    /// Each an alternative to this move, from the position before it.
+    pub variations: Vec<Vec<MoveText>>,
+}
+
+impl MoveText {
+    /// A move with no comment.
+    pub fn new(san: impl Into<String>) -> MoveText {
+        MoveText {
+            san: san.into(),
+            ..MoveText::default()
+        }
+    }
+
+    /// The move with one more comment.
+    pub fn with_comment(mut self, comment: impl Into<String>) -> MoveText {
+        self.comments.push(comment.into());
+        self
+    }
+}
+
+/// A game to write.
+#[derive(Clone, Debug)]
+pub struct GameText {
+    /// Written in this order; put the Seven Tag Roster first.
+    pub tags: Vec<(String, String)>,
+    /// Where the moves start (for the move numbers).
+    pub start: Chess,
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    /// The moves in order.
+    pub moves: Vec<MoveText>,
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: String,
+}
+
+/// SAN (with `+` or `#`) of each move of a line from `pos`.
+pub fn san_line(pos: &Chess, moves: &[Move]) -> Vec<String> {
+    let mut p = pos.clone();
+    moves
+        .iter()
+        .map(|m| {
+            let san = SanPlus::from_move_and_play_unchecked(&mut p, *m);
+            san.to_string()
+        })
+        .collect()
+}
+
+/// A tag value with `\` and `"` escaped, on one line.
+pub fn escape_tag(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+/// A comment's text made safe for `{...}`: PGN comments end at the first `}`.
+fn comment_words(text: &str) -> Vec<String> {
+    let clean = text.replace('}', ")");
+    let mut words: Vec<String> = clean.split_whitespace().map(str::to_string).collect();
+    if words.is_empty() {
+        return vec!["{}".to_string()];
+    }
+    words[0].insert(0, '{');
+    words.last_mut().expect("not empty").push('}');
+    words
+}
+
+/// Movetext tokens of a line starting at half-move `ply` after `start`.
+fn line_tokens(start: &Chess, first_ply: usize, moves: &[MoveText], tokens: &mut Vec<String>) {
+    let black_first = start.turn() == Color::Black;
+    let mut need_number = true;
+    for (i, mv) in moves.iter().enumerate() {
+        let ply = first_ply + i;
+        let from_white = ply + usize::from(black_first);
+        let number = start.fullmoves().get() as usize + from_white / 2;
+        let white = from_white.is_multiple_of(2);
+        if white {
+            tokens.push(format!("{number}."));
+        } else if need_number {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(mv.san.clone());
+        need_number = false;
+        for c in &mv.comments {
+            tokens.extend(comment_words(c));
+            need_number = true;
+        }
+        for variation in &mv.variations {
+            let mut inner = Vec::new();
+            line_tokens(start, ply, variation, &mut inner);
+            if let Some(first) = inner.first_mut() {
+                first.insert(0, '(');
+            }
+            match inner.last_mut() {
+                Some(last) => last.push(')'),
+                None => continue,
+            }
+            tokens.extend(inner);
+            need_number = true;
+        }
+    }
+}
+
+/// The game in the PGN export format, ending with an empty line.
+pub fn write_game(game: &GameText) -> String {
+    let mut out = String::new();
+    for (name, value) in &game.tags {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
+    }
+    out.push('\n');
+    let mut tokens = Vec::new();
+    for c in &game.comments {
+        tokens.extend(comment_words(c));
+    }
+    line_tokens(&game.start, 0, &game.moves, &mut tokens);
+    tokens.push(game.result.clone());
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// The tags that say where a game starts when it is not the initial position: `SetUp` and
+/// `FEN`, or none.
+pub fn setup_tags(start: &Chess) -> Vec<(String, String)> {
+    if *start == Chess::default() {
+        Vec::new()
+    } else {
+        vec![
+            ("SetUp".to_string(), "1".to_string()),
+            ("FEN".to_string(), position::fen_of(start)),
+        ]
+    }
+}
+
+/// Today's date as PGN writes it, `YYYY.MM.DD` (UTC).
+pub fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_GAMES: &str = r#"[Event "Test"]
+[White "A \"quoted\" name"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 {king's pawn} e5 2. Bc4 (2. Nf3 Nc6) Nc6 3. Qh5 Nf6?? 4. Qxf7# 1-0
+
+[Event "From a position"]
+[SetUp "1"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40"]
+
+40... Kd7 41. e4 *
+"#;
+
+    #[test]
+    fn reads_games_with_tags_comments_and_a_start() {
+        let games = read_games(TWO_GAMES).unwrap();
+        assert_eq!(games.len(), 2);
+        let g = &games[0];
+        assert_eq!(g.tag("White"), Some(r#"A "quoted" name"#));
+        assert_eq!(g.moves.len(), 7, "the variation is skipped");
+        assert!(g.end().is_checkmate());
+        assert_eq!(g.comments[1], vec!["king's pawn"]);
+        assert_eq!(g.result, "1-0");
+        let g = &games[1];
+        assert_eq!(g.start.turn(), Color::Black);
+        assert_eq!(g.start.fullmoves().get(), 40);
+        assert_eq!(san_line(&g.start, &g.moves), ["Kd7", "e4"]);
+        assert_eq!(g.result, "*");
+    }
+
+    #[test]
+    fn an_illegal_move_names_the_game_and_the_move() {
+        let err = read_games("1. e4 e5 2. Ke3 *\n").unwrap_err().to_string();
+        assert!(err.starts_with("game 1: move 2.Ke3 is not legal"), "{err}");
+        let err = read_games("[FEN \"8/8/8 w - - 0 1\"]\n\n*\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("FEN tag"), "{err}");
+    }
+
+    #[test]
+    fn writes_numbers_comments_and_variations() {
+        let start = position::parse_position("4k3/8/8/8/8/8/4P3/4K3 b - - 0 40").unwrap();
+        let mut tags = vec![("Event".to_string(), "a \"b\"".to_string())];
+        tags.extend(setup_tags(&start));
+        let game = GameText {
+            tags,
+            start,
+            comments: vec!["start}".into()],
+            moves: vec![
+                MoveText::new("Kd7").with_comment("+0.10/2 0.01s"),
+                MoveText {
+                    san: "e4".into(),
+                    comments: vec![],
+                    variations: vec![vec![MoveText::new("e3"), MoveText::new("Kd6")]],
+                },
+                MoveText::new("Ke6"),
+            ],
+            result: "*".into(),
+        };
+        let text = write_game(&game);
+        assert_eq!(
+            text,
+            "[Event \"a \\\"b\\\"\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]\n\n{start)} 40... Kd7 {+0.10/2 0.01s} 41. e4 (41. e3 Kd6) 41... Ke6 *\n\n"
+        );
+        let back = read_games(&text).unwrap();
+        assert_eq!(back[0].moves.len(), 3);
+        assert_eq!(back[0].tag("Event"), Some("a \"b\""));
+    }
+
+    #[test]
+    fn long_movetext_is_wrapped() {
+        let pos = Chess::default();
+        let moves: Vec<MoveText> = ["Nf3", "Nf6", "Ng1", "Ng8"]
+            .iter()
+            .cycle()
+            .take(40)
+            .map(|s| MoveText::new(*s).with_comment("a long comment about this move"))
+            .collect();
+        let text = write_game(&GameText {
+            tags: vec![],
+            start: pos,
+            comments: vec![],
+            moves,
+            result: "*".into(),
+        });
+        assert!(text.lines().all(|l| l.len() <= 79), "{text}");
+        assert_eq!(read_games(&text).unwrap()[0].moves.len(), 40);
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(today().len(), 10);
+    }
+}

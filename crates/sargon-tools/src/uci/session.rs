@@ -1,0 +1,539 @@
+//! The UCI session: reads commands, keeps the options and the position, starts and
+//! stops searches.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Move, Position, Role};
+
+use sargon_core::engine::{Engine, EngineKind};
+use sargon_core::input::echo;
+use sargon_core::position;
+
+use super::worker::{bestmove_line, fallback, search_thread, GuiSignals, Job};
+use super::{
+    parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings,
+    MAX_MULTIPV,
+};
+
+/// How long a bounded search may go on after the input has ended.
+pub const EOF_GRACE: Duration = Duration::from_millis(500);
+
+/// Where the answers go: shared by the reader and the search thread, one line at a time.
+pub(super) struct AnswerWriter<W: Write>(Arc<Mutex<W>>);
+
+impl<W: Write> Clone for AnswerWriter<W> {
+    fn clone(&self) -> Self {
+        AnswerWriter(self.0.clone())
+    }
+}
+
+impl<W: Write> AnswerWriter<W> {
+    pub(super) fn line(&self, text: &str) {
+        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        // A GUI that has gone away is not our problem: there is nobody left to tell.
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    pub(super) fn info(&self, text: &str) {
+        for l in text.lines() {
+            self.line(&format!("info string {l}"));
+        }
+    }
+}
+
+/// The engine the searches run on.
+pub(super) struct Loaded {
+    pub(super) engine: Box<dyn Engine + Send>,
+}
+
+/// A `go` being carried out on the worker thread.
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<Option<Loaded>>,
+    /// go infinite / go ponder: answers only after `stop`.
+    waits_for_stop: bool,
+    /// Set by the search thread just before it writes `bestmove`: from then on the session
+    /// takes new searches (joining the thread is then a matter of microseconds).
+    answered: Arc<AtomicBool>,
+    /// What the GUI says during the search: `stop`, `ponderhit`.
+    signals: Arc<GuiSignals>,
+}
+
+/// A UCI session.
+pub struct Uci<W: Write + Send + 'static> {
+    out: AnswerWriter<W>,
+    factory: EngineFactory,
+    settings: Settings,
+    engine: Option<Loaded>,
+    /// Why the chosen engine cannot run (the last attempt failed): every `go` then answers
+    /// `bestmove 0000`, as a move of another engine is not what the GUI asked for.
+    engine_problem: Option<String>,
+    position: Chess,
+    /// Why the last `position` command was refused: until a valid one arrives every `go`
+    /// answers `bestmove 0000`, as any move would be a move in a position nobody set.
+    position_problem: Option<String>,
+    running: Option<Running>,
+}
+
+impl<W: Write + Send + 'static> Uci<W> {
+    /// A UCI session making engines with `factory` and writing to `out`.
+    pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
+        Uci {
+            out: AnswerWriter(Arc::new(Mutex::new(out))),
+            factory,
+            settings,
+            engine: None,
+            engine_problem: None,
+            position: Chess::default(),
+            position_problem: None,
+            running: None,
+        }
+    }
+
+    /// The options as they stand.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The position the next `go` searches (the last valid one set).
+    pub fn position(&self) -> &Chess {
+        &self.position
+    }
+
+    /// Why the last `position` command was refused, if it was: `go` then plays nothing.
+    pub fn position_problem(&self) -> Option<&str> {
+        self.position_problem.as_deref()
+    }
+
+    /// Open the engine the options ask for now, so that a caller can refuse to start
+    /// (before `uciok`) with an engine that cannot run.
+    pub fn open_engine(&mut self) -> anyhow::Result<()> {
+        let kind = self.settings.engine;
+        let engine = (self.factory)(kind)
+            .map_err(|e| e.context(format!("cannot start the {kind} engine")))?;
+        self.engine = Some(Loaded { engine });
+        self.engine_problem = None;
+        Ok(())
+    }
+
+    /// Is a search running (one whose `bestmove` has not been written)?
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.answered.load(Ordering::SeqCst))
+    }
+
+    /// Read commands until `quit` or the end of the input (see the module documentation).
+    pub fn run(&mut self, input: impl BufRead) -> io::Result<()> {
+        for line in input.lines() {
+            let line = match line {
+                Ok(l) => l,
+                // Not UTF-8: say so and go on.
+                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                    self.out.info("ignored a line that is not UTF-8");
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            if !self.handle_line(&line) {
+                return Ok(());
+            }
+        }
+        self.finish();
+        Ok(())
+    }
+
+    /// At the end of the input: the GUI has gone. A search bounded by depth, time or
+    /// nodes gets [`EOF_GRACE`] to finish (so a script piped in gets its `bestmove`), then
+    /// it is stopped, as is a search that waits for `stop`: the process never outlives
+    /// its input by more than about that long.
+    pub fn finish(&mut self) {
+        let t0 = Instant::now();
+        while self.is_searching() && !self.waits_for_stop() && t0.elapsed() < EOF_GRACE {
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.stop();
+    }
+
+    fn waits_for_stop(&self) -> bool {
+        self.running.as_ref().is_some_and(|r| r.waits_for_stop)
+    }
+
+    /// Wait for the running search to end by itself and take the engine back.
+    pub fn wait(&mut self) {
+        if let Some(r) = self.running.take() {
+            self.engine = r.handle.join().unwrap_or(None);
+        }
+    }
+
+    /// Stop the running search (its `bestmove` is printed) and take the engine back.
+    pub fn stop(&mut self) {
+        if let Some(r) = &self.running {
+            r.signals.stop();
+            r.stop.store(true, Ordering::Relaxed);
+            r.handle.thread().unpark();
+        }
+        self.wait();
+    }
+
+    /// Handle one line of input; `false` after `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return true;
+        };
+        // Collect a search that has answered.
+        if self.running.is_some() && !self.is_searching() {
+            self.wait();
+        }
+        match command {
+            "uci" => self.uci(),
+            "isready" => {
+                if !self.is_searching() {
+                    self.ensure_engine();
+                }
+                self.out.line("readyok");
+            }
+            "ucinewgame" => {
+                self.stop();
+                self.position = Chess::default();
+                self.position_problem = None;
+            }
+            "position" => self.set_position(args),
+            "go" => self.go(args),
+            "stop" => self.stop(),
+            "ponderhit" => self.ponderhit(),
+            "setoption" => self.set_option(args),
+            "quit" => {
+                self.stop();
+                return false;
+            }
+            "debug" | "register" => {}
+            _ => self.out.info(&format!(
+                "unknown command `{}`; Sargon understands uci, isready, ucinewgame, position, \
+                 go, stop, ponderhit, setoption and quit",
+                echo(line.trim())
+            )),
+        }
+        true
+    }
+
+    fn uci(&mut self) {
+        let kind = match self.settings.engine {
+            EngineKind::Port => "native port",
+            EngineKind::Emulator => "original Z80 code, emulated",
+        };
+        let out = &self.out;
+        out.line(&format!(
+            "id name Sargon 1978 ({kind}, sargon {})",
+            env!("CARGO_PKG_VERSION")
+        ));
+        out.line("id author Dan and Kathe Spracklen (engine); sargon project (Rust)");
+        out.line(&format!(
+            "option name Engine type combo default {} var port var emulator",
+            self.settings.engine
+        ));
+        out.line(&format!(
+            "option name FixedDepth type spin default {} min 0 max {}",
+            self.settings.fixed_depth,
+            self.settings.engine.max_depth()
+        ));
+        out.line(&format!(
+            "option name OwnBook type check default {}",
+            self.settings.book
+        ));
+        out.line(&format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            self.settings.multipv
+        ));
+        out.line(&format!(
+            "option name UCI_AnalyseMode type check default {}",
+            self.settings.analyse_mode
+        ));
+        out.line(&format!(
+            "option name Ponder type check default {}",
+            self.settings.ponder
+        ));
+        out.line("uciok");
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        // setoption name <id...> [value <x...>]
+        let text = args.join(" ");
+        let Some(rest) = text.strip_prefix("name ") else {
+            self.out
+                .info("setoption: expected `setoption name <id> [value <x>]`");
+            return;
+        };
+        let (name, value) = match rest.split_once(" value ") {
+            Some((n, v)) => (n.trim(), v.trim()),
+            None => (rest.trim(), ""),
+        };
+        let (name, value) = (echo(name), echo(value));
+        if self.is_searching() {
+            self.out.info(&format!(
+                "setoption {name}: ignored while searching (send stop first)"
+            ));
+            return;
+        }
+        let check = |value: &str| match value.to_ascii_lowercase().as_str() {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(format!(
+                "setoption {name}: expected true or false, got `{value}`"
+            )),
+        };
+        let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
+            "engine" => match value.parse::<EngineKind>() {
+                Ok(kind) => {
+                    self.settings.engine = kind;
+                    self.ensure_engine();
+                    match &self.engine_problem {
+                        Some(_) => Err(format!(
+                            "setoption Engine {kind} refused (see above): every go answers \
+                             bestmove 0000 until a working engine is chosen"
+                        )),
+                        None => Ok(()),
+                    }
+                }
+                Err(e) => Err(format!("setoption Engine: {e}")),
+            },
+            "fixeddepth" => match value.parse::<u8>() {
+                Ok(d) => {
+                    let max = self.settings.engine.max_depth();
+                    if d > max {
+                        self.out.info(&format!(
+                            "setoption FixedDepth: {d} is beyond the {} engine's maximum, using {max}",
+                            self.settings.engine
+                        ));
+                    }
+                    self.settings.fixed_depth = d.min(max);
+                    Ok(())
+                }
+                Err(_) => Err(format!(
+                    "setoption FixedDepth: `{value}` is not a number 0-255"
+                )),
+            },
+            // `Book` was this option's name before the UCI convention was followed.
+            "ownbook" | "book" => check(&value).map(|b| self.settings.book = b),
+            "uci_analysemode" => check(&value).map(|b| self.settings.analyse_mode = b),
+            "ponder" => check(&value).map(|b| self.settings.ponder = b),
+            "multipv" => match value.parse::<u8>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
+                    self.settings.multipv = n;
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "setoption MultiPV: `{value}` is not a number 1-{MAX_MULTIPV}; kept {}",
+                    self.settings.multipv
+                )),
+            },
+            _ => Err(format!(
+                "setoption: no option `{name}` (Sargon has Engine, FixedDepth, OwnBook, \
+                 MultiPV, UCI_AnalyseMode and Ponder)"
+            )),
+        };
+        if let Err(why) = result {
+            self.out.info(&why);
+        }
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        let problem = match parse_position_command(args) {
+            Ok(pos) => {
+                self.position = pos;
+                self.position_problem = None;
+                return;
+            }
+            Err(PositionCommandError::Invalid(why)) => why,
+            Err(PositionCommandError::IllegalMove {
+                uci,
+                index,
+                reached,
+            }) => format!(
+                "move {} `{}` is illegal in {}",
+                index + 1,
+                echo(&uci),
+                position::fen_of(&reached)
+            ),
+        };
+        self.out.info(&format!(
+            "position refused: {problem}; every go answers bestmove 0000 until a valid position"
+        ));
+        self.position_problem = Some(problem);
+    }
+
+    /// Build the engine the options ask for, if it is not there yet; on failure the
+    /// reason is kept in `engine_problem` and told to the GUI.
+    fn ensure_engine(&mut self) {
+        let kind = self.settings.engine;
+        if self
+            .engine
+            .as_ref()
+            .is_some_and(|l| l.engine.kind() == kind)
+        {
+            return;
+        }
+        self.engine = None;
+        match (self.factory)(kind) {
+            Ok(engine) => {
+                if let Some(rom) = engine.rom_id() {
+                    self.out
+                        .info(&format!("{kind} engine running the ROM `{}`", rom.name));
+                    if let Some(note) = rom.unverified_note() {
+                        self.out.info(&note);
+                    }
+                }
+                self.engine = Some(Loaded { engine });
+                self.engine_problem = None;
+            }
+            Err(e) => {
+                let problem = format!("cannot start the {kind} engine: {e:#}");
+                self.out.info(&problem);
+                self.engine_problem = Some(problem);
+            }
+        }
+    }
+
+    /// `ponderhit`: the GUI's opponent played the move pondered on; the search goes on
+    /// as a normal one, its clock starting now.
+    fn ponderhit(&mut self) {
+        match &self.running {
+            Some(r) if self.is_searching() && r.signals.pondering() => {
+                r.signals.hit();
+                r.handle.thread().unpark();
+            }
+            _ => self.out.info("ponderhit ignored: not pondering"),
+        }
+    }
+
+    /// The legal moves of `go searchmoves` (empty: all moves); what is not legal here is
+    /// named and left out. Sargon promotes only to a queen, so an under-promotion is
+    /// searched as the queen's.
+    fn searchmoves(&self, given: &[UciMove]) -> Vec<Move> {
+        let mut moves = Vec::new();
+        for u in given {
+            match u.to_move(&self.position) {
+                Ok(m) => {
+                    let m = match m {
+                        Move::Normal {
+                            role,
+                            from,
+                            capture,
+                            to,
+                            promotion: Some(p),
+                        } if p != Role::Queen => {
+                            self.out.info(&format!(
+                                "go searchmoves {u}: Sargon promotes only to a queen; searching {}q",
+                                &u.to_string()[..4]
+                            ));
+                            Move::Normal {
+                                role,
+                                from,
+                                capture,
+                                to,
+                                promotion: Some(Role::Queen),
+                            }
+                        }
+                        m => m,
+                    };
+                    if !moves.contains(&m) {
+                        moves.push(m);
+                    }
+                }
+                Err(_) => self
+                    .out
+                    .info(&format!("go searchmoves {u}: not legal here; ignored")),
+            }
+        }
+        if moves.is_empty() && !given.is_empty() {
+            self.out
+                .info("go searchmoves: no legal move given; searching all moves");
+        }
+        moves
+    }
+
+    /// Answer a `go` that cannot search with `bestmove 0000` and the reason.
+    fn refuse_go(&self, why: &str) {
+        self.out.info(why);
+        self.out.line("bestmove 0000");
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        if self.is_searching() {
+            self.out
+                .info("go ignored: already searching (send stop first)");
+            return;
+        }
+        self.wait();
+        let started = Instant::now();
+        let (params, problems) = GoParams::parse(args);
+        for p in problems {
+            self.out.info(&p);
+        }
+        if let Some(why) = &self.position_problem {
+            self.refuse_go(&format!(
+                "go: no valid position ({why}); send a valid position command"
+            ));
+            return;
+        }
+        self.ensure_engine();
+        if let Some(why) = &self.engine_problem {
+            self.refuse_go(&format!(
+                "go: {why}; choose a working engine (setoption name Engine value port)"
+            ));
+            return;
+        }
+        let searchmoves = self.searchmoves(&params.searchmoves);
+        let loaded = self.engine.take();
+        let max_depth = loaded
+            .as_ref()
+            .map_or(self.settings.engine.max_depth(), |l| l.engine.max_depth());
+        let (plan, notes) = Plan::new(&params, &self.settings, self.position.turn(), max_depth);
+        for n in notes {
+            self.out.info(&n);
+        }
+        let signals = Arc::new(GuiSignals::new(plan.ponder));
+        let job = Job {
+            position: self.position.clone(),
+            plan,
+            book_random: self.settings.book_random,
+            started,
+            searchmoves,
+            multipv: self.settings.multipv,
+            currmove_after: self.settings.currmove_after,
+            signals: signals.clone(),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let out = self.out.clone();
+        let worker_stop = stop.clone();
+        let waits_for_stop = job.plan.wait_for_stop;
+        let answered = Arc::new(AtomicBool::new(false));
+        let worker_answered = answered.clone();
+        let spawned = thread::Builder::new()
+            .name("sargon-search".to_string())
+            .spawn(move || search_thread(loaded, job, worker_stop, worker_answered, out));
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop,
+                    handle,
+                    waits_for_stop,
+                    answered,
+                    signals,
+                })
+            }
+            Err(e) => {
+                self.out.info(&format!("cannot start a search thread: {e}"));
+                self.out
+                    .line(&bestmove_line(&fallback(&self.position, &[]), None));
+            }
+        }
+    }
+}
