@@ -116,7 +116,7 @@ impl Default for SearchOptions {
 }
 
 /// Default runaway guard: far above the ~2 G instructions of a depth-6 middlegame search.
-pub const DEFAULT_INSTRUCTION_BUDGET: u64 = 200_000_000_000;
+pub(crate) const DEFAULT_INSTRUCTION_BUDGET: u64 = 200_000_000_000;
 
 /// Costs of one search.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]

@@ -22,6 +22,33 @@
 //!
 //! Nothing is built unless a hook asked for the point: engines test the [`HookMask`] bit
 //! first, so an unhooked search pays one bit test per point.
+//!
+//! # Example: count the calls of POINTS
+//!
+//! ```
+//! use sargon_core::{setup, Engine, FnHook, HookEvent, HookPoint, Hooks, SearchOptions};
+//!
+//! let mut calls = 0;
+//! let mut leaves_at_ply_2 = 0;
+//! let mut count = FnHook::new(&[HookPoint::PointsEnd], |event| {
+//!     if let HookEvent::PointsEnd(view) = event {
+//!         calls += 1;
+//!         if view.search().ply() == 2 {
+//!             leaves_at_ply_2 += 1;
+//!         }
+//!     }
+//! });
+//! let mut hooks = Hooks::new();
+//! hooks.add(&mut count);
+//! let setup = setup(&shakmaty::Chess::default(), false)?;
+//! // The port here; the original in the emulator (crate sargon-original) fires the same hook.
+//! sargon_port::Port::new().search(&setup, &SearchOptions::depth(2), &mut hooks)?;
+//! drop(hooks);
+//! drop(count);
+//! // The root, the 20 moves of White sorted, and Black's replies to them.
+//! assert!(leaves_at_ply_2 > 0 && calls > 20 + leaves_at_ply_2);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 

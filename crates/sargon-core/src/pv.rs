@@ -6,6 +6,20 @@
 //! last event to the first, take the first node of ply 1 met, then the first node of ply 2
 //! met after it, and so on. A later `best` at ply N overrides everything recorded below an
 //! earlier ply-N node, which is exactly why the backward scan finds the surviving line.
+//!
+//! # Example: the backward scan
+//!
+//! ```
+//! use sargon_core::pv::principal_variation;
+//! use sargon_core::{Event, SMove, Score};
+//!
+//! // Sargon's squares (21 is a1); e2e4 is 35-55, d2d4 34-54, e7e5 85-65.
+//! let (e4, d4, e5) = (SMove::plain(35, 55), SMove::plain(34, 54), SMove::plain(85, 65));
+//! let best = |path: Vec<SMove>| Event::Best { path, score: Score(0x80) };
+//! // d4 was best first, then e4 with its reply e5 replaced it.
+//! let events = [best(vec![d4]), best(vec![e4, e5]), best(vec![e4])];
+//! assert_eq!(principal_variation(events.iter()), [e4, e5]);
+//! ```
 
 use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Move, Position};

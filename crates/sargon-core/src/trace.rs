@@ -5,6 +5,29 @@
 //! and the port produce their traces with the same code, and two traces are equal exactly
 //! when the searches made the same decisions in the same order. The formats (one event per
 //! line as text, or JSON Lines) are specified in `docs/trace-format.md`.
+//!
+//! # Example: read a search's trace
+//!
+//! ```
+//! use sargon_core::{parse_position, record, setup, Detail, Event, SearchOptions};
+//!
+//! let pos = parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30")?;
+//! let run = record::search(
+//!     &mut sargon_port::Port::new(),
+//!     &setup(&pos, false)?,
+//!     &SearchOptions::depth(2),
+//!     Detail::Full,
+//!     &mut [],
+//! )?;
+//! // Every node created, every score, every decision; the result closes the trace.
+//! let evals = run.events.iter().filter(|e| matches!(e, Event::Eval { .. })).count();
+//! assert!(evals > 0);
+//! assert!(matches!(run.events.last(), Some(Event::Result { .. })));
+//! // One line each, as `sargon trace` prints them (docs/trace-format.md).
+//! let first = run.events[0].to_string();
+//! assert!(!first.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::fmt;
 
@@ -78,7 +101,7 @@ pub enum Event {
 }
 
 /// The kinds of event, for counts and digests.
-pub const KINDS: [&str; 7] = [
+pub(crate) const KINDS: [&str; 7] = [
     "created",
     "eval",
     "alpha_beta",

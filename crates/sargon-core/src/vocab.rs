@@ -30,7 +30,7 @@ pub const MOVED: u8 = 0x08;
 /// Board byte bit 4 (kings only): the king has castled.
 pub const CASTLED: u8 = 0x10;
 /// Board bytes outside the 8x8 playing area.
-pub const OFF_BOARD: u8 = 0xff;
+pub(crate) const OFF_BOARD: u8 = 0xff;
 
 /// Move-list flag bits (the `MLFLG` byte of an entry).
 pub mod flag {
@@ -73,7 +73,7 @@ impl Sq {
     }
 
     /// The square in shakmaty's terms; `None` off the board.
-    pub fn to_shakmaty(self) -> Option<shakmaty::Square> {
+    pub(crate) fn to_shakmaty(self) -> Option<shakmaty::Square> {
         let (file, rank) = self.file_rank()?;
         Some(shakmaty::Square::from_coords(
             shakmaty::File::new(file as u32),
@@ -170,7 +170,7 @@ pub struct Score(pub u8);
 
 impl Score {
     /// Units per pawn on the byte scale.
-    pub const UNITS_PER_PAWN: i32 = 8;
+    pub(crate) const UNITS_PER_PAWN: i32 = 8;
 
     /// The score in pawns for the side the byte belongs to (positive: good for that side).
     pub fn pawns(self) -> f64 {
@@ -178,7 +178,7 @@ impl Score {
     }
 
     /// Signed units (eighths of a pawn), positive when good for the side the byte belongs to.
-    pub fn units(self) -> i32 {
+    pub(crate) fn units(self) -> i32 {
         0x80 - i32::from(self.0)
     }
 
@@ -206,7 +206,7 @@ impl fmt::Display for Score {
 }
 
 /// Which side: Sargon's colour byte is 0 for White and 0x80 for Black.
-pub fn is_black(color: u8) -> bool {
+pub(crate) fn is_black(color: u8) -> bool {
     color & BLACK != 0
 }
 
@@ -221,7 +221,7 @@ pub enum Side {
 
 impl Side {
     /// The side of a colour byte or board byte: bit 7 set is Black.
-    pub fn of_byte(byte: u8) -> Side {
+    pub(crate) fn of_byte(byte: u8) -> Side {
         if is_black(byte) {
             Side::Black
         } else {
@@ -257,7 +257,7 @@ pub enum PieceKind {
 
 impl PieceKind {
     /// The type of a code 1-6; `None` for 0 (an empty square) and 7 (no such piece).
-    pub fn from_code(code: u8) -> Option<PieceKind> {
+    pub(crate) fn from_code(code: u8) -> Option<PieceKind> {
         Some(match code {
             PAWN => PieceKind::Pawn,
             KNIGHT => PieceKind::Knight,
@@ -289,7 +289,7 @@ pub struct Piece {
 
 impl Piece {
     /// The piece a board byte holds; `None` for an empty square and for the border.
-    pub fn from_board_byte(byte: u8) -> Option<Piece> {
+    pub(crate) fn from_board_byte(byte: u8) -> Option<Piece> {
         if byte == OFF_BOARD {
             return None;
         }

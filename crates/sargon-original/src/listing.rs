@@ -9,8 +9,6 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use anyhow::{bail, Result};
-
 use crate::emu;
 use crate::program::{block_containing, Program};
 use crate::z80::{Flow, Instruction, Names};
@@ -27,8 +25,35 @@ pub fn hook_addresses(rom: &crate::rom::Rom) -> Vec<(u16, HookPoint)> {
     }
 }
 
+/// Why a routine or label cannot be listed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ListingError {
+    /// The image has no symbol of that name (the names close to it, if any).
+    #[error("no symbol `{name}` in the image{}", if close.is_empty() { String::new() } else { format!("; close names: {}", close.join(", ")) })]
+    NoSymbol {
+        /// The name asked for.
+        name: String,
+        /// Symbols of the image whose names are close to it.
+        close: Vec<String>,
+    },
+    /// The symbol is data or a constant, not code.
+    #[error("{name} ({addr:#06x}) is not code: a data symbol or a constant. Routines: {}", routines.join(", "))]
+    NotCode {
+        /// The symbol, upper case.
+        name: String,
+        /// Its value.
+        addr: u16,
+        /// The routines of the image, which can be listed.
+        routines: Vec<String>,
+    },
+}
+
+/// A listing, or why it cannot be made.
+pub type Result<T, E = ListingError> = std::result::Result<T, E>;
+
 /// The notes a listing shows under a label, by label name (one comment line each).
-pub type Notes<'a> = &'a dyn Fn(&str) -> Vec<String>;
+pub(crate) type Notes<'a> = &'a dyn Fn(&str) -> Vec<String>;
 
 /// The listing of one routine or label, by name.
 pub fn listing_of(program: &Program, hooks: &[(u16, HookPoint)], name: &str) -> Result<String> {
@@ -53,23 +78,19 @@ fn listing_with(
     name: &str,
 ) -> Result<String> {
     let Some(addr) = program.lookup(name) else {
-        let close = program.close_names(name);
-        if close.is_empty() {
-            bail!("no symbol `{name}` in the image");
-        }
-        bail!(
-            "no symbol `{name}` in the image; close names: {}",
-            close.join(", ")
-        );
+        return Err(ListingError::NoSymbol {
+            name: name.to_string(),
+            close: program.close_names(name),
+        });
     };
     let name = name.to_ascii_uppercase();
     let blocks = program.code_blocks();
     if block_containing(&blocks, addr).is_none() {
-        let routines: Vec<&str> = program.routines.values().map(String::as_str).collect();
-        bail!(
-            "{name} ({addr:#06x}) is not code: a data symbol or a constant. Routines: {}",
-            routines.join(", ")
-        );
+        return Err(ListingError::NotCode {
+            name,
+            addr,
+            routines: program.routines.values().cloned().collect(),
+        });
     }
     let code = program.extent(addr);
     let mut out = String::new();

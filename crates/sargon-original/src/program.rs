@@ -40,7 +40,7 @@ pub struct Program {
 }
 
 /// The name of the routine the harness calls for a search.
-pub const SEARCH_ENTRY: &str = "FNDMOV";
+pub(crate) const SEARCH_ENTRY: &str = "FNDMOV";
 
 impl Program {
     /// Analyse an image: `memory` is the 64 KiB address space, the image occupies
@@ -97,7 +97,7 @@ impl Program {
     }
 
     /// Decode the whole image, starting afresh at every symbol's address.
-    pub fn sweep_image(&self) -> Vec<Instruction> {
+    pub(crate) fn sweep_image(&self) -> Vec<Instruction> {
         let mut cuts: Vec<u32> = self
             .names
             .keys()
@@ -123,7 +123,7 @@ impl Program {
     }
 
     /// The first routine entry above `addr`, or the end of the image.
-    pub fn next_routine(&self, addr: u16) -> u32 {
+    pub(crate) fn next_routine(&self, addr: u16) -> u32 {
         self.routines
             .range(addr.saturating_add(1)..)
             .next()
@@ -192,7 +192,7 @@ impl Program {
 
     /// The name shown for an address: among the symbols there, a routine's name first,
     /// else the shortest (then alphabetically first) name.
-    pub fn name_at(&self, addr: u16) -> Option<&str> {
+    pub(crate) fn name_at(&self, addr: u16) -> Option<&str> {
         if let Some(r) = self.routines.get(&addr) {
             return Some(r);
         }
@@ -211,7 +211,7 @@ impl Program {
 
     /// Symbol names close to `name` (for "did you mean"): same prefix or a small edit
     /// distance, routines first.
-    pub fn close_names(&self, name: &str) -> Vec<String> {
+    pub(crate) fn close_names(&self, name: &str) -> Vec<String> {
         let want = name.to_ascii_uppercase();
         let mut scored: Vec<(usize, bool, &String)> = self
             .symbols

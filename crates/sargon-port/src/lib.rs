@@ -43,6 +43,19 @@
 //! Depth: the original's tables hold 6 plies. Up to depth 6 the port uses exactly the
 //! original's table sizes (including the 2040-byte move-list limit); beyond, up to
 //! [`MAX_DEPTH`], larger tables ([`state::Layout::DEEP`]).
+//!
+//! # Example: Sargon's move in the initial position
+//!
+//! ```
+//! use sargon_core::{setup, Engine, Hooks, SearchOptions};
+//! use sargon_port::Port;
+//!
+//! let setup = setup(&shakmaty::Chess::default(), false)?; // false: no opening book
+//! let outcome = Port::new().search(&setup, &SearchOptions::depth(3), &mut Hooks::new())?;
+//! let best = outcome.best.expect("a move");
+//! println!("{} ({:+.2} pawns)", best.uci(), outcome.score_for_mover().pawns());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![deny(missing_docs)]
 
@@ -113,7 +126,7 @@ impl Port {
     }
 
     /// A port that scores positions as `scoring` says.
-    pub fn with_scoring(scoring: Scoring) -> Port {
+    pub(crate) fn with_scoring(scoring: Scoring) -> Port {
         let scorer = match scoring {
             Scoring::OriginalSteps => Scorers::OriginalSteps(OriginalSteps),
             Scoring::Shortcuts => Scorers::Shortcuts(Shortcuts::new()),

@@ -264,33 +264,14 @@ fn search_counting(
 }
 
 /// The T-states `evaluations` evaluations cost at `t_states_per_evaluation`, rounded.
-pub fn estimate_t_states(evaluations: u64, t_states_per_evaluation: f64) -> u64 {
+pub(crate) fn estimate_t_states(evaluations: u64, t_states_per_evaluation: f64) -> u64 {
     (evaluations as f64 * t_states_per_evaluation).round() as u64
 }
 
 /// Play game `game` (from 1) at `level` from `opening`, Sargon on both sides; `max_moves`
 /// caps the moves of each side (then the game is adjudicated a draw). Every move is timed
-/// by the engine's T-states (the emulator), and its nodes and evaluations are counted.
-pub fn play_timed_game(
-    engine: &mut dyn Engine,
-    level: u8,
-    game: usize,
-    seed: u64,
-    opening: &Opening,
-    max_moves: Option<u32>,
-) -> Result<TimedGame, GameError> {
-    play_game(
-        engine,
-        level,
-        game,
-        seed,
-        opening,
-        max_moves,
-        &Timing::Measured,
-    )
-}
-
-/// [`play_timed_game`], timed as `timing` says.
+/// as `timing` says (`Timing::Measured`: by the engine's T-states, on the emulator), and
+/// its nodes and evaluations are counted.
 pub fn play_game(
     engine: &mut dyn Engine,
     level: u8,

@@ -43,7 +43,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use anyhow::Result;
 use sargon_core::hooks::HookPoint;
 use sargon_original::listing;
 use sargon_original::program::Program;
@@ -59,7 +58,7 @@ pub fn port_listing_of(
     hooks: &[(u16, HookPoint)],
     links: &PortLinks,
     name: &str,
-) -> Result<String> {
+) -> Result<String, listing::ListingError> {
     let sites = links.sites(program);
     let notes = |label: &str| -> Vec<String> {
         match sites.get(label) {
@@ -362,7 +361,7 @@ impl Coverage {
 
 /// A label: an upper-case letter, then upper-case letters, digits and `_`; at least two
 /// characters; none of [`NOT_LABELS`].
-pub fn is_label(word: &str) -> bool {
+pub(crate) fn is_label(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next().is_some_and(|c| c.is_ascii_uppercase())
         && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
@@ -379,11 +378,11 @@ fn word_at(s: &str) -> &str {
 }
 
 /// A label group: its labels, each with the last label of its range (`PT5..PT25`).
-pub type LabelGroup = Vec<(String, Option<String>)>;
+pub(crate) type LabelGroup = Vec<(String, Option<String>)>;
 
 /// The label group `text` begins with (after spaces), and the text after it; `None` if it
 /// begins with no label.
-pub fn label_group(text: &str) -> Option<(LabelGroup, &str)> {
+pub(crate) fn label_group(text: &str) -> Option<(LabelGroup, &str)> {
     let mut rest = text.trim_start();
     let mut group = Vec::new();
     loop {
@@ -1090,8 +1089,8 @@ mod tests {
 
     #[test]
     fn the_port_is_embedded_and_cites_its_routines() {
-        assert!(PORT_SOURCES.iter().any(|(p, _)| *p == "src/port/mod.rs"));
-        assert!(PORT_SOURCES.iter().all(|(p, _)| p.starts_with("src/port/")));
+        assert!(PORT_SOURCES.iter().any(|(p, _)| *p == "crates/sargon-port/src/lib.rs"));
+        assert!(PORT_SOURCES.iter().all(|(p, _)| p.starts_with("crates/sargon-port/src/")));
         let l = PortLinks::of_port();
         for routine in ["FNDMOV", "PATH", "POINTS", "ATTACK"] {
             assert!(

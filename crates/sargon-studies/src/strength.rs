@@ -52,7 +52,7 @@ use sargon_tools::pgn::PgnGame;
 
 /// The depth of a Sargon player from the name `sargon play` gives it, as "Sargon 1978
 /// (port, depth 3)", possibly followed by ", no book" or " [ROM x NOT VERIFIED]".
-pub fn sargon_depth(name: &str) -> Option<u8> {
+pub(crate) fn sargon_depth(name: &str) -> Option<u8> {
     if !name.starts_with("Sargon") {
         return None;
     }
@@ -205,7 +205,7 @@ impl Rating {
     }
 
     /// The rating's central value, for plots: the rating, or its bound.
-    pub fn centre(&self) -> f64 {
+    pub(crate) fn centre(&self) -> f64 {
         match *self {
             Rating::Value { elo, .. } => elo,
             Rating::Above { bound } | Rating::Below { bound } => bound,
@@ -266,7 +266,10 @@ impl Combination {
 }
 
 /// Combine a depth's direct and chained ratings (module documentation).
-pub fn combine(direct: Option<Rating>, chained: Option<Rating>) -> Option<(Rating, Combination)> {
+pub(crate) fn combine(
+    direct: Option<Rating>,
+    chained: Option<Rating>,
+) -> Option<(Rating, Combination)> {
     match (direct, chained) {
         (None, None) => None,
         (Some(d), None) => Some((d, Combination::Direct)),

@@ -17,7 +17,7 @@ use sargon_core::trace::Detail;
 use sargon_core::{pv, record};
 
 /// How many swings the summary names.
-pub const SWINGS_SHOWN: usize = 3;
+pub(crate) const SWINGS_SHOWN: usize = 3;
 
 /// Sargon's view of one position.
 #[derive(Clone, Debug)]
@@ -34,7 +34,7 @@ pub struct View {
 
 impl View {
     /// `+0.25`, or `#3` / `#-2` for a mate.
-    pub fn score_text(&self) -> String {
+    pub(crate) fn score_text(&self) -> String {
         match self.white_mate {
             Some(n) => format!("#{n}"),
             // Adding 0 turns a -0 (a level score seen from Black) into +0.
@@ -181,7 +181,7 @@ fn move_label(start: &Chess, ply: usize, san: &str) -> String {
 
 impl Annotation {
     /// How many moves of the game were Sargon's choice, and how many it was asked about.
-    pub fn agreement(&self, game: &PgnGame) -> (usize, usize) {
+    pub(crate) fn agreement(&self, game: &PgnGame) -> (usize, usize) {
         let agreed = game
             .moves
             .iter()

@@ -34,7 +34,7 @@ use sargon_core::trace::{Detail, Event};
 pub const TABLE: &str = include_str!("../../../roms/behaviour.tsv");
 
 /// Searches of this depth or less (and the models) make the quick check of `rom import`.
-pub const QUICK_MAX_DEPTH: u8 = 2;
+pub(crate) const QUICK_MAX_DEPTH: u8 = 2;
 
 /// What a case replays.
 #[derive(Clone, Debug, PartialEq, Eq)]

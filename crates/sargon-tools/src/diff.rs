@@ -62,7 +62,7 @@ impl Divergence {
 
 /// What comparing one search found.
 #[derive(Clone, Debug)]
-pub struct SearchComparison {
+pub(crate) struct SearchComparison {
     /// Events compared and found equal.
     pub events: u64,
     /// Where the traces first differ, if they do.
@@ -75,7 +75,7 @@ pub struct SearchComparison {
 
 /// What one engine's side of a comparison cost.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EngineCost {
+pub(crate) struct EngineCost {
     /// CPU time of the engine's thread during the search, including recording its trace
     /// (and, for the second engine, comparing it); `None` where the platform has no
     /// per-thread clock.
@@ -96,7 +96,7 @@ impl EngineCost {
 
 /// CPU time used so far by the calling thread.
 #[cfg(unix)]
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -108,7 +108,7 @@ pub fn thread_cpu_time() -> Option<Duration> {
 
 /// CPU time used so far by the calling thread (not measured on this platform).
 #[cfg(not(unix))]
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     None
 }
 
@@ -124,7 +124,7 @@ fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
 }
 
 /// Run the same search on both engines and compare their traces event by event.
-pub fn compare_search(
+pub(crate) fn compare_search(
     left: &mut (dyn Engine + Send),
     right: &mut (dyn Engine + Send),
     setup: &Setup,

@@ -109,8 +109,10 @@ pub fn elo_of_score(s: f64) -> f64 {
     }
 }
 
-/// The expected score of a player `diff` Elo points stronger than the other.
-pub fn expected_score(diff: f64) -> f64 {
+/// The expected score of a player `diff` Elo points stronger than the other (the inverse
+/// of [`elo_of_score`], which the tests check).
+#[cfg(test)]
+pub(crate) fn expected_score(diff: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-diff / 400.0))
 }
 

@@ -21,11 +21,11 @@ use sargon_core::position::{self, Setup};
 
 /// The most input lines the UCI target reads from one input: each `go` may start a
 /// search, so a long script would make one run slow.
-pub const UCI_MAX_LINES: usize = 32;
+pub(crate) const UCI_MAX_LINES: usize = 32;
 
 /// The deepest search the UCI target lets its engine run: depth 2 on the port takes
 /// milliseconds in any position.
-pub const UCI_MAX_DEPTH: u8 = 2;
+pub(crate) const UCI_MAX_DEPTH: u8 = 2;
 
 /// FEN and EPD reading and Sargon's set-up of what was read.
 ///

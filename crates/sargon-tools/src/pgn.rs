@@ -213,7 +213,7 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
 
 /// A move to write: its SAN, the comments after it, and the variations that replace it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MoveText {
+pub(crate) struct MoveText {
     /// The move in SAN.
     pub san: String,
     /// Comments after the move, without braces.
@@ -232,7 +232,7 @@ impl MoveText {
     }
 
     /// The move with one more comment.
-    pub fn with_comment(mut self, comment: impl Into<String>) -> MoveText {
+    pub(crate) fn with_comment(mut self, comment: impl Into<String>) -> MoveText {
         self.comments.push(comment.into());
         self
     }
@@ -240,7 +240,7 @@ impl MoveText {
 
 /// A game to write.
 #[derive(Clone, Debug)]
-pub struct GameText {
+pub(crate) struct GameText {
     /// Written in this order; put the Seven Tag Roster first.
     pub tags: Vec<(String, String)>,
     /// Where the moves start (for the move numbers).
@@ -254,7 +254,7 @@ pub struct GameText {
 }
 
 /// SAN (with `+` or `#`) of each move of a line from `pos`.
-pub fn san_line(pos: &Chess, moves: &[Move]) -> Vec<String> {
+pub(crate) fn san_line(pos: &Chess, moves: &[Move]) -> Vec<String> {
     let mut p = pos.clone();
     moves
         .iter()
@@ -266,7 +266,7 @@ pub fn san_line(pos: &Chess, moves: &[Move]) -> Vec<String> {
 }
 
 /// A tag value with `\` and `"` escaped, on one line.
-pub fn escape_tag(value: &str) -> String {
+pub(crate) fn escape_tag(value: &str) -> String {
     value
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
@@ -322,7 +322,7 @@ fn line_tokens(start: &Chess, first_ply: usize, moves: &[MoveText], tokens: &mut
 }
 
 /// The game in the PGN export format, ending with an empty line.
-pub fn write_game(game: &GameText) -> String {
+pub(crate) fn write_game(game: &GameText) -> String {
     let mut out = String::new();
     for (name, value) in &game.tags {
         out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
@@ -353,7 +353,7 @@ pub fn write_game(game: &GameText) -> String {
 
 /// The tags that say where a game starts when it is not the initial position: `SetUp` and
 /// `FEN`, or none.
-pub fn setup_tags(start: &Chess) -> Vec<(String, String)> {
+pub(crate) fn setup_tags(start: &Chess) -> Vec<(String, String)> {
     if *start == Chess::default() {
         Vec::new()
     } else {

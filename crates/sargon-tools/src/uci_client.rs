@@ -32,7 +32,7 @@ use crate::uci::{EngineFactory, Settings, Uci};
 use sargon_core::position;
 
 /// How long an engine may take to answer `uci` and `isready`.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Lines of an engine's stderr kept for the message when it dies.
 const STDERR_TAIL: usize = 5;
@@ -55,7 +55,7 @@ impl Limit {
     }
 
     /// The words after `go`: `depth 3 movetime 100 nodes 5000`.
-    pub fn go_words(&self) -> String {
+    pub(crate) fn go_words(&self) -> String {
         let mut words = Vec::new();
         if let Some(d) = self.depth {
             words.push(format!("depth {d}"));
@@ -101,7 +101,7 @@ pub enum EngineScore {
 
 impl EngineScore {
     /// Pawns with a sign (`+0.35`), or mate as `+M3` / `-M2`.
-    pub fn pawns_text(&self) -> String {
+    pub(crate) fn pawns_text(&self) -> String {
         match *self {
             EngineScore::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
             EngineScore::Mate(n) if n >= 0 => format!("+M{n}"),
@@ -345,7 +345,7 @@ impl UciClient {
 
     /// Sargon's own UCI front end in this process, with `settings`, engines made by
     /// `factory`; the handshake is done.
-    pub fn in_process(
+    pub(crate) fn in_process(
         factory: EngineFactory,
         settings: Settings,
     ) -> Result<UciClient, ClientError> {
@@ -371,6 +371,7 @@ impl UciClient {
     }
 
     /// The names of the options the engine offers.
+    #[cfg(test)]
     pub fn options(&self) -> &[String] {
         &self.options
     }
@@ -484,7 +485,7 @@ impl UciClient {
 
     /// `setoption name NAME value VALUE`, for an option the engine offers (names compare
     /// without regard to case, as UCI says).
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+    pub(crate) fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
         let Some(known) = self
             .options
             .iter()
@@ -507,7 +508,7 @@ impl UciClient {
     }
 
     /// `ucinewgame`, then wait until the engine is ready.
-    pub fn new_game(&mut self) -> Result<(), ClientError> {
+    pub(crate) fn new_game(&mut self) -> Result<(), ClientError> {
         self.send("ucinewgame")?;
         self.ready()
     }
@@ -595,7 +596,7 @@ impl Drop for UciClient {
 }
 
 /// `position startpos moves ...` or `position fen FEN moves ...`.
-pub fn position_command(start: &Chess, moves: &[Move]) -> String {
+pub(crate) fn position_command(start: &Chess, moves: &[Move]) -> String {
     let mut cmd = if *start == Chess::default() {
         "position startpos".to_string()
     } else {

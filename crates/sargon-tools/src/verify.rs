@@ -182,7 +182,7 @@ pub enum VerifyError {
 }
 
 /// Worker threads for a check: one per core, at most four.
-pub fn default_workers() -> usize {
+pub(crate) fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
 

@@ -277,13 +277,6 @@ impl Symbols {
             hooks,
         })
     }
-
-    /// The hook point at `addr`, if any.
-    pub fn hook_at(&self, addr: u16) -> Option<HookPoint> {
-        HookPoint::ALL
-            .into_iter()
-            .find(|&p| self.hooks[p as usize] == addr)
-    }
 }
 
 /// Sees every instruction the emulator executes (for profiling). The unobserved search uses
@@ -306,7 +299,7 @@ impl Observer for NoObserver {
 }
 
 /// 64 KiB of memory and the hook table; what `iz80` sees as the machine.
-pub struct SargonMachine {
+pub(crate) struct SargonMachine {
     /// The 64 KiB address space.
     pub mem: Vec<u8>,
     /// For each address: 0, or 1 + the index of the hook point armed there.

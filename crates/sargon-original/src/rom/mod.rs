@@ -286,14 +286,14 @@ fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
 }
 
 /// Hex SHA-256 of some bytes.
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 
 /// Text fit for an error message: control and non-ASCII characters escaped (`\x1b`,
 /// `\u{fffd}`), cut after `max` characters. Input files are echoed only through this, so
 /// that a wrong file cannot fill the terminal with raw bytes.
-pub fn printable(text: &str, max: usize) -> String {
+pub(crate) fn printable(text: &str, max: usize) -> String {
     let mut out = String::new();
     for (shown, c) in text.chars().enumerate() {
         if shown == max {
@@ -313,7 +313,7 @@ pub fn printable(text: &str, max: usize) -> String {
 /// Does `bytes` look like a text file? A Z80 source or listing is text: no NUL byte, and
 /// control characters other than tab, line ends, form feed and CP/M's end-of-file mark
 /// are rare (allowed: one in a hundred bytes, for the odd stray one).
-pub fn looks_like_text(bytes: &[u8]) -> bool {
+pub(crate) fn looks_like_text(bytes: &[u8]) -> bool {
     let sample = &bytes[..bytes.len().min(64 * 1024)];
     if sample.contains(&0) {
         return false;
@@ -327,7 +327,7 @@ pub fn looks_like_text(bytes: &[u8]) -> bool {
 
 /// The store directory from `--roms`, `$SARGON_ROMS`, `$XDG_DATA_HOME` or the home
 /// directory; an error when none is set.
-pub fn store_dir(explicit: Option<&Path>) -> Result<PathBuf, RomError> {
+pub(crate) fn store_dir(explicit: Option<&Path>) -> Result<PathBuf, RomError> {
     let var = |name: &str| std::env::var_os(name).filter(|p| !p.is_empty());
     if let Some(p) = explicit {
         return Ok(p.to_path_buf());

@@ -74,7 +74,7 @@ pub enum Flow {
 
 impl Flow {
     /// Control never falls through to the next instruction.
-    pub fn ends_block(self) -> bool {
+    pub(crate) fn ends_block(self) -> bool {
         matches!(
             self,
             Flow::Jump(_) | Flow::Return | Flow::JumpIndirect | Flow::Halt
@@ -160,7 +160,7 @@ impl Instruction {
     }
 
     /// The instruction with operands named by `names` where it knows them.
-    pub fn text_with(&self, names: &dyn Names) -> String {
+    pub(crate) fn text_with(&self, names: &dyn Names) -> String {
         if self.operands.is_empty() {
             return self.mnemonic.to_string();
         }

@@ -43,7 +43,7 @@ impl Machine {
     ///
     /// Called by: EVAL (EV5), FNDMOV (FM35, and the root before FM5), through the
     /// [`Scorer`](crate::scorer::Scorer). Calls: PATH, ATTACK.
-    pub fn pinfnd(&mut self) {
+    pub(crate) fn pinfnd(&mut self) {
         self.npins = 0;
         let mut de = POSK;
         loop {
@@ -141,7 +141,7 @@ impl Machine {
     /// Returns (D, E): the piece's value doubled, and the points its owner loses.
     ///
     /// Called by: POINTS (PT6X). Calls: NEXTAD.
-    pub fn xchng(&mut self) -> (u8, u8) {
+    pub(crate) fn xchng(&mut self) -> (u8, u8) {
         let (mut hl, mut de) = (WACT, BACT);
         if self.p1 & 0x80 != 0 {
             std::mem::swap(&mut hl, &mut de);

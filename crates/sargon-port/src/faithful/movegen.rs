@@ -100,7 +100,7 @@ impl Machine {
     /// MPIECE: the moves of the piece P1 standing on M1 go into the move list.
     ///
     /// Called by: GENMOV (GM5). Calls: PATH, ADMOVE, ENPSNT, CASTLE.
-    pub fn mpiece(&mut self, hooks: &mut Hooks<'_>) {
+    pub(crate) fn mpiece(&mut self, hooks: &mut Hooks<'_>) {
         // A black pawn becomes type 0 so that it gets its own (downward) directions.
         let mut a = self.p1 & 0x87;
         if a == BPAWN {
@@ -191,7 +191,7 @@ impl Machine {
     /// board indices (one rank) away from M2.
     ///
     /// Called by: MPIECE (MP36). Calls: ADMOVE, ADJPTR.
-    pub fn enpsnt(&mut self) {
+    pub(crate) fn enpsnt(&mut self) {
         let mut a = self.m1;
         if self.p1 & 0x80 != 0 {
             a = a.wrapping_add(10);
@@ -237,7 +237,7 @@ impl Machine {
     /// entry's link is zeroed.
     ///
     /// Called by: CASTLE; ENPSNT runs on into it.
-    pub fn adjptr(&mut self) {
+    pub(crate) fn adjptr(&mut self) {
         self.mllst = self.mllst.wrapping_sub(6);
         self.wr16(self.mllst, 0);
     }
@@ -306,7 +306,7 @@ impl Machine {
     /// MLEND - MLNXT (a wrapped difference, 0xFFFA in practice) and adds nothing.
     ///
     /// Called by: MPIECE, ENPSNT, CASTLE.
-    pub fn admove(&mut self) {
+    pub(crate) fn admove(&mut self) {
         let de = self.mlnxt;
         let mlend = self.layout.mlend;
         let diff = mlend.wrapping_sub(de);
@@ -333,7 +333,7 @@ impl Machine {
     /// and its list head), and the moves of every piece of colour COLOR are generated.
     ///
     /// Called by: FNDMOV (FM5), VALMOV. Calls: INCHK, MPIECE.
-    pub fn genmov(&mut self, hooks: &mut Hooks<'_>) {
+    pub(crate) fn genmov(&mut self, hooks: &mut Hooks<'_>) {
         self.ckflg = self.inchk();
         let de = self.mlnxt;
         let slot = self.mlptri.wrapping_add(2);
@@ -363,7 +363,7 @@ impl Machine {
     /// entry point that loads COLOR and runs on into INCHK1.
     ///
     /// Called by: GENMOV, EVAL, FNDMOV (FM15), VALMOV (VA7). Calls: INCHK1.
-    pub fn inchk(&mut self) -> u8 {
+    pub(crate) fn inchk(&mut self) -> u8 {
         self.inchk1(self.color)
     }
 
@@ -371,7 +371,7 @@ impl Machine {
     /// P1 and T1 for ATTACK.
     ///
     /// Called by: INCHK, FNDMOV (FM15: does the move give check?). Calls: ATTACK.
-    pub fn inchk1(&mut self, color: u8) -> u8 {
+    pub(crate) fn inchk1(&mut self, color: u8) -> u8 {
         let at = if color != 0 { POSK + 1 } else { POSK };
         self.m3 = self.rd(at);
         self.p1 = self.board(self.m3);

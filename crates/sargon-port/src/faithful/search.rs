@@ -89,7 +89,7 @@ impl Machine {
     /// UNMOVE: take back the move at MLPTRJ (both halves of a double move).
     ///
     /// Called by: EVAL (EV10), FNDMOV (FM15, FM35), ASCEND, VALMOV (VA9).
-    pub fn unmove(&mut self) {
+    pub(crate) fn unmove(&mut self) {
         let mut hl = self.mlptrj.wrapping_add(2);
         loop {
             // UM1
@@ -145,7 +145,7 @@ impl Machine {
     /// generation order; illegal moves (value 0) come first.
     ///
     /// Called by: FNDMOV (FM5). Calls: EVAL.
-    pub fn sortm<S: Scorer>(&mut self, scorer: &mut S, hooks: &mut Hooks<'_>) {
+    pub(crate) fn sortm<S: Scorer>(&mut self, scorer: &mut S, hooks: &mut Hooks<'_>) {
         let mut bc = self.mlptri;
         let mut de = 0u16;
         loop {

@@ -23,7 +23,7 @@ pub const DIRECT: u16 = TBASE - 0x80;
 /// Where each piece type's directions start in DIRECT (index: piece type, 0 = black pawn).
 pub const DPOINT: u16 = DIRECT + 24;
 /// How many directions each piece type has.
-pub const DCOUNT: u16 = DPOINT + 7;
+pub(crate) const DCOUNT: u16 = DPOINT + 7;
 /// Piece values, addressed as `PVALUE + type` for types 1..=6 (so `PVALUE + 0` is the last
 /// byte of DCOUNT, as in the original).
 pub const PVALUE: u16 = DCOUNT + 7 - 1;
@@ -32,34 +32,34 @@ pub const PIECES: u16 = PVALUE + 1 + 6;
 /// Sargon's 10x12 board.
 pub const BOARDA: u16 = PIECES + 8;
 /// Attack list: a count byte and 6 nibble-pair slots per colour.
-pub const ATKLST: u16 = BOARDA + BOARD_SIZE as u16;
+pub(crate) const ATKLST: u16 = BOARDA + BOARD_SIZE as u16;
 /// WACT: the white half of the attack list.
 pub const WACT: u16 = ATKLST;
 /// BACT: the black half of the attack list.
 pub const BACT: u16 = ATKLST + 7;
 /// Pin list: 10 pinned-piece squares, then 10 pin directions.
-pub const PLISTA: u16 = ATKLST + 14;
+pub(crate) const PLISTA: u16 = ATKLST + 14;
 /// The pin list as the original indexes it: entry n (1-based) at `PLIST + n`.
-pub const PLIST: u16 = PLISTA - 1;
+pub(crate) const PLIST: u16 = PLISTA - 1;
 /// PLISTD: the pin directions, entry n (1-based) at `PLISTD + n`.
-pub const PLISTD: u16 = PLIST + 10;
+pub(crate) const PLISTD: u16 = PLIST + 10;
 /// Royalty table: white king, black king, white queen, black queen, then a 0xff end mark.
 pub const POSK: u16 = PLISTA + 20;
 /// POSQ: the queen positions, white then black.
-pub const POSQ: u16 = POSK + 2;
+pub(crate) const POSQ: u16 = POSK + 2;
 /// The royalty table's 0xff end mark.
-pub const ROYAL_END: u16 = POSQ + 2;
+pub(crate) const ROYAL_END: u16 = POSQ + 2;
 /// Score table, one byte per ply plus two dummy plies.
 pub const SCORE: u16 = ROYAL_END + 1;
 
 /// The zeroed 6-byte move entry MLPTRJ points at before a search (see `Port::search`).
-pub const SCRATCH: u16 = 0x02E0;
+pub(crate) const SCRATCH: u16 = 0x02E0;
 /// The book: four (from, to, flags) entries. BESTM = `BMOVES - 2 + 3k` reads as a move entry.
 /// Placed so that adding up to 9 to the low byte of `BMOVES - 2` never carries (the
 /// original's book increments only the low byte of BESTM).
 pub const BMOVES: u16 = 0x02F0;
 /// Start of the move list.
-pub const MLIST: u16 = 0x0400;
+pub(crate) const MLIST: u16 = 0x0400;
 
 /// Sizes of the areas that grow with the depth. Up to depth 6 they are the original's
 /// (score table of 12 bytes, ply table of 40, a 2048-byte move list with its end at
@@ -75,7 +75,7 @@ pub struct Layout {
 
 impl Layout {
     /// The original's sizes: 12 score bytes, 40 ply-table bytes, a 2048-byte move list.
-    pub const CLASSIC: Layout = Layout {
+    pub(crate) const CLASSIC: Layout = Layout {
         plyix: SCORE + 12,
         mlend: MLIST + 2040,
     };
@@ -88,7 +88,7 @@ impl Layout {
     };
 
     /// The layout for a search of `depth` plies: the original's layout up to depth 6, a deeper one above.
-    pub fn for_depth(depth: u8) -> Layout {
+    pub(crate) fn for_depth(depth: u8) -> Layout {
         if depth <= 6 {
             Layout::CLASSIC
         } else {
@@ -294,13 +294,13 @@ impl Machine {
 
     /// Read a byte.
     #[inline(always)]
-    pub fn rd(&self, addr: u16) -> u8 {
+    pub(crate) fn rd(&self, addr: u16) -> u8 {
         self.mem[addr as usize]
     }
 
     /// Write a byte.
     #[inline(always)]
-    pub fn wr(&mut self, addr: u16, v: u8) {
+    pub(crate) fn wr(&mut self, addr: u16, v: u8) {
         self.mem[addr as usize] = v;
     }
 
@@ -319,20 +319,20 @@ impl Machine {
 
     /// Copy `bytes` to `addr` (not wrapping).
     #[inline]
-    pub fn set_bytes(&mut self, addr: u16, bytes: &[u8]) {
+    pub(crate) fn set_bytes(&mut self, addr: u16, bytes: &[u8]) {
         let a = addr as usize;
         self.mem[a..a + bytes.len()].copy_from_slice(bytes);
     }
 
     /// Read a little-endian word (a link or a PLYIX pointer).
     #[inline(always)]
-    pub fn rd16(&self, addr: u16) -> u16 {
+    pub(crate) fn rd16(&self, addr: u16) -> u16 {
         u16::from_le_bytes([self.rd(addr), self.rd(addr.wrapping_add(1))])
     }
 
     /// Write a little-endian word.
     #[inline(always)]
-    pub fn wr16(&mut self, addr: u16, v: u16) {
+    pub(crate) fn wr16(&mut self, addr: u16, v: u16) {
         let [lo, hi] = v.to_le_bytes();
         self.wr(addr, lo);
         self.wr(addr.wrapping_add(1), hi);
@@ -346,24 +346,24 @@ impl Machine {
 
     #[inline(always)]
     /// Set the board byte at a board index.
-    pub fn set_board(&mut self, idx: u8, v: u8) {
+    pub(crate) fn set_board(&mut self, idx: u8, v: u8) {
         self.wr(BOARDA + u16::from(idx), v);
     }
 
     /// The whole board.
-    pub fn board_array(&self) -> [u8; BOARD_SIZE] {
+    pub(crate) fn board_array(&self) -> [u8; BOARD_SIZE] {
         let b = BOARDA as usize;
         self.mem[b..b + BOARD_SIZE].try_into().expect("board")
     }
 
     /// Set the whole board.
-    pub fn set_board_array(&mut self, board: &[u8; BOARD_SIZE]) {
+    pub(crate) fn set_board_array(&mut self, board: &[u8; BOARD_SIZE]) {
         let b = BOARDA as usize;
         self.mem[b..b + BOARD_SIZE].copy_from_slice(board);
     }
 
     /// The move entry at `entry` as (from, to, flags).
-    pub fn entry_move(&self, entry: u16) -> sargon_core::vocab::SMove {
+    pub(crate) fn entry_move(&self, entry: u16) -> sargon_core::vocab::SMove {
         use sargon_core::vocab::{SMove, Sq};
         SMove {
             from: Sq(self.rd(entry.wrapping_add(2))),

@@ -158,7 +158,7 @@ struct Entry {
 
 /// The table, allocated on first use.
 #[derive(Default)]
-pub struct EvalCache {
+pub(crate) struct EvalCache {
     /// Per slot: the tag of the entry's key ([`Key::hash`] with bit 0 set), or 0 if the
     /// slot holds no entry of this search.
     tags: Vec<u64>,

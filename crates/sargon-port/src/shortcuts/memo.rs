@@ -335,7 +335,7 @@ type PinKey = [u8; 21];
 /// The memo: the board and pin list of the last POINTS, and each square's scans (indexed
 /// by `index`).
 #[derive(Clone)]
-pub struct PointsMemo {
+pub(crate) struct PointsMemo {
     board: [u8; BOARD_SIZE],
     pins: PinKey,
     squares: [SquareMemo; 64],
@@ -395,7 +395,7 @@ impl Default for PointsMemo {
 }
 
 /// What changed since the previous POINTS, from `PointsMemo::changes`.
-pub struct Changes {
+pub(crate) struct Changes {
     /// Scan every square afresh.
     all: bool,
     /// The pin list differs in a way that matters to every square with attackers.

@@ -278,7 +278,7 @@ fn known_image() -> bool {
 
 /// "N x CPU model" from `/proc/cpuinfo` and the available parallelism (Linux), else what
 /// is known.
-pub fn host_description() -> String {
+pub(crate) fn host_description() -> String {
     let n = std::thread::available_parallelism().map_or(1, |n| n.get());
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

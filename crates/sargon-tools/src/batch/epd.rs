@@ -56,13 +56,13 @@ pub struct EpdEntry {
 
 impl EpdEntry {
     /// Has the position a verdict (a `bm` or an `am`)?
-    pub fn has_target(&self) -> bool {
+    pub(crate) fn has_target(&self) -> bool {
         !self.bm.is_empty() || !self.am.is_empty()
     }
 
     /// Is `chosen` a solution? `None` when the position has no `bm` or `am`; a position
     /// without a move chosen (no legal move) is not solved.
-    pub fn solved_by(&self, chosen: Option<&Move>) -> Option<bool> {
+    pub(crate) fn solved_by(&self, chosen: Option<&Move>) -> Option<bool> {
         if !self.has_target() {
             return None;
         }
@@ -73,12 +73,12 @@ impl EpdEntry {
     }
 
     /// The SAN of the `bm` moves.
-    pub fn bm_san(&self) -> Vec<String> {
+    pub(crate) fn bm_san(&self) -> Vec<String> {
         self.san_of(&self.bm)
     }
 
     /// The SAN of the `am` moves.
-    pub fn am_san(&self) -> Vec<String> {
+    pub(crate) fn am_san(&self) -> Vec<String> {
         self.san_of(&self.am)
     }
 

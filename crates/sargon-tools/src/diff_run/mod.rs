@@ -29,10 +29,10 @@ pub use record::{
 pub use shard::{Shard, ShardError};
 
 /// The version of this program, recorded with every search.
-pub const SARGON_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const SARGON_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The git commit this program was built from (see `build.rs`), recorded with every search.
-pub const GIT_COMMIT: &str = match option_env!("SARGON_GIT_COMMIT") {
+pub(crate) const GIT_COMMIT: &str = match option_env!("SARGON_GIT_COMMIT") {
     Some(commit) => commit,
     None => "unknown",
 };

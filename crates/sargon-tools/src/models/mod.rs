@@ -90,7 +90,7 @@ pub const REAL_FEN: &str = "7k/8/6pp/8/1P6/P7/8/K7 w - - 0 1";
 pub const DEPTH: u8 = 3;
 
 /// Score table byte 0 in pawns: "no bound yet", printed MAX (and -MAX negated).
-pub const MAX_PAWNS: f64 = 16.0;
+pub(crate) const MAX_PAWNS: f64 = 16.0;
 
 /// Output form of `sargon models`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -188,7 +188,7 @@ impl ModelRun {
     }
 
     /// Whether the move generator created the node `key`.
-    pub fn was_created(&self, key: &str) -> bool {
+    pub(crate) fn was_created(&self, key: &str) -> bool {
         self.created.iter().any(|k| k == key)
     }
 }
@@ -237,7 +237,7 @@ pub fn node_score(model: &Model, key: &str) -> Option<Score> {
 }
 
 /// A threshold as printed: MAX and -MAX for the score table's "no bound yet".
-pub fn threshold_text(pawns: f64) -> String {
+pub(crate) fn threshold_text(pawns: f64) -> String {
     if pawns >= MAX_PAWNS {
         "MAX".to_string()
     } else if pawns <= -MAX_PAWNS {
@@ -248,7 +248,7 @@ pub fn threshold_text(pawns: f64) -> String {
 }
 
 /// Pawns with three decimals (Sargon's eighths are exact): "3.375", "-12.000".
-pub fn pawns_text(pawns: f64) -> String {
+pub(crate) fn pawns_text(pawns: f64) -> String {
     format!("{pawns:.3}")
 }
 
@@ -297,7 +297,7 @@ pub fn run_example(engine: &mut dyn Engine, number: u8) -> anyhow::Result<ModelR
 /// (the model's scores in place) to `sink`, without judging the trace: how `rom verify`
 /// replays a model on an image that may not fit it. The emulator gives up after
 /// `max_instructions` Z80 instructions (a wrong image may never return).
-pub fn trace_example(
+pub(crate) fn trace_example(
     engine: &mut dyn Engine,
     number: u8,
     max_instructions: u64,

@@ -196,7 +196,7 @@ fn node_tail(run: &ModelRun, key: &str) -> String {
 }
 
 /// The comparison that decided, e.g. "12.000 >= 12.000 so ALPHA BETA CUTOFF".
-pub fn decision_text(e: &Evaluation) -> String {
+pub(crate) fn decision_text(e: &Evaluation) -> String {
     let s = pawns_text(e.score);
     match e.decision {
         Decision::Cutoff => format!(
@@ -217,7 +217,7 @@ fn side(ply: usize) -> &'static str {
 }
 
 /// The last move of a node's line, as it would be written alone: "1.Qa1", "1...Rxg8".
-pub fn last_move(model: &Model, key: &str) -> String {
+pub(crate) fn last_move(model: &Model, key: &str) -> String {
     let line = model.line(key);
     let san = line.split(' ').next_back().unwrap_or("");
     if key.len().is_multiple_of(2) {
@@ -311,7 +311,7 @@ fn decision_reason(model: &Model, e: &Evaluation) -> String {
 }
 
 /// Indices (into `best`) of the nodes the backward scan picks, for ply 1, 2, 3.
-pub fn backward_scan(best: &[String]) -> Vec<usize> {
+pub(crate) fn backward_scan(best: &[String]) -> Vec<usize> {
     let mut picked = Vec::new();
     let mut line = String::new();
     for (i, k) in best.iter().enumerate().rev() {
@@ -360,7 +360,7 @@ pub fn tree(model: &Model, tail: &dyn Fn(&str) -> String, pv: &[String]) -> Vec<
 }
 
 /// A FEN's board as 8 ranks of letters and dots, with coordinates.
-pub fn diagram(fen: &str) -> String {
+pub(crate) fn diagram(fen: &str) -> String {
     let pos: Option<Chess> = Fen::from_ascii(fen.as_bytes())
         .ok()
         .and_then(|f| f.into_position(CastlingMode::Standard).ok());

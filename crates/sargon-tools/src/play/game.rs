@@ -183,15 +183,6 @@ pub struct Game {
 }
 
 impl Game {
-    /// The position the game ended in.
-    pub fn final_position(&self) -> Chess {
-        let mut pos = self.opening.start.clone();
-        for m in &self.moves {
-            pos.play_unchecked(m.mv);
-        }
-        pos
-    }
-
     /// The moves the engines played (the opening's not counted).
     pub fn engine_moves(&self) -> usize {
         self.moves.iter().filter(|m| m.info.is_some()).count()
@@ -259,7 +250,7 @@ impl Game {
 
 /// A side's `TimeControl`: `1/T` (one move in T seconds) for a time per move alone, `-` (no
 /// clock) when depth or nodes limit the move.
-pub fn time_control(limit: &Limit) -> String {
+pub(crate) fn time_control(limit: &Limit) -> String {
     match (limit.movetime, limit.depth, limit.nodes) {
         (Some(t), None, None) => {
             let secs = format!("{:.3}", t.as_secs_f64());

@@ -331,7 +331,7 @@ impl Player {
     }
 
     /// Get ready for a new game (starting the engine again if it failed before).
-    pub fn new_game(&mut self) -> Result<(), ClientError> {
+    pub(crate) fn new_game(&mut self) -> Result<(), ClientError> {
         self.start()?;
         let result = self.client.as_mut().expect("started").new_game();
         if result.is_err() {

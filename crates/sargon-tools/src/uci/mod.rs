@@ -117,7 +117,7 @@ pub struct Settings {
 }
 
 /// The largest `MultiPV`: each line is a search of its own, so more lines cost more time.
-pub const MAX_MULTIPV: u8 = 32;
+pub(crate) const MAX_MULTIPV: u8 = 32;
 
 impl Default for Settings {
     fn default() -> Self {

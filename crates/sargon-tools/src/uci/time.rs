@@ -24,7 +24,7 @@ pub struct TimeBudget {
 
 impl TimeBudget {
     /// `movetime`: all of it but [`MOVE_OVERHEAD`] (at least 1 ms).
-    pub fn from_movetime(movetime: Duration) -> TimeBudget {
+    pub(crate) fn from_movetime(movetime: Duration) -> TimeBudget {
         let t = movetime
             .saturating_sub(MOVE_OVERHEAD)
             .max(Duration::from_millis(1));
@@ -69,7 +69,7 @@ impl TimeBudget {
     }
 
     /// May a depth predicted to take `predicted` start after `elapsed`?
-    pub fn allows(&self, elapsed: Duration, predicted: Duration) -> bool {
+    pub(crate) fn allows(&self, elapsed: Duration, predicted: Duration) -> bool {
         let end = elapsed + predicted;
         end <= self.hard && end <= self.soft.mul_f64(1.5)
     }
