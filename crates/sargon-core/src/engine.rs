@@ -164,6 +164,7 @@ impl SearchOutcome {
 
 /// Why a search could not be done.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SearchError {
     #[error("depth {depth} is outside the {engine} engine's range 1..={max}")]
     /// The depth is outside what the engine can search.

@@ -31,15 +31,15 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Position, Role, Square};
 
 use crate::input::echo;
-use crate::vocab::{self, Sq, BLACK, BOARD_SIZE, MOVED, OFF_BOARD};
+use crate::vocab::{self, Side, Sq, BLACK, BOARD_SIZE, MOVED, OFF_BOARD};
 
 /// Everything an engine writes into Sargon before a search.
 #[derive(Clone, Debug)]
 pub struct Setup {
     /// The board to write (BOARDA), before any replayed move.
     pub board: [u8; BOARD_SIZE],
-    /// COLOR for that board: the side to move before any replayed move.
-    pub color: u8,
+    /// The side to move before any replayed move (COLOR for that board: [`Side::byte`]).
+    pub side: Side,
     /// MOVENO. 1 makes FNDMOV play from its book.
     pub moveno: u8,
     /// A move to play inside Sargon (with its own move generator) after writing the board.
@@ -654,7 +654,7 @@ pub fn setup(pos: &Chess, book: bool) -> Result<Setup, PositionError> {
 
     Ok(Setup {
         board: board_of(&written),
-        color: color_byte(written.turn()),
+        side: Side::of_byte(color_byte(written.turn())),
         moveno,
         replay: replay.map(|(f, t)| (Sq::from_shakmaty(f), Sq::from_shakmaty(t))),
         position: pos.clone(),
@@ -876,7 +876,7 @@ mod tests {
         let s = setup(&pos, true).unwrap();
         assert_eq!(s.moveno, 1);
         assert_eq!(s.replay, Some((Sq(27), Sq(46))));
-        assert_eq!(s.color, 0);
+        assert_eq!(s.side, Side::White);
         assert_eq!(s.board[27], vocab::KNIGHT);
         assert_eq!(s.search_color(), BLACK);
     }
@@ -890,7 +890,7 @@ mod tests {
             !s.plays_from_book(),
             "not a book position, whatever `book` says"
         );
-        assert_eq!(s.color, BLACK);
+        assert_eq!(s.side, Side::Black);
         assert_eq!(s.replay, Some((Sq(84), Sq(64))));
         assert_eq!(s.board[84], vocab::PAWN | BLACK);
         assert_eq!(s.board[64], 0);

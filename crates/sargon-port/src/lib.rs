@@ -180,7 +180,7 @@ impl Port {
         }
         m.book_random = book_random;
         m.set_board_array(&setup.board);
-        m.color = setup.color;
+        m.color = setup.side.byte();
         m.moveno = setup.moveno;
         m.royalt();
         // MLPTRJ points at a zeroed entry: the "previous move" of the root is no move.

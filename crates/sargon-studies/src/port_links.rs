@@ -1089,8 +1089,12 @@ mod tests {
 
     #[test]
     fn the_port_is_embedded_and_cites_its_routines() {
-        assert!(PORT_SOURCES.iter().any(|(p, _)| *p == "crates/sargon-port/src/lib.rs"));
-        assert!(PORT_SOURCES.iter().all(|(p, _)| p.starts_with("crates/sargon-port/src/")));
+        assert!(PORT_SOURCES
+            .iter()
+            .any(|(p, _)| *p == "crates/sargon-port/src/lib.rs"));
+        assert!(PORT_SOURCES
+            .iter()
+            .all(|(p, _)| p.starts_with("crates/sargon-port/src/")));
         let l = PortLinks::of_port();
         for routine in ["FNDMOV", "PATH", "POINTS", "ATTACK"] {
             assert!(

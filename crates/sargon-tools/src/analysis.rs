@@ -95,6 +95,7 @@ impl GameEnd {
 
 /// Why an analysis failed.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum AnalysisError {
     #[error(transparent)]
     /// The position could not be read.

@@ -71,6 +71,7 @@ pub struct Swing {
 
 /// Why a game cannot be annotated.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum AnnotateError {
     /// A position of the game Sargon cannot represent.
     #[error(transparent)]

@@ -61,6 +61,7 @@ impl PgnGame {
 
 /// Why a PGN file cannot be used.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PgnError {
     /// A game of the file is not usable.
     #[error("game {game}: {reason}")]

@@ -127,6 +127,7 @@ pub struct Reply {
 
 /// What went wrong with an engine.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ClientError {
     /// The engine could not be started.
     #[error("cannot start `{command}`: {reason}")]

@@ -161,6 +161,7 @@ impl Verification {
 
 /// Why an image could not be imported or checked.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum VerifyError {
     /// The store or the assembler failed.
     #[error(transparent)]

@@ -564,7 +564,7 @@ impl Emulator {
         for (i, &b) in setup.board.iter().enumerate() {
             self.poke(s.boarda + i as u16, b);
         }
-        self.poke(s.color, setup.color);
+        self.poke(s.color, setup.side.byte());
         self.poke(s.moveno, setup.moveno);
         self.call("ROYALT", s.royalt, budget, hooks, 0, None, &mut NoObserver)?;
         if self.mlptrj_fix {
@@ -575,7 +575,7 @@ impl Emulator {
         }
         if let Some((from, to)) = setup.replay {
             // VALMOV checks a move of the side opposite KOLOR, as it did for the player.
-            self.poke(s.kolor, setup.color ^ 0x80);
+            self.poke(s.kolor, setup.side.byte() ^ 0x80);
             self.poke(s.mvemsg, from.0);
             self.poke(s.mvemsg + 1, to.0);
             self.call("VALMOV", s.valmov, budget, hooks, 0, None, &mut NoObserver)?;
@@ -584,7 +584,7 @@ impl Emulator {
                     uci: format!("{from}{to}"),
                 });
             }
-            self.poke(s.color, setup.color ^ 0x80);
+            self.poke(s.color, setup.side.byte() ^ 0x80);
         }
         Ok(())
     }

@@ -163,6 +163,7 @@ pub fn known_image(sha256: &str) -> Option<&'static str> {
 /// Each message carries its cause (the OS's or the assembler's words) itself, and none
 /// has a `source()`: printed alone or through `anyhow`'s `{:#}`, the cause appears once.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum RomError {
     #[error("no Sargon ROM imported in {store}\n  import your copy of the Z80 transcription with: sargon rom import path/to/sargon-z80.asm\n  (see roms/README.md; the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)")]
     /// The store holds no ROM.
