@@ -13,3 +13,7 @@ pub mod profile;
 pub mod program;
 pub mod rom;
 pub mod z80;
+
+pub use emu::Emulator;
+pub use program::Program;
+pub use rom::{Rom, RomError, RomStore};

@@ -33,3 +33,7 @@ pub mod uci;
 pub mod uci_client;
 #[cfg(feature = "emulator")]
 pub mod verify;
+
+pub use analysis::{analyse, Analysis};
+#[cfg(feature = "emulator")]
+pub use engines::open;
