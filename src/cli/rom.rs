@@ -74,7 +74,7 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             );
             print_rom(rom);
             print!("{}", imported.verification.report());
-            if !imported.verification.alike() {
+            if !imported.verification.verified() {
                 println!(
                     "stored UNVERIFIED (--accept-different): every result made with `{}` will say so",
                     rom.meta.name
@@ -143,9 +143,9 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             println!("name:          {}", rom.meta.name);
             println!("image SHA-256: {}", rom.meta.image_sha256);
             print!("{}", verification.report());
-            if !verification.alike() {
+            if !verification.verified() {
                 anyhow::bail!(
-                    "ROM `{}` behaves differently from the known Sargon image (recorded as unverified; {:.1} s)",
+                    "ROM `{}` is not the known Sargon image (recorded as unverified; {:.1} s)",
                     rom.meta.name,
                     t.elapsed().as_secs_f64()
                 );

@@ -37,6 +37,8 @@ pub struct Case {
     pub label: String,
     pub depths: Vec<u8>,
     pub book: bool,
+    /// The byte the book reads for its random choice (`book1` in the corpus: 1).
+    pub book_random: u8,
     pub fen: String,
 }
 
@@ -47,14 +49,23 @@ pub fn corpus() -> Vec<Case> {
         .map(|l| {
             let f: Vec<&str> = l.split('|').map(str::trim).collect();
             assert_eq!(f.len(), 4, "corpus line: {l}");
+            // `nobook`, `book` (the random byte 0: 1.e4) or `bookN` (the random byte N).
+            let (book, book_random) = match f[2] {
+                "nobook" => (false, 0),
+                "book" => (true, 0),
+                other => (
+                    true,
+                    other
+                        .strip_prefix("book")
+                        .and_then(|r| r.parse().ok())
+                        .unwrap_or_else(|| panic!("book, bookN or nobook, not {other}")),
+                ),
+            };
             Case {
                 label: f[0].to_string(),
                 depths: f[1].split(',').map(|d| d.trim().parse().unwrap()).collect(),
-                book: match f[2] {
-                    "book" => true,
-                    "nobook" => false,
-                    other => panic!("book or nobook, not {other}"),
-                },
+                book,
+                book_random,
                 fen: f[3].to_string(),
             }
         })
@@ -73,7 +84,10 @@ pub fn golden(engine: &mut dyn Engine, case: &Case, depth: u8) -> (String, Strin
     record::search_streaming(
         engine,
         &s,
-        &SearchOptions::depth(depth),
+        &SearchOptions {
+            book_random: case.book_random,
+            ..SearchOptions::depth(depth)
+        },
         Detail::Full,
         &mut [],
         |e| {

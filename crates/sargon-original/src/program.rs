@@ -190,6 +190,39 @@ impl Program {
         }
     }
 
+    /// The blocks of [`Program::code_blocks`] (by start address) that code starting at
+    /// `entries` can reach: by calls and jumps to known addresses, and by running off the
+    /// end of a block into the next. A jump through a register (`JP (HL)`) leads nowhere
+    /// known, so what only it reaches is not counted.
+    pub fn reachable_blocks(&self, entries: &[u16]) -> std::collections::BTreeSet<u16> {
+        let blocks = self.code_blocks();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo: Vec<u16> = entries
+            .iter()
+            .filter_map(|&a| block_containing(&blocks, a))
+            .collect();
+        while let Some(start) = todo.pop() {
+            if !seen.insert(start) {
+                continue;
+            }
+            let code = &blocks[&start];
+            let mut next = Vec::new();
+            for ins in code {
+                next.extend(ins.flow.target());
+            }
+            if let Some(last) = code.last() {
+                if !last.flow.ends_block() {
+                    next.push(last.addr.wrapping_add(last.len()));
+                }
+            }
+            todo.extend(
+                next.into_iter()
+                    .filter_map(|t| block_containing(&blocks, t)),
+            );
+        }
+        seen
+    }
+
     /// The name shown for an address: among the symbols there, a routine's name first,
     /// else the shortest (then alphabetically first) name.
     pub(crate) fn name_at(&self, addr: u16) -> Option<&str> {
@@ -301,5 +334,53 @@ impl Names for Program {
             n.sort();
             n.join("|")
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// FNDMOV calls SUB, which falls through into NEXT; DISP is called by nothing the
+    /// search reaches (only by SHOW, which nothing calls).
+    #[test]
+    fn reachable_blocks_follow_calls_jumps_and_fall_through() {
+        let mut memory = vec![0u8; 0x10000];
+        let code: &[(u16, &[u8])] = &[
+            (0x100, &[0xCD, 0x10, 0x01, 0xC9]), // FNDMOV: CALL SUB; RET
+            (0x110, &[0x00]),                   // SUB: NOP (falls into NEXT)
+            (0x111, &[0xC9]),                   // NEXT: RET
+            (0x120, &[0xCD, 0x30, 0x01, 0xC9]), // SHOW: CALL DISP; RET
+            (0x130, &[0xC9]),                   // DISP: RET
+        ];
+        for (at, bytes) in code {
+            memory[usize::from(*at)..usize::from(*at) + bytes.len()].copy_from_slice(bytes);
+        }
+        let symbols: std::collections::BTreeMap<String, u16> = [
+            ("FNDMOV", 0x100),
+            ("SUB", 0x110),
+            ("NEXT", 0x111),
+            ("SHOW", 0x120),
+            ("DISP", 0x130),
+        ]
+        .into_iter()
+        .map(|(n, a)| (n.to_string(), a))
+        .collect();
+        let program = Program::new(memory, 0x100, 0x131, &symbols);
+        let reached = program.reachable_blocks(&[0x100]);
+        let names: Vec<&str> = reached
+            .iter()
+            .map(|&a| program.name_at(a).unwrap())
+            .collect();
+        assert!(names.contains(&"FNDMOV") && names.contains(&"SUB"), "{names:?}");
+        assert!(!names.contains(&"SHOW") && !names.contains(&"DISP"), "{names:?}");
+        // NEXT is reached by falling off SUB's end, whether or not it is a block of its own.
+        let sub_or_next = program
+            .code_blocks()
+            .range(..=0x111)
+            .next_back()
+            .map(|(&a, _)| a)
+            .unwrap();
+        assert!(reached.contains(&sub_or_next));
     }
 }

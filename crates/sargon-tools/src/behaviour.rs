@@ -45,6 +45,8 @@ pub enum Replay {
         position: String,
         /// Whether the opening book answers.
         book: bool,
+        /// The byte the book reads for its "random" choice (bit 0: 1.e4 or 1.d4).
+        book_random: u8,
     },
     /// One of the five models of `sargon models` (its own position and depth).
     Model(u8),
@@ -76,11 +78,19 @@ impl Case {
     /// The case for a person: `bench-2r1nrk1 at depth 2 (FEN, book)`.
     pub fn describe(&self) -> String {
         match &self.replay {
-            Replay::Search { position, book } => format!(
+            Replay::Search {
+                position,
+                book,
+                book_random,
+            } => format!(
                 "{} at depth {} ({position}, {})",
                 self.label,
                 self.depth,
-                if *book { "book" } else { "no book" }
+                match (*book, *book_random) {
+                    (false, _) => "no book".to_string(),
+                    (true, 0) => "book".to_string(),
+                    (true, r) => format!("book, random byte {r}"),
+                }
             ),
             Replay::Model(n) => format!("model {n} of `sargon models` (depth {})", self.depth),
         }
@@ -107,11 +117,16 @@ impl Case {
         sink: impl FnMut(Event),
     ) -> anyhow::Result<()> {
         match &self.replay {
-            Replay::Search { position, book } => {
+            Replay::Search {
+                position,
+                book,
+                book_random,
+            } => {
                 let pos = position::parse_position(position)?;
                 let setup = position::setup(&pos, *book)?;
                 let opts = SearchOptions {
                     max_instructions,
+                    book_random: *book_random,
                     ..SearchOptions::depth(self.depth)
                 };
                 record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], sink)?;
@@ -169,23 +184,41 @@ const HEADER: &str = "\
 # kind\tlabel\tdepth\tbook\tevents\tsha256\tresult\tposition
 ";
 
+/// The book column of `roms/behaviour.tsv` and of `tests/golden/corpus.txt`: `nobook`,
+/// `book` (the random byte 0: White opens 1.e4) or `book1` (the random byte 1: 1.d4).
+pub fn book_field(book: bool, book_random: u8) -> String {
+    match (book, book_random) {
+        (false, _) => "nobook".into(),
+        (true, 0) => "book".into(),
+        (true, r) => format!("book{r}"),
+    }
+}
+
+/// The book and random byte of a book column (see [`book_field`]).
+pub fn parse_book_field(field: &str) -> Option<(bool, u8)> {
+    match field {
+        "nobook" => Some((false, 0)),
+        "book" => Some((true, 0)),
+        _ => Some((true, field.strip_prefix("book")?.parse().ok()?)),
+    }
+}
+
 /// The cases as `roms/behaviour.tsv` holds them.
 pub fn table(cases: &[Case]) -> String {
     let mut out = String::from(HEADER);
     for c in cases {
         let (kind, book, position) = match &c.replay {
-            Replay::Search { position, book } => ("search", *book, position.clone()),
-            Replay::Model(_) => ("model", false, models::REAL_FEN.to_string()),
+            Replay::Search {
+                position,
+                book,
+                book_random,
+            } => ("search", book_field(*book, *book_random), position.clone()),
+            Replay::Model(_) => ("model", book_field(false, 0), models::REAL_FEN.to_string()),
         };
         let _ = writeln!(
             out,
             "{kind}\t{}\t{}\t{}\t{}\t{}\t{}\t{position}",
-            c.label,
-            c.depth,
-            if book { "book" } else { "nobook" },
-            c.events,
-            c.sha256,
-            c.result
+            c.label, c.depth, book, c.events, c.sha256, c.result
         );
     }
     out
@@ -202,15 +235,14 @@ pub fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
         if f.len() != 8 {
             bail!("line {}: {} fields, expected 8", n + 1, f.len());
         }
-        let book = match f[3] {
-            "book" => true,
-            "nobook" => false,
-            other => bail!("line {}: `{other}` is not book or nobook", n + 1),
+        let Some((book, book_random)) = parse_book_field(f[3]) else {
+            bail!("line {}: `{}` is not book, book1 or nobook", n + 1, f[3]);
         };
         let replay = match f[0] {
             "search" => Replay::Search {
                 position: f[7].to_string(),
                 book,
+                book_random,
             },
             "model" => Replay::Model(
                 f[1].strip_prefix("model-")
@@ -422,6 +454,7 @@ mod tests {
             Replay::Search {
                 position: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
                 book: false,
+                book_random: 0,
             },
         )
         .unwrap();

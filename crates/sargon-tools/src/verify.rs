@@ -8,7 +8,8 @@
 //! replays the known searches on it in the emulator ([`verify`], over
 //! [`crate::behaviour`]) and names the routines whose code differs from the known
 //! transcription ([`sargon_original::rom::fingerprint`]). An image that behaves
-//! differently is refused, or stored marked unverified when the user insists
+//! differently, or whose code or data differs where the search runs or reads, is refused,
+//! or stored marked unverified when the user insists
 //! (`--accept-different`); every result made with it then says so.
 //!
 //! This is the one place that puts the ROM store, the emulator, the port (the reference
@@ -21,7 +22,9 @@ use std::time::Instant;
 use crate::behaviour::{self, Case};
 use sargon_core::engine::Engine;
 use sargon_original::emu::Emulator;
-use sargon_original::rom::{fingerprint, ImportResult, Rom, RomError, RomStore};
+use sargon_original::emu::ImageReads;
+use sargon_original::rom::fingerprint::{self, Differences};
+use sargon_original::rom::{ImportResult, Rom, RomError, RomStore};
 
 /// How much of the known behaviour to replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,8 +60,9 @@ pub struct Verification {
     pub scope: Scope,
     /// What the replay found.
     pub behaviour: behaviour::Report,
-    /// Regions (routines, tables) whose fingerprint differs from the known transcription's.
-    pub routines: Vec<String>,
+    /// Where the image differs from the known transcription (routines and tables), sorted
+    /// by whether the search runs or reads there.
+    pub differences: Differences,
     /// Wall-clock seconds the check took.
     pub seconds: f64,
 }
@@ -69,8 +73,31 @@ impl Verification {
         self.behaviour.alike()
     }
 
-    fn routines_text(&self) -> String {
-        self.routines.join(", ")
+    /// Is the image the known Sargon wherever a search runs or reads: the same behaviour in
+    /// every search replayed, and the same code and data as the known transcription in
+    /// every routine a search can reach and every table a search read? (Differences only
+    /// where no search runs or reads are allowed, and named.)
+    pub fn verified(&self) -> bool {
+        self.alike() && !self.differences.in_search()
+    }
+
+    /// The differences as one clause each, for [`Verification::summary`].
+    fn difference_clauses(&self) -> Vec<String> {
+        let d = &self.differences;
+        let mut out = Vec::new();
+        if d.in_search() {
+            out.push(format!(
+                "differs from the known transcription where the search runs or reads: {}",
+                d.in_search_names().join(", ")
+            ));
+        }
+        if !d.outside_names().is_empty() {
+            out.push(format!(
+                "differs only where no search runs or reads (allowed): {}",
+                d.outside_names().join(", ")
+            ));
+        }
+        out
     }
 
     /// One line, as `rom.json` keeps it.
@@ -102,12 +129,8 @@ impl Verification {
             }
             s
         };
-        if !self.routines.is_empty() {
-            let _ = write!(
-                s,
-                "; code differs from the known transcription in {}",
-                self.routines_text()
-            );
+        for clause in self.difference_clauses() {
+            let _ = write!(s, "; {clause}");
         }
         s
     }
@@ -144,15 +167,38 @@ impl Verification {
                 let _ = writeln!(out, "{}", m.describe());
             }
         }
-        if self.routines.is_empty() {
+        let d = &self.differences;
+        if !d.any() {
             if !fingerprint::known().is_empty() {
                 let _ = writeln!(out, "code: the same as the known transcription");
             }
         } else {
+            if !d.search_code.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "code that differs from the known transcription where the search runs: {}",
+                    d.search_code.join(", ")
+                );
+            }
+            if !d.read_data.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "data that differs from the known transcription, read by the search: {}",
+                    d.read_data.join(", ")
+                );
+            }
+            if !d.outside_names().is_empty() {
+                let _ = writeln!(
+                    out,
+                    "differs only where no search runs or reads (allowed): {}",
+                    d.outside_names().join(", ")
+                );
+            }
+        }
+        if self.alike() && d.in_search() {
             let _ = writeln!(
                 out,
-                "code that differs from the known transcription: {}",
-                self.routines_text()
+                "verified: no: the searches replayed agree, but the code or data they depend on is not the known Sargon's"
             );
         }
         out
@@ -166,8 +212,9 @@ pub enum VerifyError {
     /// The store or the assembler failed.
     #[error(transparent)]
     Rom(#[from] RomError),
-    /// The image behaves differently, and `--accept-different` was not given.
-    #[error("{file} is refused: it behaves differently from the known Sargon image; nothing stored\n{report}  to store it anyway, marked unverified: sargon rom import {file} --accept-different")]
+    /// The image behaves differently, or differs from the known transcription where the
+    /// search runs or reads, and `--accept-different` was not given.
+    #[error("{file} is refused: it is not the known Sargon image; nothing stored\n{report}  to store it anyway, marked unverified: sargon rom import {file} --accept-different")]
     Refused {
         /// The file imported.
         file: String,
@@ -203,15 +250,22 @@ pub fn verify(
     }
     // The harness's own checks first: a missing symbol or hook point is no behaviour.
     Emulator::new(rom.clone())?;
-    let make =
-        || -> anyhow::Result<Box<dyn Engine + Send>> { Ok(Box::new(Emulator::new(rom.clone())?)) };
+    // Every emulator of the check notes which of the image's bytes its searches read, so
+    // that a difference in a table no search reads can be told from one that matters.
+    let reads: ImageReads = std::sync::Arc::new(std::sync::Mutex::new(vec![false; 0x10000]));
+    let make = || -> anyhow::Result<Box<dyn Engine + Send>> {
+        let mut emulator = Emulator::new(rom.clone())?;
+        emulator.track_reads(reads.clone());
+        Ok(Box::new(emulator))
+    };
     let behaviour = behaviour::check(&cases, &make, workers, progress)
         .map_err(|e| VerifyError::Check(format!("{e:#}")))?;
-    let routines = fingerprint::differing(&fingerprint::regions(rom));
+    let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
+    let differences = fingerprint::differences(rom, Some(&reads));
     Ok(Verification {
         scope,
         behaviour,
-        routines,
+        differences,
         seconds: t.elapsed().as_secs_f64(),
     })
 }
@@ -252,7 +306,7 @@ pub fn import(
         return Err(RomError::Incomplete { file: display, why }.into());
     }
     let verification = verify(&candidate.rom, Scope::Quick, default_workers(), progress)?;
-    if !verification.alike() && !accept_different {
+    if !verification.verified() && !accept_different {
         return Err(VerifyError::Refused {
             file: display,
             report: verification.report(),
@@ -261,7 +315,7 @@ pub fn import(
     let (rom, result) = store.store(
         candidate,
         force,
-        verification.alike(),
+        verification.verified(),
         verification.summary(),
     )?;
     Ok(Imported {
@@ -287,7 +341,10 @@ pub fn verify_stored(
         return Err(e.into());
     }
     let verification = verify(&rom, scope, default_workers(), progress)?;
-    let rom =
-        store.record_verification(&rom.meta.name, verification.alike(), verification.summary())?;
+    let rom = store.record_verification(
+        &rom.meta.name,
+        verification.verified(),
+        verification.summary(),
+    )?;
     Ok((rom, verification))
 }

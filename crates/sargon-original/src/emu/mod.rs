@@ -304,15 +304,31 @@ pub(crate) struct SargonMachine {
     pub mem: Vec<u8>,
     /// For each address: 0, or 1 + the index of the hook point armed there.
     hook_table: Vec<u8>,
+    /// With [`Emulator::track_reads`]: for each address, what the search did to it first.
+    first_access: Option<Vec<u8>>,
 }
+
+/// [`SargonMachine::first_access`]: not touched yet in this search.
+const UNTOUCHED: u8 = 0;
+/// Written before it was ever read: the image's byte there cannot matter to the search.
+const WRITTEN_FIRST: u8 = 1;
+/// Read (as an instruction or as data) while it still held the image's byte.
+const READ_FIRST: u8 = 2;
 
 impl Machine for SargonMachine {
     #[inline(always)]
     fn peek(&mut self, address: u16) -> u8 {
+        if let Some(first) = &mut self.first_access {
+            let f = &mut first[address as usize];
+            if *f == UNTOUCHED {
+                *f = READ_FIRST;
+            }
+        }
         self.mem[address as usize]
     }
     #[inline(always)]
     fn poke(&mut self, address: u16, value: u8) {
+        self.note_write(address);
         self.mem[address as usize] = value;
     }
     fn port_in(&mut self, _address: u16) -> u8 {
@@ -322,6 +338,27 @@ impl Machine for SargonMachine {
 }
 
 impl SargonMachine {
+    /// A read by the harness of what the search left (its move): as if the program read it.
+    fn note_read(&mut self, address: u16) {
+        if let Some(first) = &mut self.first_access {
+            let f = &mut first[address as usize];
+            if *f == UNTOUCHED {
+                *f = READ_FIRST;
+            }
+        }
+    }
+
+    /// A write by the program or by the harness: the image's byte there is gone.
+    #[inline(always)]
+    fn note_write(&mut self, address: u16) {
+        if let Some(first) = &mut self.first_access {
+            let f = &mut first[address as usize];
+            if *f == UNTOUCHED {
+                *f = WRITTEN_FIRST;
+            }
+        }
+    }
+
     fn word(&self, addr: u16) -> u16 {
         u16::from_le_bytes([
             self.mem[addr as usize],
@@ -330,6 +367,8 @@ impl SargonMachine {
     }
     fn set_word(&mut self, addr: u16, value: u16) {
         let [lo, hi] = value.to_le_bytes();
+        self.note_write(addr);
+        self.note_write(addr.wrapping_add(1));
         self.mem[addr as usize] = lo;
         self.mem[addr.wrapping_add(1) as usize] = hi;
     }
@@ -357,7 +396,14 @@ pub struct Emulator {
     timing: TimingCache,
     mlptrj_fix: bool,
     stop_check_interval: u64,
+    /// With [`Emulator::track_reads`]: where each search adds the bytes it read first.
+    reads: Option<ImageReads>,
 }
+
+/// The addresses whose image byte some search read before anything overwrote it (as an
+/// instruction or as data): what [`Emulator::track_reads`] collects, shared by the
+/// emulators of one check.
+pub type ImageReads = std::sync::Arc<std::sync::Mutex<Vec<bool>>>;
 
 impl Emulator {
     /// Prepare an emulator for a ROM, checking its symbols and hook points.
@@ -373,6 +419,7 @@ impl Emulator {
             machine: SargonMachine {
                 mem: pristine.clone(),
                 hook_table: vec![0; 0x10000],
+                first_access: None,
             },
             rom,
             syms,
@@ -383,7 +430,30 @@ impl Emulator {
             timing: TimingCache::new(),
             mlptrj_fix: true,
             stop_check_interval: STOP_CHECK_INTERVAL,
+            reads: None,
         })
+    }
+
+    /// From now on, after every search, mark in `into` (64 Ki entries) each address whose
+    /// image byte the search read before it was written, by the program or by the harness's
+    /// set-up (the board, the side, the depth, ...). This is what the ROM check uses to
+    /// tell the bytes the search depends on from those it never reads. Costs one test per
+    /// memory access while on.
+    pub fn track_reads(&mut self, into: ImageReads) {
+        self.machine.first_access = Some(vec![UNTOUCHED; 0x10000]);
+        self.reads = Some(into);
+    }
+
+    /// Add this search's first reads to the shared set, and start the next search afresh.
+    fn flush_reads(&mut self) {
+        let (Some(first), Some(reads)) = (&mut self.machine.first_access, &self.reads) else {
+            return;
+        };
+        let mut reads = reads.lock().unwrap_or_else(|e| e.into_inner());
+        for (read, f) in reads.iter_mut().zip(first.iter_mut()) {
+            *read |= *f == READ_FIRST;
+            *f = UNTOUCHED;
+        }
     }
 
     /// The ROM loaded.
@@ -424,6 +494,7 @@ impl Emulator {
     }
 
     fn poke(&mut self, addr: u16, value: u8) {
+        self.machine.note_write(addr);
         self.machine.mem[addr as usize] = value;
     }
 
@@ -630,6 +701,18 @@ impl Emulator {
         hooks: &mut Hooks,
         observer: &mut O,
     ) -> Result<SearchOutcome, SearchError> {
+        let outcome = self.search_from_reset(setup, opts, hooks, observer);
+        self.flush_reads();
+        outcome
+    }
+
+    fn search_from_reset<O: Observer>(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+        observer: &mut O,
+    ) -> Result<SearchOutcome, SearchError> {
         self.check_depth(opts.depth)?;
         let started = Instant::now();
         self.reset();
@@ -655,7 +738,14 @@ impl Emulator {
         let bestm = self.machine.word(s.bestm);
         // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
         // page 0, so the whole word is tested (not the high byte, as Sargon does for lists).
-        let best = (bestm != 0).then(|| self.machine.smove_at(bestm));
+        let best = (bestm != 0).then(|| {
+            // The move is the search's answer: the bytes it is read from count as read
+            // (the book's moves are only ever read here, through BESTM).
+            for i in 2..5 {
+                self.machine.note_read(bestm.wrapping_add(i));
+            }
+            self.machine.smove_at(bestm)
+        });
         Ok(SearchOutcome {
             best,
             root_score: Score(self.peek(s.score + 1)),

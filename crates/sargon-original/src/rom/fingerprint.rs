@@ -75,6 +75,8 @@ pub struct Region {
     pub kind: Kind,
     /// Its first address in this image (not part of the fingerprint).
     pub start: u16,
+    /// The address after its last byte in this image (not part of the fingerprint).
+    pub end: u32,
     /// The fingerprint: SHA-256 in hex.
     pub hash: String,
 }
@@ -216,14 +218,19 @@ pub fn regions(rom: &Rom) -> Vec<Region> {
             },
             kind: Kind::Data,
             start: start as u16,
+            end: addr,
             hash: short_hash(bytes),
         });
     }
     for (start, text) in code_text {
+        let end = blocks[&start]
+            .last()
+            .map_or(u32::from(start), |i| u32::from(i.addr) + u32::from(i.len()));
         out.push(Region {
             name: program.name_at(start).unwrap_or("?").to_string(),
             kind: Kind::Code,
             start,
+            end,
             hash: short_hash(text.as_bytes()),
         });
     }
@@ -289,6 +296,98 @@ pub fn differing(image: &[Region]) -> Vec<String> {
             .iter()
             .filter(|(n, _, _)| !present.contains(n.as_str()))
             .map(|(n, _, _)| format!("{n} (missing)")),
+    );
+    out
+}
+
+/// The routines the emulator harness calls: every search runs from these (set-up, the
+/// replay of a move, the search), so the code they reach is the code a search can run.
+pub const SEARCH_ENTRIES: [&str; 3] = ["ROYALT", "VALMOV", "FNDMOV"];
+
+/// Where an image differs from the known transcription, sorted by what the project's
+/// searches do there. Only the first two kinds make an image not the known Sargon: the
+/// other two are named, and allowed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Differences {
+    /// Code a search can run (reachable by calls, jumps and fall-through from
+    /// [`SEARCH_ENTRIES`]), and the known regions the image lacks.
+    pub search_code: Vec<String>,
+    /// Data some search of the check read while it still held the image's bytes.
+    pub read_data: Vec<String>,
+    /// Code no search can reach (the display, the dialogue with the player).
+    pub other_code: Vec<String>,
+    /// Data no search of the check read before writing it: the harness or the program
+    /// overwrites it first (the board, the king squares), or nothing reads it at all.
+    pub unread_data: Vec<String>,
+}
+
+impl Differences {
+    /// Does the image differ where the search runs or reads?
+    pub fn in_search(&self) -> bool {
+        !self.search_code.is_empty() || !self.read_data.is_empty()
+    }
+
+    /// Does it differ anywhere?
+    pub fn any(&self) -> bool {
+        self.in_search() || !self.other_code.is_empty() || !self.unread_data.is_empty()
+    }
+
+    /// The regions where it differs in the search (code, then data).
+    pub fn in_search_names(&self) -> Vec<String> {
+        self.search_code
+            .iter()
+            .chain(&self.read_data)
+            .cloned()
+            .collect()
+    }
+
+    /// The regions where it differs outside the search (code, then data).
+    pub fn outside_names(&self) -> Vec<String> {
+        self.other_code
+            .iter()
+            .chain(&self.unread_data)
+            .cloned()
+            .collect()
+    }
+}
+
+/// Sort the regions of `rom` that differ from the known transcription ([`differing`]):
+/// code by whether a search can reach it from [`SEARCH_ENTRIES`] (statically, from the
+/// image's own calls and jumps), data by whether a search read it (`read`: for each
+/// address, whether a search read the image's byte there before anything overwrote it;
+/// `None` counts all data as read).
+pub fn differences(rom: &Rom, read: Option<&[bool]>) -> Differences {
+    let image = regions(rom);
+    let changed: BTreeSet<String> = differing(&image).into_iter().collect();
+    let mut out = Differences::default();
+    if changed.is_empty() {
+        return out;
+    }
+    let program = Program::of_rom(rom);
+    let entries: Vec<u16> = SEARCH_ENTRIES
+        .iter()
+        .filter_map(|n| program.lookup(n))
+        .collect();
+    let reachable = program.reachable_blocks(&entries);
+    for r in image.iter().filter(|r| changed.contains(&r.name)) {
+        let bytes = usize::from(r.start)..(r.end as usize).min(0x10000);
+        match r.kind {
+            Kind::Code if reachable.contains(&r.start) => out.search_code.push(r.name.clone()),
+            Kind::Code => out.other_code.push(r.name.clone()),
+            Kind::Data => match read {
+                Some(read) if !read[bytes].iter().any(|&b| b) => {
+                    out.unread_data.push(r.name.clone())
+                }
+                _ => out.read_data.push(r.name.clone()),
+            },
+        }
+    }
+    let present: BTreeSet<&str> = image.iter().map(|r| r.name.as_str()).collect();
+    out.search_code.extend(
+        changed
+            .iter()
+            .filter(|n| !present.contains(n.as_str()))
+            .cloned(),
     );
     out
 }
