@@ -372,8 +372,14 @@ mod tests {
             .iter()
             .map(|&a| program.name_at(a).unwrap())
             .collect();
-        assert!(names.contains(&"FNDMOV") && names.contains(&"SUB"), "{names:?}");
-        assert!(!names.contains(&"SHOW") && !names.contains(&"DISP"), "{names:?}");
+        assert!(
+            names.contains(&"FNDMOV") && names.contains(&"SUB"),
+            "{names:?}"
+        );
+        assert!(
+            !names.contains(&"SHOW") && !names.contains(&"DISP"),
+            "{names:?}"
+        );
         // NEXT is reached by falling off SUB's end, whether or not it is a block of its own.
         let sub_or_next = program
             .code_blocks()

@@ -318,17 +318,10 @@ const READ_FIRST: u8 = 2;
 impl Machine for SargonMachine {
     #[inline(always)]
     fn peek(&mut self, address: u16) -> u8 {
-        if let Some(first) = &mut self.first_access {
-            let f = &mut first[address as usize];
-            if *f == UNTOUCHED {
-                *f = READ_FIRST;
-            }
-        }
         self.mem[address as usize]
     }
     #[inline(always)]
     fn poke(&mut self, address: u16, value: u8) {
-        self.note_write(address);
         self.mem[address as usize] = value;
     }
     fn port_in(&mut self, _address: u16) -> u8 {
@@ -337,8 +330,31 @@ impl Machine for SargonMachine {
     fn port_out(&mut self, _address: u16, _value: u8) {}
 }
 
+/// The machine as `iz80` sees it while reads are tracked ([`Emulator::track_reads`]): the
+/// same memory, each access noted. A machine of its own, chosen once per call, so that the
+/// untracked run pays nothing for tracking.
+struct Tracking<'a>(&'a mut SargonMachine);
+
+impl Machine for Tracking<'_> {
+    #[inline(always)]
+    fn peek(&mut self, address: u16) -> u8 {
+        self.0.note_read(address);
+        self.0.mem[address as usize]
+    }
+    #[inline(always)]
+    fn poke(&mut self, address: u16, value: u8) {
+        self.0.note_write(address);
+        self.0.mem[address as usize] = value;
+    }
+    fn port_in(&mut self, _address: u16) -> u8 {
+        0
+    }
+    fn port_out(&mut self, _address: u16, _value: u8) {}
+}
+
 impl SargonMachine {
-    /// A read by the harness of what the search left (its move): as if the program read it.
+    /// A read by the program, or by the harness of what the search left (its move).
+    #[inline(always)]
     fn note_read(&mut self, address: u16) {
         if let Some(first) = &mut self.first_access {
             let f = &mut first[address as usize];
@@ -378,6 +394,16 @@ impl SargonMachine {
             to: Sq(self.mem[entry.wrapping_add(3) as usize]),
             flags: self.mem[entry.wrapping_add(4) as usize],
         }
+    }
+}
+
+/// Execute one instruction, noting the memory accesses when `TRACK`.
+#[inline(always)]
+fn step<const TRACK: bool>(cpu: &mut Cpu, machine: &mut SargonMachine) {
+    if TRACK {
+        cpu.execute_instruction(&mut Tracking(machine));
+    } else {
+        cpu.execute_instruction(machine);
     }
 }
 
@@ -526,6 +552,25 @@ impl Emulator {
         stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
+        // Two run loops, so that the untracked one has no per-instruction test for tracking.
+        if self.machine.first_access.is_some() {
+            self.run::<O, true>(routine, addr, budget, hooks, book_random, stop, observer)
+        } else {
+            self.run::<O, false>(routine, addr, budget, hooks, book_random, stop, observer)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run<O: Observer, const TRACK: bool>(
+        &mut self,
+        routine: &str,
+        addr: u16,
+        budget: u64,
+        hooks: &mut Hooks,
+        book_random: u8,
+        stop: Option<&std::sync::atomic::AtomicBool>,
+        observer: &mut O,
+    ) -> Result<(), SearchError> {
         let sp = self.syms.stack.wrapping_sub(2);
         self.machine.set_word(sp, SENTINEL);
         {
@@ -557,11 +602,11 @@ impl Emulator {
                 let sp = self.cpu.immutable_registers().get16(Reg16::SP);
                 if O::ACTIVE {
                     let cycles = self.cpu.cycle_count();
-                    self.cpu.execute_instruction(&mut self.machine);
+                    step::<TRACK>(&mut self.cpu, &mut self.machine);
                     let iz80_t_states = (self.cpu.cycle_count() - cycles) as u32;
                     observer.executed(pc, iz80_t_states, &self.cpu, &self.machine.mem);
                 } else {
-                    self.cpu.execute_instruction(&mut self.machine);
+                    step::<TRACK>(&mut self.cpu, &mut self.machine);
                 }
                 // Whether a conditional instruction took its branch shows in PC and SP after it.
                 let after = self.cpu.immutable_registers();
