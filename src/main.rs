@@ -58,7 +58,36 @@ enum Command {
     Listing(cli::listing::ListingArgs),
 }
 
+/// Writing to a closed or full standard output makes `println!` panic ("failed printing to
+/// stdout: ..."). The commands print with `println!` throughout, so rather than carry an
+/// `io::Result` through every line, the panic hook turns that one panic into the
+/// conventional ends: for a closed pipe (`sargon rom info | head -1`) silence and status
+/// 0, as ripgrep does (and as `sargon trace` does by its own checks): the reader has what
+/// it wanted; for any other failure (a full disk) one line on stderr and status 1. SIGPIPE itself stays ignored, as Rust sets
+/// it: `play` writes to other engines' pipes, and one that dies must not take us with it.
+fn end_quietly_when_stdout_fails() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(why) = message.strip_prefix("failed printing to stdout: ") {
+            if why.contains("Broken pipe") {
+                std::process::exit(0);
+            }
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stderr(), "error: cannot write the output: {why}");
+            std::process::exit(1);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    end_quietly_when_stdout_fails();
     let cli = Cli::parse();
     let store = cli::store(cli.roms.as_ref());
     let result = match cli.command {

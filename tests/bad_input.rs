@@ -469,3 +469,72 @@ fn a_long_search_on_a_terminal_shows_signs_of_life() {
     // Not before the search has run for a second.
     assert!(started.elapsed() >= Duration::from_millis(900));
 }
+
+/// Standard output closed (`sargon ... | head -1` once `head` has gone): the command ends
+/// quietly with status 0, as ripgrep does, not with a panic. `trace` checks its writes
+/// itself; `analyze` and `models` print with `println!`, whose panic the command's panic
+/// hook turns into the quiet end.
+#[test]
+fn a_closed_stdout_ends_the_command_quietly() {
+    for args in [
+        &["trace", "startpos", "--depth", "3", "--no-book"][..],
+        &["analyze", "startpos", "--depth", "2"][..],
+        &["models", "--format", "text"][..],
+    ] {
+        // A pipe whose reading end is closed before the command starts: its first write
+        // fails, however large or small the output.
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(args)
+            .stdout(writer)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("sargon runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(
+            stderr.is_empty(),
+            "{args:?}: nothing on stderr for a closed pipe: {stderr}"
+        );
+    }
+}
+
+/// Standard output on a full disk (`/dev/full`): one line on stderr and status 1.
+#[test]
+fn a_full_disk_is_one_line_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    };
+    let out = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["analyze", "startpos", "--depth", "2"])
+        .stdout(Stdio::from(full))
+        .stderr(Stdio::piped())
+        .output()
+        .expect("sargon runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        message_lines(&stderr),
+        ["error: cannot write the output: No space left on device (os error 28)"],
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_timeout_no_duration_can_hold_is_refused() {
+    refused(
+        &[
+            "play",
+            "--opponent",
+            "sargon:depth=1",
+            "--move-timeout",
+            "1e20",
+            "--games",
+            "1",
+        ],
+        1,
+        &["--move-timeout", "too long"],
+    );
+}

@@ -141,7 +141,11 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         .map(|o| option_pair(o))
         .collect::<Result<Vec<_>>>()?;
     let timeout = match args.move_timeout {
-        Some(s) if s > 0.0 && s.is_finite() => Some(Duration::from_secs_f64(s)),
+        // `try_from_secs_f64` refuses what no Duration holds (1e20 s) instead of panicking.
+        Some(s) if s > 0.0 => match Duration::try_from_secs_f64(s) {
+            Ok(d) => Some(d),
+            Err(_) => bail!("--move-timeout {s}: too long (at most about 5.8e11 seconds)"),
+        },
         Some(s) => bail!("--move-timeout {s}: expected a positive number of seconds"),
         None => None,
     };
