@@ -13,6 +13,7 @@
 
 mod common;
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -692,6 +693,33 @@ fn accept_different_stores_it_marked_and_results_say_so() {
         tags.contains("[White \"Sargon 1978 (emulator, depth 1) [ROM changed NOT VERIFIED]\"]"),
         "{tags}"
     );
+    // A chess GUI discards stderr: the UCI session names the ROM unverified in its name
+    // and, once, in an info string.
+    let mut uci = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .arg("--roms")
+        .arg(&ws.store)
+        .args(["uci", "--engine", "emulator", "--rom", "changed"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    uci.stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nisready\nposition startpos moves e2e4\ngo depth 1\nisready\nquit\n")
+        .unwrap();
+    let session = text(&uci.wait_with_output().unwrap().stdout);
+    let id = session
+        .lines()
+        .find(|l| l.starts_with("id name "))
+        .unwrap_or("");
+    assert!(id.ends_with("(NOT VERIFIED)"), "{session}");
+    let notes = session
+        .lines()
+        .filter(|l| l.starts_with("info string") && l.contains("NOT VERIFIED"))
+        .count();
+    assert_eq!(notes, 1, "once: {session}");
     let out = sargon(
         &ws.store,
         &[

@@ -132,8 +132,10 @@ pub fn make_engine(
     rom: Option<&str>,
 ) -> Result<Box<dyn Engine + Send>> {
     let opened = sargon_tools::engines::open(store, kind, rom)?;
+    // Once per process: `play` and `diff --jobs` open an engine per game or worker.
+    static WARNED: std::sync::Once = std::sync::Once::new();
     if let Some(warning) = opened.warning {
-        eprintln!("warning: {warning}");
+        WARNED.call_once(|| eprintln!("warning: {warning}"));
     }
     Ok(opened.engine)
 }

@@ -79,6 +79,9 @@ pub struct Uci<W: Write + Send + 'static> {
     /// answers `bestmove 0000`, as any move would be a move in a position nobody set.
     position_problem: Option<String>,
     running: Option<Running>,
+    /// The engine was opened before the session began ([`Uci::open_engine`]) and the GUI
+    /// has not been told yet which ROM it runs, nor that the ROM is not verified.
+    untold: bool,
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
@@ -93,6 +96,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             position: Chess::default(),
             position_problem: None,
             running: None,
+            untold: false,
         }
     }
 
@@ -119,7 +123,28 @@ impl<W: Write + Send + 'static> Uci<W> {
             .map_err(|e| e.context(format!("cannot start the {kind} engine")))?;
         self.engine = Some(Loaded { engine });
         self.engine_problem = None;
+        self.untold = true;
         Ok(())
+    }
+
+    /// The note for a loaded engine whose ROM is not verified.
+    fn unverified_note(&self) -> Option<String> {
+        self.engine
+            .as_ref()
+            .and_then(|l| l.engine.rom_id())
+            .and_then(|rom| rom.unverified_note())
+    }
+
+    /// Tell the GUI which ROM `engine` runs, and that it is not verified if it is not.
+    fn tell_rom(&self, engine: &dyn Engine) {
+        if let Some(rom) = engine.rom_id() {
+            let kind = engine.kind();
+            self.out
+                .info(&format!("{kind} engine running the ROM `{}`", rom.name));
+            if let Some(note) = rom.unverified_note() {
+                self.out.info(&note);
+            }
+        }
     }
 
     /// Is a search running (one whose `bestmove` has not been written)?
@@ -229,9 +254,15 @@ impl<W: Write + Send + 'static> Uci<W> {
             EngineKind::Port => "native port",
             EngineKind::Emulator => "original Z80 code, emulated",
         };
+        // A GUI shows the name and discards stderr: an unverified ROM is named here.
+        let unverified = if self.unverified_note().is_some() {
+            " (NOT VERIFIED)"
+        } else {
+            ""
+        };
         let out = &self.out;
         out.line(&format!(
-            "id name Sargon 1978 ({kind}, sargon {})",
+            "id name Sargon 1978 ({kind}, sargon {}){unverified}",
             env!("CARGO_PKG_VERSION")
         ));
         out.line("id author Dan and Kathe Spracklen (engine); sargon project (Rust)");
@@ -373,23 +404,18 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// reason is kept in `engine_problem` and told to the GUI.
     fn ensure_engine(&mut self) {
         let kind = self.settings.engine;
-        if self
-            .engine
-            .as_ref()
-            .is_some_and(|l| l.engine.kind() == kind)
-        {
+        if let Some(loaded) = self.engine.as_ref().filter(|l| l.engine.kind() == kind) {
+            if self.untold {
+                self.tell_rom(loaded.engine.as_ref());
+                self.untold = false;
+            }
             return;
         }
         self.engine = None;
+        self.untold = false;
         match (self.factory)(kind) {
             Ok(engine) => {
-                if let Some(rom) = engine.rom_id() {
-                    self.out
-                        .info(&format!("{kind} engine running the ROM `{}`", rom.name));
-                    if let Some(note) = rom.unverified_note() {
-                        self.out.info(&note);
-                    }
-                }
+                self.tell_rom(engine.as_ref());
                 self.engine = Some(Loaded { engine });
                 self.engine_problem = None;
             }
