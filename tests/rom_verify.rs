@@ -562,6 +562,18 @@ fn accept_different_stores_it_marked_and_results_say_so() {
         ],
     );
     assert!(text(&out.stdout).starts_with("# ROM `changed` is NOT VERIFIED"));
+    let out = sargon(
+        &ws.store,
+        &[
+            "trace", "--engine", "emulator", "--rom", "changed", "-d", "1", "--format", "jsonl",
+            fen,
+        ],
+    );
+    let first: serde_json::Value =
+        serde_json::from_str(text(&out.stdout).lines().next().unwrap_or("")).unwrap();
+    assert_eq!(first["event"], "rom", "{first}");
+    assert_eq!(first["verified"], false, "{first}");
+    assert_eq!(first["name"], "changed", "{first}");
 
     // `diff` against the port: it differs (exit 1), and the run and its records say so.
     let results = ws.root.join("diff.jsonl");

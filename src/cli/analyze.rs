@@ -190,7 +190,7 @@ pub fn render_text(a: &Analysis) -> String {
     line(format!("Position   {}", a.fen));
     let rom = match (&a.rom, a.rom_verified) {
         (Some(r), Some(false)) => {
-            format!(" (ROM {r}, NOT VERIFIED: it did not behave as the known Sargon image)")
+            format!(" (ROM {r}, NOT VERIFIED: it is not the known Sargon image)")
         }
         (Some(r), _) => format!(" (ROM {r})"),
         (None, _) => String::new(),

@@ -95,6 +95,9 @@ pub struct ReportArgs {
     pub results: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Accept searches run on a ROM that is not verified (they are still counted)
+    #[arg(long)]
+    pub allow_unverified: bool,
 }
 
 fn read_epd(file: &Path) -> Result<Vec<String>> {
@@ -396,7 +399,10 @@ fn run_report(args: &ReportArgs) -> Result<bool> {
         }
         records.extend(read.records);
     }
-    let report = report::build(&fens, &plan, &records, incomplete);
+    let mut report = report::build(&fens, &plan, &records, incomplete);
+    if args.allow_unverified {
+        report.allow_unverified();
+    }
     match args.format {
         Format::Text => print!("{}", report.to_text()),
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),

@@ -367,8 +367,8 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             );
             if let Some(rom) = games.iter().find_map(|g| g.unverified_rom.as_ref()) {
                 println!(
-                    "NOT VERIFIED: games were played on ROM `{rom}`, which did not behave as \
-                     the known Sargon image (see `sargon rom verify {rom}`).\n"
+                    "NOT VERIFIED: games were played on ROM `{rom}`, which is not the known \
+                     Sargon image (see `sargon rom verify {rom}`).\n"
                 );
             }
             print!("{}", game_times::render_table(&summary));

@@ -47,11 +47,22 @@ pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     // Events are written as they happen; the first write error is kept and reported after.
     let mut io_error: Option<io::Error> = None;
     let format = args.format;
-    // The text forms say when the ROM is not trusted, in a comment line before the events
-    // (docs/trace-format.md); JSON Lines has no comments, and stderr has the warning.
-    if let Some(note) = engine.rom_id().and_then(|r| r.unverified_note()) {
-        if format != TraceFormat::Jsonl {
-            writeln!(out, "# {note}").context("writing the trace")?;
+    // The forms say when the ROM is not trusted, before the events (docs/trace-format.md):
+    // the text forms in a comment line, JSON Lines in a first object of its own.
+    if let Some(rom) = engine.rom_id() {
+        if let Some(note) = rom.unverified_note() {
+            if format == TraceFormat::Jsonl {
+                let line = serde_json::json!({
+                    "event": "rom",
+                    "name": rom.name,
+                    "sha256": rom.sha256,
+                    "verified": false,
+                    "note": note,
+                });
+                writeln!(out, "{line}").context("writing the trace")?;
+            } else {
+                writeln!(out, "# {note}").context("writing the trace")?;
+            }
         }
     }
     let emit = |e: trace::Event| {

@@ -219,7 +219,7 @@ impl RomId {
     pub fn unverified_note(&self) -> Option<String> {
         (!self.verified).then(|| {
             format!(
-                "ROM `{}` is NOT VERIFIED: it did not behave as the known Sargon image \
+                "ROM `{}` is NOT VERIFIED: it is not the known Sargon image \
                  (see `sargon rom verify {}`)",
                 self.name, self.name
             )

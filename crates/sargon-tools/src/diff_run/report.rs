@@ -206,6 +206,9 @@ pub struct Summary {
     pub divergences: usize,
     /// Searches that failed.
     pub errors: usize,
+    /// Searches run on a ROM that is not verified (`rom_verified: false`): their "original"
+    /// may not be Sargon's.
+    pub unverified: usize,
 }
 
 /// The whole report; `ok` when everything agreed and the run is complete and consistent.
@@ -389,6 +392,10 @@ pub fn build(
             events: tally.events,
             divergences: tally.divergences,
             errors: tally.errors,
+            unverified: records
+                .iter()
+                .filter(|r| r.rom_verified == Some(false))
+                .count(),
         },
         coverage: Coverage {
             positions: fens.len(),
@@ -496,7 +503,27 @@ fn problems(r: &Report) -> Vec<String> {
     if r.summary.errors > 0 {
         out.push(plural(r.summary.errors, "search error", "search errors"));
     }
+    if r.summary.unverified > 0 {
+        out.push(unverified_problem(r.summary.unverified));
+    }
     out
+}
+
+fn unverified_problem(searches: usize) -> String {
+    format!(
+        "{} on a ROM that is not verified (sargon rom verify; --allow-unverified accepts them)",
+        plural(searches, "search", "searches")
+    )
+}
+
+impl Report {
+    /// Accept searches run on an unverified ROM (`diff report --allow-unverified`): they
+    /// are still counted, but no longer make the report fail.
+    pub fn allow_unverified(&mut self) {
+        let problem = unverified_problem(self.summary.unverified);
+        self.problems.retain(|p| *p != problem);
+        self.ok = self.problems.is_empty();
+    }
 }
 
 /// A list in text, the first [`SHOWN`] items and how many more.
@@ -657,6 +684,13 @@ impl Report {
                     plural(img.searches, "search", "searches")
                 ),
             };
+        }
+        if self.summary.unverified > 0 {
+            let _ = writeln!(
+                s,
+                "  NOT VERIFIED: {} ran on a ROM that is not the known Sargon image",
+                plural(self.summary.unverified, "search", "searches")
+            );
         }
         for cmp in &k.comparisons {
             let _ = writeln!(
@@ -835,6 +869,7 @@ mod tests {
     #[test]
     fn a_complete_consistent_run_is_ok() {
         let report = build(&fens(5), &DepthPlan::every(&[1, 2], 5), &complete(5), 0);
+        assert_eq!(report.summary.unverified, 0);
         assert!(report.ok, "{:?}", report.problems);
         assert_eq!(
             report.summary_line(),
@@ -847,6 +882,32 @@ mod tests {
         assert!(text.contains("every search exactly once"), "{text}");
         assert!(text.contains("emulator cpu"), "{text}");
         assert!(text.ends_with("report: OK\n"), "{text}");
+    }
+
+    #[test]
+    fn searches_on_an_unverified_rom_fail_the_report_unless_allowed() {
+        let mut records = complete(3);
+        for r in &mut records {
+            r.rom_verified = Some(false);
+        }
+        let mut report = build(&fens(3), &DepthPlan::every(&[1, 2], 3), &records, 0);
+        assert_eq!(report.summary.unverified, 6);
+        assert!(!report.ok);
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert!(
+            report.problems[0].contains("not verified"),
+            "{:?}",
+            report.problems
+        );
+        let text = report.to_text();
+        assert!(
+            text.contains("NOT VERIFIED: 6 searches ran on a ROM"),
+            "{text}"
+        );
+        assert!(!text.ends_with("report: OK\n"), "{text}");
+        report.allow_unverified();
+        assert!(report.ok, "{:?}", report.problems);
+        assert!(report.to_text().contains("NOT VERIFIED: 6 searches"));
     }
 
     #[test]
