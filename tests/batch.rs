@@ -120,3 +120,44 @@ fn bad_input_is_refused_clearly() {
     let out = sargon(&["analyze", "startpos", "--format", "csv"]);
     assert!(!out.status.success());
 }
+
+/// A file's `startpos moves ...` and `<FEN> moves ...` lines are searched where their moves
+/// lead, as the same text on the command line is (they were searched before the moves).
+#[test]
+fn lines_with_moves_are_searched_after_their_moves() {
+    let f = epd_file(
+        "startpos moves e2e4\n\
+         4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 moves e2e4 e8e7\n",
+    );
+    let out = sargon(&[
+        "analyze",
+        "--epd",
+        f.path().to_str().unwrap(),
+        "--depth",
+        "1",
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        csv.contains("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+        "{csv}"
+    );
+    assert!(csv.contains("8/4k3/8/8/4P3/8/8/4K3 w - - 1 2"), "{csv}");
+    let bad = epd_file("startpos moves e2e5\n");
+    let out = sargon(&[
+        "analyze",
+        "--epd",
+        bad.path().to_str().unwrap(),
+        "--depth",
+        "1",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 1") && err.contains("e2e5"), "{err}");
+}

@@ -188,6 +188,22 @@ fn epd_move(pos: &Chess, text: &str) -> Option<Move> {
     clean.parse::<UciMove>().ok()?.to_move(pos).ok()
 }
 
+/// A line of a file of positions written as the command line takes a position,
+/// `startpos` or a FEN followed by `moves` and moves in UCI notation: the position the
+/// moves reach (each checked), or why it cannot be read. `None` for any other line (an EPD
+/// or FEN line, read by the caller). Without this, a file's `<FEN> moves e2e4` would be
+/// searched at the FEN, its moves taken for an EPD operation and ignored.
+pub fn played_line(text: &str) -> Option<Result<shakmaty::Chess, position::PositionError>> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let startpos = words
+        .first()
+        .is_some_and(|w| w.eq_ignore_ascii_case("startpos"));
+    if !startpos && !words.contains(&"moves") {
+        return None;
+    }
+    Some(position::read_position(text).map(|read| read.position))
+}
+
 /// Parse one EPD line (`line` is its number, for messages); `None` for an empty line or a
 /// `#` comment.
 pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdError> {
@@ -195,6 +211,20 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdEr
     let trimmed = text.trim();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return Ok(None);
+    }
+    if let Some(position) = played_line(trimmed) {
+        // `startpos moves ...` or `<FEN> moves ...`: the position the moves reach, read as
+        // the command line reads it (no EPD operations).
+        let position = position.map_err(|e| err(e.to_string()))?;
+        return Ok(Some(EpdEntry {
+            line,
+            fen: position::fen_of(&position),
+            id: None,
+            bm: Vec::new(),
+            am: Vec::new(),
+            position,
+            ops: Vec::new(),
+        }));
     }
     // The four position fields, then maybe the two counters of a FEN; `rests[k]` is the
     // text after k fields.
@@ -362,6 +392,32 @@ pub fn epd_line(entry: &EpdEntry, results: &[EpdOp]) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_line_with_moves_is_read_with_its_moves() {
+        let e = parse_epd_line("startpos moves e2e4 e7e5", 3)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            e.fen,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+        );
+        assert!(e.ops.is_empty() && e.id.is_none());
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        let e = parse_epd_line(&format!("{fen} moves e2e4"), 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(e.fen, "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
+        let err = parse_epd_line("startpos moves e2e5", 7).unwrap_err();
+        assert_eq!(err.line, 7);
+        assert!(err.reason.contains("e2e5"), "{}", err.reason);
+        // An EPD line without `moves` is read as before.
+        let e = parse_epd_line("4k3/8/8/8/8/8/4P3/4K3 w - - bm e4;", 1)
+            .unwrap()
+            .unwrap();
+        assert_eq!(e.bm.len(), 1);
+    }
+
     use super::*;
     use shakmaty::Position;
 

@@ -14,8 +14,8 @@ pub mod rows;
 pub mod run;
 
 pub use epd::{
-    epd_line, format_operation, parse_epd, parse_epd_line, parse_operations, EpdEntry, EpdError,
-    EpdOp,
+    epd_line, format_operation, parse_epd, parse_epd_line, parse_operations, played_line, EpdEntry,
+    EpdError, EpdOp,
 };
 pub use rows::{analyse_entry, csv_field, BatchRow};
 pub use run::{run_ordered, workers};

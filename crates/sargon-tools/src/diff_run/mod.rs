@@ -47,6 +47,12 @@ pub fn read_positions(text: &str) -> Result<Vec<String>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        if let Some(position) = crate::batch::played_line(line) {
+            // `startpos moves ...`, `<FEN> moves ...`: the position the moves reach.
+            let position = position.map_err(|e| anyhow::anyhow!("line {}: {e}", i + 1))?;
+            out.push(sargon_core::position::fen_of(&position));
+            continue;
+        }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
             bail!(
@@ -397,6 +403,24 @@ mod tests {
         assert_eq!(fens[1], "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
         let e = read_positions("8/8 w\n").unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");
+    }
+
+    #[test]
+    fn lines_with_moves_are_read_with_their_moves() {
+        let text = "startpos moves e2e4\n\
+                    rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 moves e7e5\n";
+        let fens = read_positions(text).unwrap();
+        assert_eq!(
+            fens,
+            [
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            ]
+        );
+        let e = read_positions("startpos\nstartpos moves e2e5\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("line 2: ") && e.contains("e2e5"), "{e}");
     }
 
     #[test]
