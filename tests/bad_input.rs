@@ -538,3 +538,63 @@ fn a_timeout_no_duration_can_hold_is_refused() {
         &["--move-timeout", "too long"],
     );
 }
+
+/// A file of the right name holding no position or game is an error on every command
+/// that reads one, not an empty run that exits 0.
+#[test]
+fn empty_or_garbage_input_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let empty_epd = write("empty.epd", "# only a comment\n\n");
+    let prose = write("prose.pgn", "this is not a game of chess\n");
+    let empty_pgn = write("empty.pgn", "");
+    let empty_jsonl = write("empty.jsonl", "");
+    refused(
+        &["diff", "--epd", &empty_epd, "--depth", "1"],
+        2,
+        &["no positions"],
+    );
+    refused(&["annotate", &prose, "--depth", "1"], 1, &["no games"]);
+    refused(
+        &[
+            "play",
+            "--opponent",
+            "sargon:depth=1",
+            "--openings",
+            &prose,
+            "--games",
+            "1",
+        ],
+        1,
+        &["no games"],
+    );
+    refused(&["history", "strength", &empty_pgn], 1, &["no games"]);
+    refused(
+        &["history", "games", "--load", &empty_jsonl],
+        1,
+        &["no games"],
+    );
+    refused(&["history", "games", "--games", "0"], 2, &["at least 1"]);
+    // A ROM named but not there (in an empty store here): an error before any measuring.
+    let store = dir.path().display().to_string();
+    let run = sargon(&[
+        "--roms",
+        &store,
+        "bench",
+        "--rom",
+        "no-such-rom",
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("error: no Sargon ROM imported"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.is_empty(), "nothing measured: {}", run.stdout);
+}

@@ -95,11 +95,17 @@ pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
     }
     let setups = setups();
     let mut port = make_engine(store, EngineKind::Port, None)?;
+    // A ROM asked for by name must be there, before anything is measured or printed.
+    if let (false, Some(name)) = (args.no_emulator, args.rom.as_deref()) {
+        store.load(Some(name))?;
+    }
     println!("machine: {} cores, {}", num_cpus(), cpu_model());
 
     // 1. Port against emulator.
     if !args.no_emulator {
         match make_engine(store, EngineKind::Emulator, args.rom.as_deref()) {
+            // A ROM asked for by name must be there: skipping would hide the mistake.
+            Err(e) if args.rom.is_some() => return Err(e),
             Err(e) => println!(
                 "port vs emulator: skipped ({})",
                 e.to_string().lines().next().unwrap_or("")

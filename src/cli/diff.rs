@@ -103,7 +103,14 @@ pub struct ReportArgs {
 fn read_epd(file: &Path) -> Result<Vec<String>> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    diff_run::read_positions(&text).with_context(|| file.display().to_string())
+    let fens = diff_run::read_positions(&text).with_context(|| file.display().to_string())?;
+    if fens.is_empty() {
+        bail!(
+            "{}: no positions (only empty lines and # comments)",
+            file.display()
+        );
+    }
+    Ok(fens)
 }
 
 /// `A-B` (or `A`) as the depths A to B.

@@ -14,6 +14,15 @@ use sargon_studies::history::{self, LevelProgress};
 use sargon_studies::strength;
 use sargon_tools::play::Opening;
 
+/// A count that must be 1 or more (`--games 0` would play nothing and say all is well).
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[derive(clap::Subcommand, Debug)]
 pub enum HistoryCommand {
     /// Run levels 1..=N over a position set (book off) and compare the estimated TRS-80
@@ -48,7 +57,7 @@ pub struct GamesArgs {
     #[arg(long, default_value = "1-4", value_parser = level_range)]
     pub levels: (u8, u8),
     /// Games per level
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
     pub games: usize,
     /// Openings: an EPD file, or a PGN file (`.pgn`: each game's moves are played first);
     /// game N starts from opening N (cycling) [default: 12 built-in short lines, the first
@@ -240,7 +249,11 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
     let mut games: Vec<TimedGame> = Vec::new();
     if !args.load.is_empty() {
         for path in &args.load {
-            games.extend(read_game_file(path)?);
+            let read = read_game_file(path)?;
+            if read.is_empty() {
+                bail!("{}: no games", path.display());
+            }
+            games.extend(read);
         }
     } else {
         if let Some(out) = &args.out {
@@ -523,24 +536,24 @@ fn play_games(
 
 /// A match file's players and the first one's results: the first game's White is the
 /// player under test (as `sargon play` and scripts/strength.sh write them).
-fn read_match(path: &std::path::Path) -> Result<Option<strength::Match>> {
+fn read_match(path: &std::path::Path) -> Result<strength::Match> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let games = sargon_tools::pgn::read_games(&text)
         .with_context(|| format!("{} is no PGN file", path.display()))?;
     let Some(first) = games.first() else {
-        return Ok(None);
+        anyhow::bail!("{}: no games", path.display());
     };
     let player = first.tag("White").unwrap_or("?").to_string();
     let opponent = first.tag("Black").unwrap_or("?").to_string();
     let (distinct, repeats) = strength::distinct_games(&games);
     let tally = sargon_tools::play::tally_of(distinct, &player);
-    Ok(Some(strength::Match {
+    Ok(strength::Match {
         player,
         opponent,
         tally,
         repeats,
-    }))
+    })
 }
 
 /// One row of the match table, for JSON.
@@ -575,25 +588,7 @@ fn strength(args: StrengthArgs) -> Result<()> {
     let mut rows = Vec::new();
     let mut matches = Vec::new();
     for path in &args.pgn {
-        let Some(m) = read_match(path)? else {
-            rows.push(MatchRow {
-                file: path.display().to_string(),
-                player: String::new(),
-                opponent: String::new(),
-                games: 0,
-                repeats: 0,
-                wins: 0,
-                draws: 0,
-                losses: 0,
-                score: None,
-                elo_difference: None,
-                elo_difference_low: None,
-                elo_difference_high: None,
-                rating: None,
-                tally: Default::default(),
-            });
-            continue;
-        };
+        let m = read_match(path)?;
         let elo = m.tally.elo();
         rows.push(MatchRow {
             file: path.display().to_string(),

@@ -200,6 +200,9 @@ pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
     let mut games = Vec::new();
     while let Some(game) = reader.read_game(&mut GameCollector)? {
         match game {
+            // Text with neither tags nor moves (prose, a stray line) is no game: the reader
+            // makes one of anything, and counting it would play, annotate or rate nothing.
+            Ok(g) if g.tags.is_empty() && g.moves.is_empty() => {}
             Ok(g) => games.push(g),
             Err(reason) => {
                 return Err(PgnError::Game {
@@ -426,6 +429,9 @@ mod tests {
 
     #[test]
     fn an_illegal_move_names_the_game_and_the_move() {
+        // Prose holds no game; an empty file neither.
+        assert!(read_games("this is not a game of chess\n").unwrap().is_empty());
+        assert!(read_games("").unwrap().is_empty());
         let err = read_games("1. e4 e5 2. Ke3 *\n").unwrap_err().to_string();
         assert!(err.starts_with("game 1: move 2.Ke3 is not legal"), "{err}");
         let err = read_games("[FEN \"8/8/8 w - - 0 1\"]\n\n*\n")

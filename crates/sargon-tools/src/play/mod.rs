@@ -92,6 +92,9 @@ impl Opening {
     /// Every game of a PGN file: its start and its main line.
     pub fn from_pgn(text: &str) -> Result<Vec<Opening>, String> {
         let games = pgn::read_games(text).map_err(|e| e.to_string())?;
+        if games.is_empty() {
+            return Err("no games (a PGN file of openings holds games: tags and moves)".into());
+        }
         Ok(games
             .into_iter()
             .map(|g| Opening {
