@@ -598,3 +598,25 @@ fn empty_or_garbage_input_is_an_error() {
     );
     assert!(run.stdout.is_empty(), "nothing measured: {}", run.stdout);
 }
+
+/// An output file that cannot be written is refused before the work that would fill it
+/// (it was refused after a search of seconds or minutes, the result lost).
+#[test]
+fn unwritable_outputs_are_refused_before_any_work() {
+    let nowhere = "/nonexistent-sargon-dir/out";
+    for args in [
+        &["tree", "startpos", "--depth", "7", "-o", nowhere][..],
+        &["history", "levels", "--max-level", "3", "--save", nowhere][..],
+        &[
+            "play",
+            "--opponent",
+            "sargon:depth=1",
+            "--games",
+            "1",
+            "--pgn",
+            nowhere,
+        ][..],
+    ] {
+        refused(args, 1, &["cannot write", nowhere]);
+    }
+}

@@ -158,6 +158,9 @@ pub fn run(store: &RomStore, command: HistoryCommand) -> Result<()> {
 }
 
 fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
+    for path in args.save.iter().chain(&args.plot) {
+        super::check_writable(path)?;
+    }
     let positions: Vec<String> = match &args.positions {
         Some(p) => history::parse_positions(
             &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
@@ -246,6 +249,9 @@ fn read_game_file(path: &std::path::Path) -> Result<Vec<TimedGame>> {
 }
 
 fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
+    if let Some(path) = &args.plot {
+        super::check_writable(path)?;
+    }
     let mut games: Vec<TimedGame> = Vec::new();
     if !args.load.is_empty() {
         for path in &args.load {
@@ -585,6 +591,9 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 fn strength(args: StrengthArgs) -> Result<()> {
+    if let Some(path) = &args.plot {
+        super::check_writable(path)?;
+    }
     let mut rows = Vec::new();
     let mut matches = Vec::new();
     for path in &args.pgn {

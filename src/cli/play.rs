@@ -116,6 +116,9 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if args.depth.is_some() && args.movetime.is_some() {
         bail!("give Sargon a --depth or a --movetime, not both");
     }
+    if let Some(path) = &args.pgn {
+        super::check_writable(path)?;
+    }
     let sargon_spec = SargonSpec {
         engine: args.engine.engine,
         limit: Limit {

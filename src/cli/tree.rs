@@ -87,6 +87,9 @@ fn parse_keep_nodes(text: &str) -> Result<usize, String> {
 
 pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     args.engine.engine.check_depth(args.depth)?;
+    if let Some(path) = &args.output {
+        super::check_writable(path)?;
+    }
     let format = format_of(&args);
     if format == TreeFormat::Png && args.output.is_none() {
         bail!("--format png needs -o FILE");
