@@ -433,6 +433,30 @@ fn echoed_input_is_cut_and_escaped() {
     }
 }
 
+/// A line of megabytes (a GUI or a pipe gone wrong) is read up to 64 KB, with one info
+/// string, and the session goes on; a line that is not UTF-8 is named and skipped.
+#[test]
+fn a_huge_line_is_cut_and_the_session_goes_on() {
+    let (mut uci, out) = session(1);
+    let mut input = format!("position fen {}\n", "x".repeat(4 << 20)).into_bytes();
+    input.extend_from_slice(b"\xff\xfe\n");
+    input.extend_from_slice(b"isready\n");
+    uci.run(std::io::Cursor::new(input)).unwrap();
+    let lines = out.lines();
+    let cut: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.contains("longer than 64 KB"))
+        .collect();
+    assert_eq!(cut.len(), 1, "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("not UTF-8")), "{lines:?}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("readyok"),
+        "{lines:?}"
+    );
+    assert!(lines.iter().all(|l| l.len() < 1000), "every answer short");
+}
+
 #[test]
 fn depth_beyond_the_engine_is_said() {
     let (mut uci, out) = session(0);

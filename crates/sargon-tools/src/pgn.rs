@@ -430,7 +430,9 @@ mod tests {
     #[test]
     fn an_illegal_move_names_the_game_and_the_move() {
         // Prose holds no game; an empty file neither.
-        assert!(read_games("this is not a game of chess\n").unwrap().is_empty());
+        assert!(read_games("this is not a game of chess\n")
+            .unwrap()
+            .is_empty());
         assert!(read_games("").unwrap().is_empty());
         let err = read_games("1. e4 e5 2. Ke3 *\n").unwrap_err().to_string();
         assert!(err.starts_with("game 1: move 2.Ke3 is not legal"), "{err}");

@@ -84,6 +84,45 @@ pub struct Uci<W: Write + Send + 'static> {
     untold: bool,
 }
 
+/// The longest input line read whole: no UCI command comes near it (a `position` with 500
+/// moves is about 2,500 bytes), and a GUI or a pipe gone wrong must not make the engine
+/// hold a gigabyte.
+const MAX_LINE: usize = 64 * 1024;
+
+/// Read one line (its end included) into `buf`, at most `cap` bytes of it: the rest of a
+/// longer line is read and dropped. `None` at the end of the input; else whether the line
+/// was cut.
+fn read_capped_line(
+    input: &mut impl BufRead,
+    buf: &mut Vec<u8>,
+    cap: usize,
+) -> io::Result<Option<bool>> {
+    buf.clear();
+    let mut cut = false;
+    let mut any = false;
+    loop {
+        let available = input.fill_buf()?;
+        if available.is_empty() {
+            return Ok(any.then_some(cut));
+        }
+        any = true;
+        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..=i], true),
+            None => (available, false),
+        };
+        let room = cap.saturating_sub(buf.len());
+        if chunk.len() > room {
+            cut = true;
+        }
+        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len();
+        input.consume(used);
+        if done {
+            return Ok(Some(cut));
+        }
+    }
+}
+
 impl<W: Write + Send + 'static> Uci<W> {
     /// A UCI session making engines with `factory` and writing to `out`.
     pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
@@ -155,17 +194,22 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 
     /// Read commands until `quit` or the end of the input (see the module documentation).
-    pub fn run(&mut self, input: impl BufRead) -> io::Result<()> {
-        for line in input.lines() {
-            let line = match line {
-                Ok(l) => l,
+    pub fn run(&mut self, mut input: impl BufRead) -> io::Result<()> {
+        let mut bytes = Vec::new();
+        while let Some(cut) = read_capped_line(&mut input, &mut bytes, MAX_LINE)? {
+            if cut {
+                self.out.info(&format!(
+                    "a line longer than {} KB: read its first {} KB only",
+                    MAX_LINE / 1024,
+                    MAX_LINE / 1024
+                ));
+            }
+            let Ok(line) = std::str::from_utf8(&bytes) else {
                 // Not UTF-8: say so and go on.
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    self.out.info("ignored a line that is not UTF-8");
-                    continue;
-                }
-                Err(e) => return Err(e),
+                self.out.info("ignored a line that is not UTF-8");
+                continue;
             };
+            let line = line.trim_end_matches(['\n', '\r']).to_string();
             if !self.handle_line(&line) {
                 return Ok(());
             }
