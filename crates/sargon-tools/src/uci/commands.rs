@@ -63,6 +63,36 @@ fn bad_value(key: &str, value: Option<&str>, wanted: &str) -> String {
     }
 }
 
+/// At most this many explanations for one `go`: a line of 400,000 bad words gets a few
+/// lines back, not 400,000.
+const MAX_GO_PROBLEMS: usize = 10;
+
+/// The explanations with each repeated one said once (with how many times it came), and
+/// at most [`MAX_GO_PROBLEMS`] of them, the rest counted in a last line.
+fn one_line_per_cause(problems: Vec<String>) -> Vec<String> {
+    let mut counted: Vec<(String, usize)> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for p in problems {
+        match index.get(&p) {
+            Some(&k) => counted[k].1 += 1,
+            None => {
+                index.insert(p.clone(), counted.len());
+                counted.push((p, 1));
+            }
+        }
+    }
+    let more = counted.len().saturating_sub(MAX_GO_PROBLEMS);
+    let mut out: Vec<String> = counted
+        .into_iter()
+        .take(MAX_GO_PROBLEMS)
+        .map(|(p, n)| if n > 1 { format!("{p} ({n} times)") } else { p })
+        .collect();
+    if more > 0 {
+        out.push(format!("go: {more} more problems not listed; ignored"));
+    }
+    out
+}
+
 impl GoParams {
     /// Parse the words after `go`; what is not understood is returned as explanations,
     /// one per word, and only the valid limits are kept.
@@ -142,7 +172,7 @@ impl GoParams {
             }
             i += 1;
         }
-        (go, problems)
+        (go, one_line_per_cause(problems))
     }
 
     /// The clock of the side to move, if the GUI gave one.
@@ -246,6 +276,18 @@ mod tests {
         assert!(problems[0].contains("movetime `abc`"), "{problems:?}");
         assert!(problems[1].contains("depth `-1`"), "{problems:?}");
         // A missing value does not swallow the next keyword.
+        let many: Vec<&str> = std::iter::repeat_n("depth", 400_000).collect();
+        let (_, problems) = GoParams::parse(&many);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].ends_with("(400000 times)"), "{problems:?}");
+        let words: Vec<String> = (0..50).map(|k| format!("bad{k}")).collect();
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        let (_, problems) = GoParams::parse(&words);
+        assert_eq!(problems.len(), MAX_GO_PROBLEMS + 1, "{problems:?}");
+        assert!(
+            problems[MAX_GO_PROBLEMS].contains("40 more problems"),
+            "{problems:?}"
+        );
         let (go, problems) = GoParams::parse(&["depth", "infinite"]);
         assert!(go.infinite && go.depth.is_none());
         assert!(problems[0].contains("no value"), "{problems:?}");
