@@ -356,21 +356,22 @@ impl SargonMachine {
     /// A read by the program, or by the harness of what the search left (its move).
     #[inline(always)]
     fn note_read(&mut self, address: u16) {
-        if let Some(first) = &mut self.first_access {
-            let f = &mut first[address as usize];
-            if *f == UNTOUCHED {
-                *f = READ_FIRST;
-            }
-        }
+        self.note_first(address, READ_FIRST);
     }
 
     /// A write by the program or by the harness: the image's byte there is gone.
     #[inline(always)]
     fn note_write(&mut self, address: u16) {
+        self.note_first(address, WRITTEN_FIRST);
+    }
+
+    /// While reads are tracked, the first access to `address` in this search.
+    #[inline(always)]
+    fn note_first(&mut self, address: u16, access: u8) {
         if let Some(first) = &mut self.first_access {
             let f = &mut first[address as usize];
             if *f == UNTOUCHED {
-                *f = WRITTEN_FIRST;
+                *f = access;
             }
         }
     }
