@@ -260,7 +260,7 @@ fn strength_rates_depths_from_match_files() {
     };
     let text = run("text");
     assert!(
-        text.contains("| Sargon 1978 (port, depth 2) - Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350) | 2 | 0 | 1/1/0 | 75.0% | +191 (95%: "),
+        text.contains("| Sargon 1978 (port, depth 2) - Stockfish 15.1 (movetime 200 ms, UCI_LimitStrength=true, UCI_Elo=1350) | 2 | 0 | 1/1/0 | 75.0% | +191 (too few games for a 95% interval: 2) |"),
         "{text}"
     );
     assert!(

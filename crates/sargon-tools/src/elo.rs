@@ -138,9 +138,29 @@ fn signed(x: f64) -> String {
     }
 }
 
-/// "+35 (95%: -12 to +84)".
+/// Fewer games than this, and the normal approximation behind the interval says nothing
+/// worth printing (two draws would give "+0 to +0").
+pub const MIN_GAMES_FOR_INTERVAL: u32 = 10;
+
+impl EloEstimate {
+    /// Is the interval worth stating: enough games, and results that vary (with every game
+    /// alike the estimated spread is 0 and the interval a point, however few the games)?
+    pub fn has_interval(&self) -> bool {
+        self.games >= MIN_GAMES_FOR_INTERVAL && self.low < self.high
+    }
+}
+
+/// "+35 (95%: -12 to +84)", or "+0 (too few games for a 95% interval: 2)".
 impl fmt::Display for EloEstimate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.has_interval() {
+            return write!(
+                f,
+                "{} (too few games for a 95% interval: {})",
+                signed(self.diff),
+                self.games
+            );
+        }
         write!(
             f,
             "{} (95%: {} to {})",
@@ -189,9 +209,14 @@ mod tests {
         assert_eq!(tally(0, 0, 0).elo(), None);
         let e = tally(3, 0, 0).elo().unwrap();
         assert_eq!(e.diff, f64::INFINITY);
-        assert_eq!(e.to_string(), "+inf (95%: +inf to +inf)");
+        assert_eq!(e.to_string(), "+inf (too few games for a 95% interval: 3)");
         let e = tally(0, 2, 0).elo().unwrap();
-        assert_eq!(e.to_string(), "+0 (95%: +0 to +0)");
+        assert_eq!(e.to_string(), "+0 (too few games for a 95% interval: 2)");
+        // Enough games, but all alike: still no interval.
+        let e = tally(0, 12, 0).elo().unwrap();
+        assert_eq!(e.to_string(), "+0 (too few games for a 95% interval: 12)");
+        let e = tally(6, 4, 2).elo().unwrap();
+        assert!(e.to_string().contains("(95%: "), "{e}");
         let e = tally(1, 1, 0).elo().unwrap();
         assert!(e.high.is_infinite() && e.low.is_finite(), "{e}");
         assert_eq!(tally(5, 1, 2).reversed(), tally(2, 1, 5));
