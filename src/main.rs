@@ -18,6 +18,10 @@ struct Cli {
     /// ROM store directory (default: $SARGON_ROMS, else $XDG_DATA_HOME/sargon/roms)
     #[arg(long, global = true, value_name = "DIR")]
     roms: Option<PathBuf>,
+    /// Say how a long search is going on stderr even when it is not a terminal: one line
+    /// a second (depth, positions evaluated, time), for logs and CI
+    #[arg(long, global = true)]
+    progress: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -89,6 +93,7 @@ fn end_quietly_when_stdout_fails() {
 fn main() -> ExitCode {
     end_quietly_when_stdout_fails();
     let cli = Cli::parse();
+    cli::progress::force_lines(cli.progress);
     let store = cli::store(cli.roms.as_ref());
     let result = match cli.command {
         Command::Rom { command } => cli::rom::run(&store, command),

@@ -470,6 +470,39 @@ fn a_long_search_on_a_terminal_shows_signs_of_life() {
     assert!(started.elapsed() >= Duration::from_millis(900));
 }
 
+#[test]
+fn progress_writes_a_line_a_second_where_stderr_is_no_terminal() {
+    // The same long search with stderr a pipe: silent, unless `--progress` is given; then
+    // one plain line a second (no escape sequences), for logs and CI.
+    let sargon = env!("CARGO_BIN_EXE_sargon");
+    for forced in [false, true] {
+        let progress = if forced { "--progress" } else { "" };
+        let command = format!("timeout 3 {sargon} {progress} analyze '{ITALIAN}' --depth 12");
+        let out = Command::new("sh")
+            .args(["-c", &command])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err
+            .lines()
+            .filter(|l| l.starts_with("searching to depth 12: "))
+            .collect();
+        if forced {
+            assert!(!lines.is_empty(), "{err:?}");
+            assert!(lines.len() <= 3, "one line a second: {err:?}");
+            assert!(
+                lines
+                    .iter()
+                    .all(|l| l.ends_with(" s") && !l.contains('\x1b')),
+                "{err:?}"
+            );
+        } else {
+            assert!(lines.is_empty(), "{err:?}");
+        }
+    }
+}
+
 /// Standard output closed (`sargon ... | head -1` once `head` has gone): the command ends
 /// quietly with status 0, as ripgrep does, not with a panic. `trace` checks its writes
 /// itself; `analyze` and `models` print with `println!`, whose panic the command's panic

@@ -1,12 +1,35 @@
 //! Signs of life on stderr, drawn only on a terminal: the progress bar of long commands
 //! (batch analysis, `diff`), and the ticker of one long search (`analyze`, `trace`,
-//! `tree`). They live in the CLI because the library reports progress through callbacks
-//! and hooks and leaves the drawing to whoever calls it.
+//! `tree`). With `--progress` the ticker writes a plain line a second wherever stderr goes
+//! (a log, CI). They live in the CLI because the library reports progress through
+//! callbacks and hooks and leaves the drawing to whoever calls it.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 use sargon_core::hooks::{FnHook, Hook, HookPoint};
+
+/// `--progress`: the search ticker writes a line a second even when stderr is no terminal.
+static FORCED_LINES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Set once from the command line (`--progress`).
+pub fn force_lines(on: bool) {
+    FORCED_LINES.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// How the ticker shows itself.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum TickerStyle {
+    /// Nothing (stderr is not a terminal, or the command's output is on it).
+    Hidden,
+    /// One line redrawn in place, with a spinner.
+    Terminal,
+    /// A new line every second (`--progress` on a pipe or a file).
+    Lines,
+}
+
+/// The characters of the spinner, one per redraw.
+const SPINNER: [char; 4] = ['|', '/', '-', '\\'];
 
 /// A progress bar on stderr, drawn only when stderr is a terminal (so it never mixes with
 /// machine-readable output, and logs stay clean). Cheap to clone and to share between
@@ -80,7 +103,8 @@ impl Progress {
 /// few thousand positions, looks at the clock: cheap enough to leave on for every search.
 pub struct SearchTicker {
     depth: u8,
-    visible: bool,
+    style: TickerStyle,
+    draws: usize,
     started: Instant,
     next_draw: Instant,
     evaluations: u64,
@@ -94,12 +118,22 @@ const TICKER_STRIDE: u32 = 4096;
 
 impl SearchTicker {
     /// A ticker for a search to `depth`, drawn when stderr is a terminal and `wanted`
-    /// (false where the command's own output already shows life on the same terminal).
+    /// (false where the command's own output already shows life on the same terminal),
+    /// or written a line a second with `--progress` when stderr is not a terminal.
     pub fn new(depth: u8, wanted: bool) -> SearchTicker {
         let started = Instant::now();
+        let terminal = std::io::stderr().is_terminal();
+        let style = if wanted && terminal {
+            TickerStyle::Terminal
+        } else if !terminal && FORCED_LINES.load(std::sync::atomic::Ordering::Relaxed) {
+            TickerStyle::Lines
+        } else {
+            TickerStyle::Hidden
+        };
         SearchTicker {
             depth,
-            visible: wanted && std::io::stderr().is_terminal(),
+            style,
+            draws: 0,
             started,
             next_draw: started + Duration::from_secs(1),
             evaluations: 0,
@@ -116,7 +150,7 @@ impl SearchTicker {
     /// One more position evaluated.
     fn tick(&mut self) {
         self.evaluations += 1;
-        if !self.visible {
+        if self.style == TickerStyle::Hidden {
             return;
         }
         self.countdown -= 1;
@@ -128,17 +162,24 @@ impl SearchTicker {
         if now < self.next_draw {
             return;
         }
-        self.next_draw = now + Duration::from_millis(250);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r\x1b[Ksearching to depth {}: {} positions evaluated, {}",
+        let status = format!(
+            "searching to depth {}: {} positions evaluated, {}",
             self.depth,
             self.evaluations,
             super::human_duration(now.duration_since(self.started).as_secs_f64())
         );
+        let mut err = std::io::stderr().lock();
+        if self.style == TickerStyle::Lines {
+            self.next_draw = now + Duration::from_secs(1);
+            let _ = writeln!(err, "{status}");
+        } else {
+            self.next_draw = now + Duration::from_millis(250);
+            let spin = SPINNER[self.draws % SPINNER.len()];
+            let _ = write!(err, "\r\x1b[K{spin} {status}");
+            self.drawn = true;
+        }
+        self.draws += 1;
         let _ = err.flush();
-        self.drawn = true;
     }
 
     /// Erase the line, if one was drawn (before the command prints its results).
