@@ -51,7 +51,7 @@
 //! # Options
 //!
 //! `Engine` (port or emulator), `FixedDepth` (0: iterate under the clock; N: search depth N
-//! only, preceded by a depth-1 safety search when a clock is running), `OwnBook` (alias
+//! only, preceded by a depth-1 safety search when a clock or a node limit is set), `OwnBook` (alias
 //! `Book`), `MultiPV`, `UCI_AnalyseMode` and `Ponder` ([`Settings`]). The book answers only
 //! a plain `go`: analysis (`UCI_AnalyseMode`, `go infinite`, `go ponder`) wants a search,
 //! and a restricted root (`searchmoves`, `MultiPV` above 1) a choice the book cannot make.

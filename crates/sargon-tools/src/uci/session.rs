@@ -72,8 +72,9 @@ pub struct Uci<W: Write + Send + 'static> {
     settings: Settings,
     engine: Option<Loaded>,
     /// Why the chosen engine cannot run (the last attempt failed): every `go` then answers
-    /// `bestmove 0000`, as a move of another engine is not what the GUI asked for.
-    engine_problem: Option<String>,
+    /// `bestmove 0000`, as a move of another engine is not what the GUI asked for. The
+    /// reason is told once; the same engine is not tried again until `setoption Engine`.
+    engine_problem: Option<(EngineKind, String)>,
     position: Chess,
     /// Why the last `position` command was refused: until a valid one arrives every `go`
     /// answers `bestmove 0000`, as any move would be a move in a position nobody set.
@@ -368,6 +369,8 @@ impl<W: Write + Send + 'static> Uci<W> {
             "engine" => match value.parse::<EngineKind>() {
                 Ok(kind) => {
                     self.settings.engine = kind;
+                    // Asked for again: try again, and tell the reason again if it fails.
+                    self.engine_problem = None;
                     self.ensure_engine();
                     match &self.engine_problem {
                         Some(_) => Err(format!(
@@ -448,6 +451,14 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// reason is kept in `engine_problem` and told to the GUI.
     fn ensure_engine(&mut self) {
         let kind = self.settings.engine;
+        if self
+            .engine_problem
+            .as_ref()
+            .is_some_and(|(failed, _)| *failed == kind)
+        {
+            // The same cause as before, already told: not again at every `go`.
+            return;
+        }
         if let Some(loaded) = self.engine.as_ref().filter(|l| l.engine.kind() == kind) {
             if self.untold {
                 self.tell_rom(loaded.engine.as_ref());
@@ -466,7 +477,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             Err(e) => {
                 let problem = format!("cannot start the {kind} engine: {e:#}");
                 self.out.info(&problem);
-                self.engine_problem = Some(problem);
+                self.engine_problem = Some((kind, problem));
             }
         }
     }
@@ -554,9 +565,10 @@ impl<W: Write + Send + 'static> Uci<W> {
             return;
         }
         self.ensure_engine();
-        if let Some(why) = &self.engine_problem {
+        if let Some((kind, _)) = &self.engine_problem {
             self.refuse_go(&format!(
-                "go: {why}; choose a working engine (setoption name Engine value port)"
+                "go: the {kind} engine cannot start (the reason was given above); choose a \
+                 working engine (setoption name Engine value port)"
             ));
             return;
         }

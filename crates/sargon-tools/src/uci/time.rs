@@ -115,7 +115,24 @@ impl Plan {
             } else {
                 settings.fixed_depth
             };
-            if budget.is_some() && fixed > 1 {
+            if let Some(d) = go.depth.filter(|&d| d != fixed) {
+                notes.push(format!(
+                    "FixedDepth {fixed} overrides go depth {d} (setoption name FixedDepth value 0 to follow go)"
+                ));
+            }
+            if let Some(m) = go.mate {
+                notes.push(format!(
+                    "FixedDepth {fixed} overrides go mate {m} (setoption name FixedDepth value 0 to follow go)"
+                ));
+            }
+            // Under a clock or a node limit the fixed depth may not finish: depth 1 first,
+            // so that there is a searched move to play.
+            if (budget.is_some() || go.nodes.is_some()) && fixed > 1 {
+                if go.nodes.is_some() {
+                    notes.push(format!(
+                        "FixedDepth {fixed} under a node limit: depth 1 first, then depth {fixed} if the nodes last"
+                    ));
+                }
                 vec![1, fixed]
             } else {
                 vec![fixed]
@@ -132,6 +149,13 @@ impl Plan {
             }
             if let Some(m) = go.mate {
                 let plies = m.saturating_mul(2).saturating_sub(1).min(255) as u8;
+                if plies > last {
+                    notes.push(format!(
+                        "go mate {m} needs {} plies; this engine searches at most {last}: a mate \
+                         beyond depth {last} may be missed",
+                        m.saturating_mul(2).saturating_sub(1)
+                    ));
+                }
                 last = last.min(plies).max(1);
             }
             (1..=last).collect()
@@ -218,7 +242,45 @@ mod tests {
         let (p, _) = Plan::new(&go, &settings, Color::White, 20);
         assert_eq!(p.depths.len(), 20);
         let (go, _) = GoParams::parse(&["mate", "2"]);
-        let (p, _) = Plan::new(&go, &settings, Color::Black, 20);
+        let (p, notes) = Plan::new(&go, &settings, Color::Black, 20);
         assert_eq!(p.depths, vec![1, 2, 3]);
+        assert!(notes.is_empty(), "{notes:?}");
+    }
+
+    /// Every limit a setting overrides or the engine caps is said (issue 21 item 8).
+    #[test]
+    fn overridden_and_capped_limits_are_said() {
+        let fixed = Settings {
+            fixed_depth: 6,
+            ..Settings::default()
+        };
+        // go nodes under FixedDepth: depth 1 first, so a searched move is at hand.
+        let (go, _) = GoParams::parse(&["nodes", "100"]);
+        let (p, notes) = Plan::new(&go, &fixed, Color::White, 6);
+        assert_eq!(p.depths, vec![1, 6]);
+        assert_eq!(p.nodes, Some(100));
+        assert!(notes[0].contains("under a node limit"), "{notes:?}");
+        // FixedDepth over go depth and go mate.
+        let (go, _) = GoParams::parse(&["depth", "1"]);
+        let (p, notes) = Plan::new(&go, &fixed, Color::White, 6);
+        assert_eq!(p.depths, vec![6]);
+        assert_eq!(
+            notes,
+            ["FixedDepth 6 overrides go depth 1 (setoption name FixedDepth value 0 to follow go)"]
+        );
+        let (go, _) = GoParams::parse(&["mate", "2"]);
+        let (_, notes) = Plan::new(&go, &fixed, Color::White, 6);
+        assert!(
+            notes[0].starts_with("FixedDepth 6 overrides go mate 2"),
+            "{notes:?}"
+        );
+        // go mate beyond the engine's depth.
+        let (go, _) = GoParams::parse(&["mate", "200"]);
+        let (p, notes) = Plan::new(&go, &Settings::default(), Color::White, 6);
+        assert_eq!(p.depths, vec![1, 2, 3, 4, 5, 6]);
+        assert_eq!(
+            notes,
+            ["go mate 200 needs 399 plies; this engine searches at most 6: a mate beyond depth 6 may be missed"]
+        );
     }
 }
