@@ -142,7 +142,7 @@ fn runaway_and_depth_errors_are_clear() {
     let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
     let opts = SearchOptions {
         depth: 3,
-        max_instructions: 10_000,
+        max_instructions: Some(10_000),
         ..Default::default()
     };
     let err = emu.search(&s, &opts, &mut Hooks::new()).unwrap_err();

@@ -192,6 +192,10 @@ pub fn render_text(a: &Analysis) -> String {
         (Some(r), Some(false)) => {
             format!(" (ROM {r}, NOT VERIFIED: it is not the known Sargon image)")
         }
+        (Some(r), _) if !a.rom_allowed_differences.is_empty() => format!(
+            " (ROM {r}, differs from the known image only where no search runs or reads: {})",
+            a.rom_allowed_differences.join(", ")
+        ),
         (Some(r), _) => format!(" (ROM {r})"),
         (None, _) => String::new(),
     };

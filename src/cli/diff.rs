@@ -100,7 +100,7 @@ pub struct ReportArgs {
     pub allow_unverified: bool,
 }
 
-fn read_epd(file: &Path) -> Result<Vec<String>> {
+pub(super) fn read_epd(file: &Path) -> Result<Vec<String>> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let fens = diff_run::read_positions(&text).with_context(|| file.display().to_string())?;
@@ -114,7 +114,7 @@ fn read_epd(file: &Path) -> Result<Vec<String>> {
 }
 
 /// `A-B` (or `A`) as the depths A to B.
-fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
+pub(super) fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
     let (a, b) = range.split_once('-').unwrap_or((range, range));
     let bad = || format!("bad depth range `{}`", sargon_core::input::echo(range));
     let (a, b): (u8, u8) = (

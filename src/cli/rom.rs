@@ -7,8 +7,10 @@ use anyhow::{Context, Result};
 
 use super::progress::Progress;
 use sargon_core::hooks::HookPoint;
+use sargon_original::coverage::percent;
 use sargon_original::emu;
 use sargon_original::rom::{self, ImportResult, RomStore};
+use sargon_tools::behaviour::Case;
 use sargon_tools::verify::{self, Scope};
 
 #[derive(clap::Subcommand, Debug)]
@@ -42,6 +44,26 @@ pub enum RomCommand {
         /// Replay the whole golden corpus (depths 1-5: minutes), not only depths 1-2
         #[arg(long)]
         full: bool,
+    },
+    /// How much of the original's search code a set of searches executes (instructions and
+    /// branch directions per routine) and which bytes of its data tables they read
+    Coverage {
+        /// ROM name (default: the only one, or `sargon`)
+        name: Option<String>,
+        /// The searches: `verify` (what `rom import` replays), `golden` (the whole golden
+        /// corpus, as `rom verify --full`), or an EPD file of positions
+        #[arg(long, default_value = "verify")]
+        corpus: String,
+        /// With an EPD file: the depths to search each position at, e.g. 1-3
+        #[arg(long, default_value = "1-2")]
+        depths: String,
+        /// With an EPD file: let the opening book answer
+        #[arg(long)]
+        book: bool,
+        /// Print each instruction that never ran or never went both ways, decoded from
+        /// your image
+        #[arg(long)]
+        list: bool,
     },
 }
 
@@ -110,6 +132,13 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
                             if r.verified() { "yes" } else { "NO" },
                             sources.join(", ")
                         );
+                        if r.verified() && !r.meta.allowed_differences.is_empty() {
+                            println!(
+                                "{:<16} differs from the known image only where no search runs or reads (allowed): {}",
+                                "",
+                                r.meta.allowed_differences.join(", ")
+                            );
+                        }
                     }
                     Err(e) => println!("{n:<16} unusable: {e}"),
                 }
@@ -130,6 +159,13 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             }
             Ok(())
         }
+        RomCommand::Coverage {
+            name,
+            corpus,
+            depths,
+            book,
+            list,
+        } => coverage(store, name.as_deref(), &corpus, &depths, book, list),
         RomCommand::Verify { name, full } => {
             let scope = if full { Scope::Full } else { Scope::Quick };
             let progress = Progress::new(scope.cases().len() as u64, "searches");
@@ -157,6 +193,144 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// `sargon rom coverage`.
+fn coverage(
+    store: &RomStore,
+    name: Option<&str>,
+    corpus: &str,
+    depths: &str,
+    book: bool,
+    list: bool,
+) -> Result<()> {
+    let rom = store.load(name)?;
+    let (cases, what) = match corpus {
+        "verify" => (Scope::Quick.cases(), Scope::Quick.describe().to_string()),
+        "golden" => (Scope::Full.cases(), Scope::Full.describe().to_string()),
+        file => {
+            let depths = super::diff::parse_depth_range(depths)?;
+            if let Some(&d) = depths.iter().find(|&&d| d > emu::MAX_DEPTH) {
+                anyhow::bail!(
+                    "depth {d} is beyond the original's limit of {}",
+                    emu::MAX_DEPTH
+                );
+            }
+            let path = std::path::Path::new(file);
+            let fens = super::diff::read_epd(path)
+                .with_context(|| "--corpus takes `verify`, `golden` or an EPD file".to_string())?;
+            let mut cases = Vec::new();
+            for (i, fen) in fens.iter().enumerate() {
+                for &d in &depths {
+                    cases.push(Case::unknown(&format!("line {}", i + 1), d, fen, book));
+                }
+            }
+            let what = format!(
+                "{} positions of {} at depths {}",
+                fens.len(),
+                path.display(),
+                depths
+                    .iter()
+                    .map(u8::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+            );
+            (cases, what)
+        }
+    };
+    let progress = Progress::new(cases.len() as u64, "searches");
+    let t = Instant::now();
+    let report = verify::coverage(&rom, &cases, verify::default_workers(), &|case| {
+        progress.set_message(case.label.clone());
+        progress.inc();
+    });
+    progress.finish();
+    let report = report?;
+    println!(
+        "coverage of ROM `{}` by {} searches ({what}), {:.1} s",
+        rom.meta.name,
+        cases.len(),
+        t.elapsed().as_secs_f64()
+    );
+    println!(
+        "\n{:<10} {:>6} {:>6} {:>7}   {:>6} {:>6} {:>7}",
+        "ROUTINE", "INSTR", "RAN", "", "BRANCH", "TAKEN", ""
+    );
+    for r in &report.routines {
+        println!(
+            "{:<10} {:>6} {:>6} {:>6.1}%   {:>6} {:>6} {:>6.1}%",
+            r.name,
+            r.instructions,
+            r.instructions_ran,
+            percent((r.instructions, r.instructions_ran)),
+            r.directions,
+            r.directions_ran,
+            percent((r.directions, r.directions_ran))
+        );
+    }
+    let (instructions, directions) = (report.instructions(), report.directions());
+    println!(
+        "\nsearch routines: {} of {} instructions ran ({:.1}%), {} of {} branch directions taken ({:.1}%)",
+        instructions.1,
+        instructions.0,
+        percent(instructions),
+        directions.1,
+        directions.0,
+        percent(directions)
+    );
+    let gaps: Vec<_> = report.routines.iter().flat_map(|r| &r.gaps).collect();
+    if !gaps.is_empty() {
+        println!(
+            "\nnot exercised ({}{}):",
+            gaps.len(),
+            if list {
+                ""
+            } else {
+                "; --list shows each instruction"
+            }
+        );
+        for g in gaps {
+            if list {
+                println!(
+                    "  {:#06x} {:<12} {:<24} {}",
+                    g.addr,
+                    g.at,
+                    g.instruction.text(),
+                    g.missed.describe()
+                );
+            } else {
+                println!("  {:#06x} {:<12} {}", g.addr, g.at, g.missed.describe());
+            }
+        }
+    }
+    let bytes = report.table_bytes();
+    println!(
+        "\ndata: {} of {} bytes of tables and variables read while they held the image's values ({:.1}%)",
+        bytes.1,
+        bytes.0,
+        percent(bytes)
+    );
+    println!("{:<24} {:>6} {:>6}  NEVER READ", "TABLE", "BYTES", "READ");
+    for t in &report.tables {
+        let unread: Vec<String> = t
+            .unread
+            .iter()
+            .map(|r| {
+                if r.len() == 1 {
+                    format!("[{}]", r.start)
+                } else {
+                    format!("[{}..{}]", r.start, r.end - 1)
+                }
+            })
+            .collect();
+        let unread = if t.read == 0 {
+            "all".to_string()
+        } else {
+            unread.join(" ")
+        };
+        println!("{:<24} {:>6} {:>6}  {unread}", t.name, t.bytes, t.read);
+    }
+    Ok(())
 }
 
 fn print_rom(rom: &rom::Rom) {

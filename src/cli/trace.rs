@@ -63,6 +63,25 @@ pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
             } else {
                 writeln!(out, "# {note}").context("writing the trace")?;
             }
+        } else if !rom.allowed_differences.is_empty() {
+            if format == TraceFormat::Jsonl {
+                let line = serde_json::json!({
+                    "event": "rom",
+                    "name": rom.name,
+                    "sha256": rom.sha256,
+                    "verified": true,
+                    "allowed_differences": rom.allowed_differences,
+                });
+                writeln!(out, "{line}").context("writing the trace")?;
+            } else {
+                writeln!(
+                    out,
+                    "# ROM `{}` differs from the known image only where no search runs or reads: {}",
+                    rom.name,
+                    rom.allowed_differences.join(", ")
+                )
+                .context("writing the trace")?;
+            }
         }
     }
     let emit = |e: trace::Event| {

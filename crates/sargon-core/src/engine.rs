@@ -80,8 +80,9 @@ pub struct SearchOptions {
     /// (`LD A,R`); bit 0 picks 1.e4 (0) or 1.d4 (1) for White's first move. Fixed so that
     /// searches are reproducible and both engines choose alike.
     pub book_random: u8,
-    /// Emulator only: give up after this many Z80 instructions (a runaway guard).
-    pub max_instructions: u64,
+    /// Emulator only: give up after this many Z80 instructions (a runaway guard). `None`:
+    /// the budget of the depth, [`instruction_budget`].
+    pub max_instructions: Option<u64>,
     /// Set from another thread to stop the search soon (UCI `stop`): the search then
     /// returns [`SearchError::Stopped`], and the engine is ready for the next search.
     pub stop: Option<Arc<AtomicBool>>,
@@ -94,6 +95,13 @@ impl SearchOptions {
             depth,
             ..Default::default()
         }
+    }
+
+    /// The emulator's instruction budget for this search: the one given, or the depth's
+    /// ([`instruction_budget`]).
+    pub fn instruction_budget(&self) -> u64 {
+        self.max_instructions
+            .unwrap_or_else(|| instruction_budget(self.depth))
     }
 
     /// Has a stop been requested?
@@ -109,14 +117,28 @@ impl Default for SearchOptions {
         SearchOptions {
             depth: 3,
             book_random: 0,
-            max_instructions: DEFAULT_INSTRUCTION_BUDGET,
+            max_instructions: None,
             stop: None,
         }
     }
 }
 
-/// Default runaway guard: far above the ~2 G instructions of a depth-6 middlegame search.
-pub(crate) const DEFAULT_INSTRUCTION_BUDGET: u64 = 200_000_000_000;
+/// The runaway guard of an emulated search of `depth` plies: about 20 times the most Z80
+/// instructions any search of that depth took in the project's records
+/// (`records/diff/varied-1000` and `varied-200`: 1,200 positions at depths 1-3, 1,000 at 4,
+/// 200 at 5, 30 at 6; the maxima were 4.4 M, 74 M, 328 M, 1.2 G, 13.9 G and 29 G).
+/// The known image never comes near it; an image that never returns is stopped after
+/// seconds at depth 1 instead of running for ever (`docs/reliability.md`).
+pub const fn instruction_budget(depth: u8) -> u64 {
+    match depth {
+        0 | 1 => 100_000_000,
+        2 => 1_500_000_000,
+        3 => 7_000_000_000,
+        4 => 25_000_000_000,
+        5 => 280_000_000_000,
+        _ => 600_000_000_000,
+    }
+}
 
 /// Costs of one search.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -177,8 +199,9 @@ pub enum SearchError {
         max: u8,
     },
     #[error(
-        "runaway emulation: no return from {routine} after {instructions} Z80 instructions \
-         (PC={pc:#06x}); raise the budget or check the ROM"
+        "runaway emulation: no return from {routine} after {instructions} Z80 instructions, \
+         the budget of this depth; it was in {at} (PC={pc:#06x}): the ROM is not the known \
+         Sargon (sargon rom verify)"
     )]
     /// The emulated routine did not return within its instruction budget.
     Runaway {
@@ -188,6 +211,8 @@ pub enum SearchError {
         instructions: u64,
         /// The program counter when it gave up.
         pc: u16,
+        /// Where that is by the ROM's symbols: `CASTLE+12`.
+        at: String,
     },
     #[error("Sargon refused to replay the move {uci} while setting up the position")]
     /// A move of the game leading to the position was refused by Sargon's VALMOV.
@@ -212,6 +237,9 @@ pub struct RomId {
     /// false for one stored with `--accept-different`. Results made with an unverified
     /// ROM say so ([`RomId::unverified_note`]).
     pub verified: bool,
+    /// Where a verified image differs from the known transcription, in code or data no
+    /// search runs or reads (`PIECES`): allowed, and named in every result.
+    pub allowed_differences: Vec<String>,
 }
 
 impl RomId {
@@ -247,6 +275,12 @@ pub trait Engine {
             Some(rom) if !rom.verified => {
                 format!("{} (ROM {}, NOT VERIFIED)", self.kind(), rom.name)
             }
+            Some(rom) if !rom.allowed_differences.is_empty() => format!(
+                "{} (ROM {}, differs from the known image only where no search runs or reads: {})",
+                self.kind(),
+                rom.name,
+                rom.allowed_differences.join(", ")
+            ),
             Some(rom) => format!("{} (ROM {})", self.kind(), rom.name),
             None => self.kind().to_string(),
         }
@@ -295,11 +329,20 @@ mod tests {
             name: "mine".into(),
             sha256: "00".into(),
             verified,
+            allowed_differences: Vec::new(),
         };
         assert_eq!(Named(Some(rom(true))).name(), "emulator (ROM mine)");
         assert_eq!(
             Named(Some(rom(false))).name(),
             "emulator (ROM mine, NOT VERIFIED)"
+        );
+        let allowed = RomId {
+            allowed_differences: vec!["PIECES".into(), "DSPBRD".into()],
+            ..rom(true)
+        };
+        assert_eq!(
+            Named(Some(allowed)).name(),
+            "emulator (ROM mine, differs from the known image only where no search runs or reads: PIECES, DSPBRD)"
         );
     }
 }

@@ -4,9 +4,10 @@
 //! by the project's own Z80 assembler [`asm`]); [`emu`] runs it in the `iz80` emulator with
 //! the hook points patched in; [`z80`] decodes its instructions, [`program`] maps its
 //! routines, and [`listing`] and [`profile`] study it as a 1978 program: its listing and
-//! where its time goes.
+//! where its time goes; [`coverage`] measures how much of it a set of searches runs.
 
 pub mod asm;
+pub mod coverage;
 pub mod emu;
 pub mod listing;
 pub mod profile;

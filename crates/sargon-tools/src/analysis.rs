@@ -20,6 +20,10 @@ pub struct Analysis {
     /// Whether that ROM behaved as the known Sargon when checked (`sargon rom verify`):
     /// `false` marks results of an image stored with `--accept-different`.
     pub rom_verified: Option<bool>,
+    /// Where that ROM differs from the known image, in code or data no search runs or
+    /// reads (allowed; absent when nowhere).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rom_allowed_differences: Vec<String>,
     /// The position's FEN.
     pub fen: String,
     /// The search depth.
@@ -165,6 +169,10 @@ fn describe(
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
     let rom = engine.rom_id().map(|r| r.name.clone());
     let rom_verified = engine.rom_id().map(|r| r.verified);
+    let rom_allowed_differences = engine
+        .rom_id()
+        .map(|r| r.allowed_differences.clone())
+        .unwrap_or_default();
     let pos = &setup.position;
     let fen = position::fen_of(pos);
     // With no legal move Sargon still names a move: the last one it tried (and found
@@ -196,6 +204,7 @@ fn describe(
         engine: engine.kind(),
         rom,
         rom_verified,
+        rom_allowed_differences,
         fen,
         depth: opts.depth,
         book: setup.plays_from_book(),

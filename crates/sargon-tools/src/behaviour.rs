@@ -96,10 +96,31 @@ impl Case {
         }
     }
 
+    /// A search whose behaviour is not known (`sargon rom coverage` over an EPD file):
+    /// replayed, never compared.
+    pub fn unknown(label: &str, depth: u8, position: &str, book: bool) -> Case {
+        Case {
+            label: label.to_string(),
+            depth,
+            replay: Replay::Search {
+                position: position.to_string(),
+                book,
+                book_random: 0,
+            },
+            events: 0,
+            sha256: String::new(),
+            result: String::new(),
+        }
+    }
+
     /// The emulator's instruction budget for this case: far above what the known image
     /// needs (about 10,000 Z80 instructions per event in the corpus), so that only an
-    /// image that runs away reaches it, and soon.
+    /// image that runs away reaches it, and soon. For a case of unknown behaviour, the
+    /// default budget of its depth.
     pub fn max_instructions(&self) -> u64 {
+        if self.events == 0 {
+            return SearchOptions::depth(self.depth).instruction_budget();
+        }
         self.events
             .saturating_mul(100_000)
             .saturating_add(20_000_000)
@@ -125,7 +146,7 @@ impl Case {
                 let pos = position::parse_position(position)?;
                 let setup = position::setup(&pos, *book)?;
                 let opts = SearchOptions {
-                    max_instructions,
+                    max_instructions: Some(max_instructions),
                     book_random: *book_random,
                     ..SearchOptions::depth(self.depth)
                 };
@@ -164,8 +185,8 @@ pub fn record_case(
     };
     let mut digest = DigestBuilder::new();
     let (mut events, mut last) = (0u64, None);
-    // The known image's own budget: the default runaway guard.
-    let budget = SearchOptions::default().max_instructions;
+    // The known image's own budget: the runaway guard of the depth.
+    let budget = SearchOptions::depth(depth).instruction_budget();
     case.replay_within(engine, budget, |e| {
         digest.add(&e);
         events += 1;
@@ -333,6 +354,50 @@ pub type EngineFactory<'a> = dyn Fn() -> anyhow::Result<Box<dyn Engine + Send>> 
 /// Replay `cases` on engines from `make` (on `workers` threads), compare each with its
 /// known digest, and find the first difference of the first differing case against the
 /// native port. `progress` is called once per finished case.
+/// Replay every case on engines from `make` (`workers` threads, `progress` called per
+/// case), comparing nothing: for engines that collect something as they run (coverage).
+/// The first search that fails ends the run with its error.
+pub fn replay_all(
+    cases: &[Case],
+    make: &EngineFactory,
+    workers: usize,
+    progress: &(dyn Fn(&Case) + Sync),
+) -> anyhow::Result<()> {
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let workers = workers.clamp(1, cases.len().max(1));
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let mut handles = Vec::new();
+        for _ in 0..workers {
+            let mut engine = make()?;
+            let (next, failure) = (&next, &failure);
+            handles.push(scope.spawn(move || loop {
+                if failure.lock().expect("no worker panics").is_some() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                if let Err(e) = case.replay(engine.as_mut(), |_| {}) {
+                    let e = e.context(case.describe());
+                    failure.lock().expect("no worker panics").get_or_insert(e);
+                    break;
+                }
+                progress(case);
+            }));
+        }
+        for h in handles {
+            h.join().expect("a replay does not panic");
+        }
+        Ok(())
+    })?;
+    match failure.into_inner().expect("no worker panics") {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Replay `cases` on engines from `make` and compare each with its known behaviour
+/// (`workers` threads, `progress` called per case).
 pub fn check(
     cases: &[Case],
     make: &EngineFactory,

@@ -182,7 +182,15 @@ pub fn rom_import(data: &[u8]) {
         let _ = fingerprint::regions(&candidate.rom);
         let sha = candidate.rom.meta.image_sha256.clone();
         let (rom, _) = store
-            .store(candidate, false, false, "fuzz input".into())
+            .store(
+                candidate,
+                false,
+                sargon_original::rom::Verdict {
+                    verified: false,
+                    summary: "fuzz input".into(),
+                    allowed_differences: Vec::new(),
+                },
+            )
             .expect("a prepared image stores in a fresh store");
         assert_eq!(rom.meta.image_sha256, sha);
         let back = store.load(Some("fuzz")).expect("a stored image loads");

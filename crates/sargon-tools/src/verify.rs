@@ -21,10 +21,11 @@ use std::time::Instant;
 
 use crate::behaviour::{self, Case};
 use sargon_core::engine::Engine;
+use sargon_original::coverage::{self, SharedCoverage};
 use sargon_original::emu::Emulator;
 use sargon_original::emu::ImageReads;
 use sargon_original::rom::fingerprint::{self, Differences};
-use sargon_original::rom::{ImportResult, Rom, RomError, RomStore};
+use sargon_original::rom::{ImportResult, Rom, RomError, RomStore, Verdict};
 
 /// How much of the known behaviour to replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -79,6 +80,19 @@ impl Verification {
     /// where no search runs or reads are allowed, and named.)
     pub fn verified(&self) -> bool {
         self.alike() && !self.differences.in_search()
+    }
+
+    /// The verdict as the store records it.
+    pub fn verdict(&self) -> Verdict {
+        Verdict {
+            verified: self.verified(),
+            summary: self.summary(),
+            allowed_differences: if self.verified() {
+                self.differences.outside_names()
+            } else {
+                Vec::new()
+            },
+        }
     }
 
     /// The differences as one clause each, for [`Verification::summary`].
@@ -230,7 +244,7 @@ pub enum VerifyError {
 }
 
 /// Worker threads for a check: one per core, at most four.
-pub(crate) fn default_workers() -> usize {
+pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
 
@@ -268,6 +282,31 @@ pub fn verify(
         differences,
         seconds: t.elapsed().as_secs_f64(),
     })
+}
+
+/// Run `cases` on `rom` in the emulator (`workers` threads, `progress` per search), noting
+/// every instruction executed and every image byte read, and lay that over the program
+/// map ([`sargon_original::coverage::report`]): `sargon rom coverage`.
+pub fn coverage(
+    rom: &Rom,
+    cases: &[Case],
+    workers: usize,
+    progress: &(dyn Fn(&Case) + Sync),
+) -> Result<coverage::Report, VerifyError> {
+    Emulator::new(rom.clone())?;
+    let reads: ImageReads = std::sync::Arc::new(std::sync::Mutex::new(vec![false; 0x10000]));
+    let executed: SharedCoverage = Default::default();
+    let make = || -> anyhow::Result<Box<dyn Engine + Send>> {
+        let mut emulator = Emulator::new(rom.clone())?;
+        emulator.track_reads(reads.clone());
+        emulator.track_coverage(executed.clone());
+        Ok(Box::new(emulator))
+    };
+    behaviour::replay_all(cases, &make, workers, progress)
+        .map_err(|e| VerifyError::Check(format!("{e:#}")))?;
+    let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
+    let executed = executed.lock().unwrap_or_else(|e| e.into_inner());
+    Ok(coverage::report(rom, &executed, &reads))
 }
 
 /// What [`import`] did.
@@ -312,12 +351,7 @@ pub fn import(
             report: verification.report(),
         });
     }
-    let (rom, result) = store.store(
-        candidate,
-        force,
-        verification.verified(),
-        verification.summary(),
-    )?;
+    let (rom, result) = store.store(candidate, force, verification.verdict())?;
     Ok(Imported {
         rom,
         result,
@@ -337,14 +371,15 @@ pub fn verify_stored(
     if let Err(e) = Emulator::new(rom.clone()) {
         // Unusable is not verified either: say so in the ROM's record too.
         let why = format!("the emulator harness cannot use it: {e}");
-        store.record_verification(&rom.meta.name, false, why)?;
+        let verdict = Verdict {
+            verified: false,
+            summary: why,
+            allowed_differences: Vec::new(),
+        };
+        store.record_verification(&rom.meta.name, verdict)?;
         return Err(e.into());
     }
     let verification = verify(&rom, scope, default_workers(), progress)?;
-    let rom = store.record_verification(
-        &rom.meta.name,
-        verification.verified(),
-        verification.summary(),
-    )?;
+    let rom = store.record_verification(&rom.meta.name, verification.verdict())?;
     Ok((rom, verification))
 }

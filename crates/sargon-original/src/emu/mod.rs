@@ -32,6 +32,7 @@ use std::time::Instant;
 
 use iz80::{Cpu, Machine, Reg16, Reg8};
 
+use crate::coverage::{Coverage, SharedCoverage};
 use crate::rom::{Rom, RomError};
 use crate::z80::TimingCache;
 use sargon_core::engine::{
@@ -425,6 +426,9 @@ pub struct Emulator {
     stop_check_interval: u64,
     /// With [`Emulator::track_reads`]: where each search adds the bytes it read first.
     reads: Option<ImageReads>,
+    /// With [`Emulator::track_coverage`]: this search's instructions, and where each
+    /// search adds them.
+    coverage: Option<(Coverage, SharedCoverage)>,
 }
 
 /// The addresses whose image byte some search read before anything overwrote it (as an
@@ -442,6 +446,7 @@ impl Emulator {
                 name: rom.meta.name.clone(),
                 sha256: rom.meta.image_sha256.clone(),
                 verified: rom.verified(),
+                allowed_differences: rom.meta.allowed_differences.clone(),
             },
             machine: SargonMachine {
                 mem: pristine.clone(),
@@ -458,6 +463,7 @@ impl Emulator {
             mlptrj_fix: true,
             stop_check_interval: STOP_CHECK_INTERVAL,
             reads: None,
+            coverage: None,
         })
     }
 
@@ -471,8 +477,25 @@ impl Emulator {
         self.reads = Some(into);
     }
 
-    /// Add this search's first reads to the shared set, and start the next search afresh.
-    fn flush_reads(&mut self) {
+    /// From now on, after every search, add to `into` the instructions the search (its
+    /// set-up included) executed and which way each conditional one went: what `sargon rom
+    /// coverage` reports. Costs a table lookup per instruction while on.
+    pub fn track_coverage(&mut self, into: SharedCoverage) {
+        self.coverage = Some((Coverage::new(), into));
+    }
+
+    /// Is anything tracked (reads or coverage)? Then the run loop notes every access.
+    fn tracking(&self) -> bool {
+        self.machine.first_access.is_some() || self.coverage.is_some()
+    }
+
+    /// Add this search's first reads and coverage to the shared sets, and start the next
+    /// search afresh.
+    fn flush_tracking(&mut self) {
+        if let Some((mine, shared)) = &mut self.coverage {
+            shared.lock().unwrap_or_else(|e| e.into_inner()).merge(mine);
+            mine.clear();
+        }
         let (Some(first), Some(reads)) = (&mut self.machine.first_access, &self.reads) else {
             return;
         };
@@ -554,7 +577,7 @@ impl Emulator {
         observer: &mut O,
     ) -> Result<(), SearchError> {
         // Two run loops, so that the untracked one has no per-instruction test for tracking.
-        if self.machine.first_access.is_some() {
+        if self.tracking() {
             self.run::<O, true>(routine, addr, budget, hooks, book_random, stop, observer)
         } else {
             self.run::<O, false>(routine, addr, budget, hooks, book_random, stop, observer)
@@ -618,6 +641,18 @@ impl Emulator {
                     sp,
                     after.get16(Reg16::SP),
                 ));
+                if TRACK {
+                    if let Some((coverage, _)) = &mut self.coverage {
+                        let held = self.timing.condition_held(
+                            &self.machine.mem,
+                            pc,
+                            after.pc(),
+                            sp,
+                            after.get16(Reg16::SP),
+                        );
+                        coverage.note(pc, held);
+                    }
+                }
                 n += 1;
             }
             let pc = self.cpu.immutable_registers().pc();
@@ -632,6 +667,7 @@ impl Emulator {
                     routine: routine.to_string(),
                     instructions: n,
                     pc,
+                    at: crate::coverage::place(&crate::Program::of_rom(&self.rom), pc),
                 });
             }
         };
@@ -748,7 +784,7 @@ impl Emulator {
         observer: &mut O,
     ) -> Result<SearchOutcome, SearchError> {
         let outcome = self.search_from_reset(setup, opts, hooks, observer);
-        self.flush_reads();
+        self.flush_tracking();
         outcome
     }
 
@@ -763,7 +799,7 @@ impl Emulator {
         let started = Instant::now();
         self.reset();
         self.arm(hooks);
-        let budget = opts.max_instructions;
+        let budget = opts.instruction_budget();
         self.load_setup(setup, budget, hooks)?;
         let s = self.syms.clone();
         self.poke(s.plymax, opts.depth);

@@ -73,6 +73,29 @@ pub struct RomMeta {
     /// What the check found, in one line: the reason when `verified` is false.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub verification: Option<String>,
+    /// Where a verified image differs from the known transcription in code or data no
+    /// search runs or reads (`DSPBRD`, `PIECES`): allowed, and named wherever the ROM is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_differences: Vec<String>,
+}
+
+/// The verdict of a check, as the store records it in `rom.json`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// The image is the known Sargon wherever a search runs or reads.
+    pub verified: bool,
+    /// What the check found, in one line.
+    pub summary: String,
+    /// Regions that differ where no search runs or reads (allowed).
+    pub allowed_differences: Vec<String>,
+}
+
+impl RomMeta {
+    fn set_verdict(&mut self, verdict: Verdict) {
+        self.verified = Some(verdict.verified);
+        self.verification = Some(verdict.summary);
+        self.allowed_differences = verdict.allowed_differences;
+    }
 }
 
 /// One imported source text.
@@ -569,6 +592,7 @@ impl RomStore {
                 .unwrap_or(0),
             verified: None,
             verification: None,
+            allowed_differences: Vec::new(),
         };
         Ok(Candidate {
             rom: Rom {
@@ -587,8 +611,7 @@ impl RomStore {
         &self,
         candidate: Candidate,
         force: bool,
-        verified: bool,
-        verification: String,
+        verdict: Verdict,
     ) -> Result<(Rom, ImportResult), RomError> {
         let Candidate {
             mut rom,
@@ -625,8 +648,7 @@ impl RomStore {
             Err(e) => return Err(e),
         };
         rom.meta.sources.sort_by(|a, b| a.kind.cmp(&b.kind));
-        rom.meta.verified = Some(verified);
-        rom.meta.verification = Some(verification);
+        rom.meta.set_verdict(verdict);
         let mut files: Vec<(String, Vec<u8>)> = vec![
             ("image.bin".into(), rom.image.clone()),
             (
@@ -646,15 +668,9 @@ impl RomStore {
 
     /// Record the verdict of a later check (`sargon rom verify`) in a stored ROM's
     /// `rom.json`, written under a temporary name and renamed over the old one.
-    pub fn record_verification(
-        &self,
-        name: &str,
-        verified: bool,
-        verification: String,
-    ) -> Result<Rom, RomError> {
+    pub fn record_verification(&self, name: &str, verdict: Verdict) -> Result<Rom, RomError> {
         let mut rom = self.load(Some(name))?;
-        rom.meta.verified = Some(verified);
-        rom.meta.verification = Some(verification);
+        rom.meta.set_verdict(verdict);
         let dir = self.dir.join(name);
         let tmp = dir.join(format!(".rom.json.tmp-{}", std::process::id()));
         let unwritable = |cause| RomError::StoreUnwritable {

@@ -61,6 +61,29 @@ impl TimingCache {
         }
     }
 
+    /// For a conditional jump, call or return at `pc` that has just executed (arguments as
+    /// for [`TimingCache::t_states`]): whether its condition held. `None` for any other
+    /// instruction (the repeating block instructions included: they loop, not branch).
+    #[inline]
+    pub fn condition_held(
+        &mut self,
+        mem: &[u8],
+        pc: u16,
+        pc_after: u16,
+        sp_before: u16,
+        sp_after: u16,
+    ) -> Option<bool> {
+        let mut e = self.table[pc as usize];
+        if e & DECODED == 0 || e as u8 != mem[pc as usize] {
+            e = self.insert(mem, pc);
+        }
+        match (e >> 27) & 3 {
+            KIND_BRANCH => Some(pc_after != pc.wrapping_add(((e >> 24) & 7) as u16)),
+            KIND_RETURN => Some(sp_after != sp_before),
+            _ => None,
+        }
+    }
+
     #[cold]
     fn insert(&mut self, mem: &[u8], pc: u16) -> u32 {
         let ins = decode(mem, pc);

@@ -445,6 +445,7 @@ mod tests {
                 name: "sargon".into(),
                 sha256: "aa".repeat(32),
                 verified: true,
+                allowed_differences: Vec::new(),
             }),
             book: true,
             shard: Shard::ALL,

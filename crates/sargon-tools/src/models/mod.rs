@@ -310,7 +310,7 @@ pub(crate) fn trace_example(
     let setup = position::setup(&position::parse_position(REAL_FEN)?, false)?;
     let mut model_hook = ModelHook { model, stray: None };
     let opts = SearchOptions {
-        max_instructions,
+        max_instructions: Some(max_instructions),
         ..SearchOptions::depth(DEPTH)
     };
     record::search_streaming(

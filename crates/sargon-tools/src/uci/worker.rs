@@ -279,22 +279,24 @@ pub(super) fn search_thread<W: Write>(
         })
     });
 
-    let last = if job.position.legal_moves().is_empty() {
+    // `failed`: the engine's search failed (a runaway image): no move at all is better
+    // than a move nobody searched.
+    let (last, failed) = if job.position.legal_moves().is_empty() {
         out.info("no legal move: checkmate or stalemate");
-        None
+        (None, false)
     } else if let Some(l) = loaded.as_mut() {
         let result = panic::catch_unwind(AssertUnwindSafe(|| iterate(l, &job, &stop, &out)));
         match result {
-            Ok(last) => last,
+            Ok(outcome) => outcome,
             Err(_) => {
                 out.info("the engine failed during the search; it will be restarted");
                 loaded = None;
-                None
+                (None, false)
             }
         }
     } else {
         out.info("no engine to search with (see the message above)");
-        None
+        (None, false)
     };
 
     finished.store(true, Ordering::Relaxed);
@@ -309,6 +311,10 @@ pub(super) fn search_thread<W: Write>(
         }
     }
     let line = match &last {
+        _ if failed => {
+            out.info("no move: the engine's search failed (see above)");
+            bestmove_line(&None, None)
+        }
         Some(r) => bestmove_line(&Some(r.best), r.pv.get(1)),
         None => {
             let fb = fallback(&job.position, &job.searchmoves);
@@ -362,18 +368,19 @@ impl<W: Write> Hook for CurrMove<'_, W> {
 }
 
 /// Search depth after depth, each with its MultiPV lines; line 1 of the last depth whose
-/// line 1 completed.
+/// line 1 completed, and whether a search failed (not stopped: failed, as an image that
+/// runs away does).
 fn iterate<W: Write>(
     loaded: &mut Loaded,
     job: &Job,
     stop: &Arc<AtomicBool>,
     out: &AnswerWriter<W>,
-) -> Option<DepthResult> {
+) -> (Option<DepthResult>, bool) {
     let setup = match position::setup(&job.position, job.plan.book) {
         Ok(s) => s,
         Err(e) => {
             out.info(&format!("cannot set up the position: {e}"));
-            return None;
+            return (None, false);
         }
     };
     let mut last: Option<DepthResult> = None;
@@ -462,7 +469,7 @@ fn iterate<W: Write>(
                 Err(SearchError::Stopped) => break 'depths,
                 Err(e) => {
                     out.info(&format!("search at depth {depth} failed: {e}"));
-                    break 'depths;
+                    return (last, true);
                 }
             }
         }
@@ -473,7 +480,7 @@ fn iterate<W: Write>(
             break;
         }
     }
-    last
+    (last, false)
 }
 
 #[cfg(test)]
