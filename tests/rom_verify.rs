@@ -831,20 +831,20 @@ fn code_the_search_runs_must_be_the_known_code_even_when_the_searches_agree() {
     let Some(source) = stored_source(test) else {
         return;
     };
-    // CASTLE's test for the queen's knight square made one square off: no search of the
-    // check castles queenside with that square in play, so the replay agrees, and the
-    // image is still not Sargon.
-    let at = line_after(&source, "CASTLE", |t| {
-        t == ["CP", "22"] || t == ["cp", "22"]
+    // ENPSNT's upper bound of the en passant rank moved onto the board's border (69, right
+    // of h5): no pawn stands there, so no search can tell, and the image is still not
+    // Sargon.
+    let at = line_after(&source, "ENPSNT", |t| {
+        t == ["CP", "69"] || t == ["cp", "69"]
     });
-    let changed = with_line_changed(&source, at, |l| l.replacen("22", "21", 1));
-    let (code, _, err, stored) = import_changed(&changed, "castle");
+    let changed = with_line_changed(&source, at, |l| l.replacen("69", "70", 1));
+    let (code, _, err, stored) = import_changed(&changed, "enpsnt");
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("behaviour: as the known Sargon image in all"),
         "{err}"
     );
-    assert_eq!(code_line(&err), Some("CASTLE"), "{err}");
+    assert_eq!(code_line(&err), Some("ENPSNT"), "{err}");
     assert!(err.contains("verified: no"), "{err}");
     assert!(!stored, "nothing stored");
 }
@@ -922,4 +922,434 @@ fn every_entry_of_the_opening_book_is_checked() {
             assert!(!stored);
         }
     }
+}
+
+// ---- coverage of the search code by the import's check (issue 21 item 2) --------------
+
+/// Thresholds the import's verification set must reach over the routines a search can
+/// run: `sargon rom coverage --corpus verify`.
+const MIN_INSTRUCTIONS_PERCENT: f64 = 99.0;
+const MIN_DIRECTIONS_PERCENT: f64 = 95.0;
+
+#[test]
+fn the_verification_set_runs_the_search_code() {
+    let test = "the_verification_set_runs_the_search_code";
+    let Some(rom) = known_rom(test) else {
+        return;
+    };
+    let cases = sargon_tools::verify::Scope::Quick.cases();
+    let report = sargon_tools::verify::coverage(&rom, &cases, 2, &|_| {}).unwrap();
+    let (instructions, directions) = (report.instructions(), report.directions());
+    let pct = sargon_original::coverage::percent;
+    eprintln!(
+        "verification set: {} of {} instructions ({:.1}%), {} of {} branch directions ({:.1}%)",
+        instructions.1,
+        instructions.0,
+        pct(instructions),
+        directions.1,
+        directions.0,
+        pct(directions)
+    );
+    // Every routine the harness calls, and the ones the search is made of, are counted.
+    let names: Vec<&str> = report.routines.iter().map(|r| r.name.as_str()).collect();
+    for routine in [
+        "FNDMOV", "ROYALT", "VALMOV", "CASTLE", "ENPSNT", "MPIECE", "POINTS",
+    ] {
+        assert!(names.contains(&routine), "{routine} missing from {names:?}");
+    }
+    assert!(instructions.0 > 1000, "{instructions:?}");
+    assert!(
+        pct(instructions) >= MIN_INSTRUCTIONS_PERCENT,
+        "{instructions:?}"
+    );
+    assert!(pct(directions) >= MIN_DIRECTIONS_PERCENT, "{directions:?}");
+    // The tables the search depends on are read in full.
+    for table in ["DPOINT", "DCOUNT", "PVALUE"] {
+        let t = report.tables.iter().find(|t| t.name == table).unwrap();
+        assert_eq!(t.read, t.bytes, "{table}: {t:?}");
+    }
+}
+
+/// Conditions and their opposites, as the transcription writes them.
+const OPPOSITE_CONDITIONS: [(&str, &str); 8] = [
+    ("Z", "NZ"),
+    ("NZ", "Z"),
+    ("C", "NC"),
+    ("NC", "C"),
+    ("PE", "PO"),
+    ("PO", "PE"),
+    ("P", "M"),
+    ("M", "P"),
+];
+
+/// One-line mutants of `routine` (up to the next routine's header): each conditional jump,
+/// call or return with its condition reversed, and each `CP n` with `n` made `n + 1`.
+/// Returns (line index, what changed, the changed source).
+fn mutants_of(source: &str, routine: &str) -> Vec<(usize, String, String)> {
+    let lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let start = line_of_label(&lines, routine);
+    let mut out = Vec::new();
+    for i in
+        (start..lines.len()).take_while(|&i| i == start || !lines[i].trim_start().starts_with(";*"))
+    {
+        let t = instruction_tokens(&lines[i]);
+        let Some(op) = t.first().map(|o| o.to_ascii_uppercase()) else {
+            continue;
+        };
+        let operand = t.get(1).copied().unwrap_or("");
+        let cond = operand.split(',').next().unwrap_or("").to_ascii_uppercase();
+        let conditional = matches!(op.as_str(), "JR" | "JP" | "CALL" | "RET")
+            && OPPOSITE_CONDITIONS.iter().any(|(c, _)| *c == cond)
+            && (op == "RET" || operand.contains(','));
+        if conditional {
+            let (_, opposite) = OPPOSITE_CONDITIONS
+                .iter()
+                .find(|(c, _)| *c == cond)
+                .unwrap();
+            let changed = with_line_changed(source, i, |l| {
+                let at = l.find(operand).unwrap();
+                format!(
+                    "{}{}{}",
+                    &l[..at],
+                    operand.replacen(&operand[..cond.len()], opposite, 1),
+                    &l[at + operand.len()..]
+                )
+            });
+            out.push((i, format!("{op} {cond} -> {opposite}"), changed));
+        } else if op == "CP" {
+            let value = if let Some(hex) = operand.strip_suffix(['H', 'h']) {
+                u8::from_str_radix(hex, 16).ok()
+            } else {
+                operand.parse::<u8>().ok()
+            };
+            let Some(value) = value else { continue };
+            let changed = with_line_changed(source, i, |l| {
+                let at = l.find(operand).unwrap();
+                format!(
+                    "{}{}{}",
+                    &l[..at],
+                    value.wrapping_add(1),
+                    &l[at + operand.len()..]
+                )
+            });
+            out.push((
+                i,
+                format!("CP {value} -> {}", value.wrapping_add(1)),
+                changed,
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_flipped_branch_and_changed_comparison_is_refused() {
+    let test = "every_flipped_branch_and_changed_comparison_is_refused";
+    let Some(source) = stored_source(test) else {
+        return;
+    };
+    let ws = workspace();
+    let cases = sargon_tools::verify::Scope::Quick.cases();
+    let mut mutants = Vec::new();
+    for routine in ["CASTLE", "ENPSNT", "MPIECE"] {
+        let of_routine = mutants_of(&source, routine);
+        assert!(
+            of_routine.len() >= 5,
+            "{routine}: {} mutants",
+            of_routine.len()
+        );
+        mutants.extend(of_routine.into_iter().map(|m| (routine, m)));
+    }
+    let total = mutants.len();
+    // Two workers, each with its own store, take the mutants in turn.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let verdicts: std::sync::Mutex<Vec<(usize, Option<String>)>> = Default::default();
+    std::thread::scope(|scope| {
+        for worker in 0..2 {
+            let (ws, cases, mutants, next, verdicts) = (&ws, &cases, &mutants, &next, &verdicts);
+            scope.spawn(move || {
+                let store = RomStore::new(ws.store.join(format!("worker-{worker}")));
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((routine, (line, what, changed))) = mutants.get(i) else {
+                        break;
+                    };
+                    let file = ws.write(&format!("mutant-{i}.asm"), changed);
+                    let rom = store
+                        .prepare(Path::new(&file), "mutant", true)
+                        .unwrap_or_else(|e| panic!("{routine} line {line} ({what}) assembles: {e}"))
+                        .rom;
+                    // A change at a hook point is refused by the harness before anything runs.
+                    if let Err(e) = Emulator::new(rom.clone()) {
+                        eprintln!("{routine} line {line} ({what}): refused by the harness: {e}");
+                        verdicts.lock().unwrap().push((i, None));
+                        continue;
+                    }
+                    // Refused: the routine's code is not the known code where the search runs.
+                    let differences = fingerprint::differences(&rom, None);
+                    assert_eq!(
+                        differences.search_code,
+                        vec![routine.to_string()],
+                        "{routine} line {line} ({what})"
+                    );
+                    // And the replay alone: the first known search that comes out different.
+                    let make = || -> anyhow::Result<Box<dyn sargon_core::engine::Engine + Send>> {
+                        Ok(Box::new(Emulator::new(rom.clone())?))
+                    };
+                    let caught = cases.iter().position(|case| {
+                        !behaviour::check(std::slice::from_ref(case), &make, 1, &|_| {})
+                            .unwrap()
+                            .alike()
+                    });
+                    match caught {
+                        Some(c) => eprintln!(
+                            "{routine} line {line} ({what}): refused; search {} of the check differs ({})",
+                            c + 1,
+                            cases[c].label
+                        ),
+                        None => eprintln!(
+                            "{routine} line {line} ({what}): refused by its code only; every search of the check agrees"
+                        ),
+                    }
+                    let unseen = caught.is_none().then(|| format!("{routine} ({what})"));
+                    verdicts.lock().unwrap().push((i, unseen));
+                }
+            });
+        }
+    });
+    let mut verdicts = verdicts.into_inner().unwrap();
+    verdicts.sort();
+    assert_eq!(verdicts.len(), total, "every mutant judged");
+    let unseen: Vec<String> = verdicts.into_iter().filter_map(|(_, u)| u).collect();
+    let by_behaviour = total - unseen.len();
+    eprintln!("{total} mutants, all refused; {by_behaviour} also by behaviour");
+    // The only mutants no search can tell apart: bounds moved onto the board's border,
+    // where no pawn can stand (square 69 is right of h5, square 29 right of h1), so no
+    // position behaves differently; their code fingerprint refuses them.
+    let equivalent = [
+        "ENPSNT (CP 69 -> 70)",
+        "MPIECE (CP 29 -> 30)",
+        "MPIECE (CP 29 -> 30)",
+    ];
+    assert_eq!(
+        unseen, equivalent,
+        "mutants every search of the check agrees with, besides the equivalent ones"
+    );
+}
+
+// ---- a budget on every emulator run (issue 21 item 4) ---------------------------------
+
+#[test]
+fn an_image_that_never_returns_is_stopped_at_the_budget_of_its_depth() {
+    let test = "an_image_that_never_returns_is_stopped_at_the_budget_of_its_depth";
+    let Some(source) = stored_source(test) else {
+        return;
+    };
+    // FNDMOV's first instruction made a jump to itself: the search never returns.
+    let at = line_after(&source, "FNDMOV", |t| !t.is_empty());
+    let lines: Vec<&str> = source.lines().collect();
+    let label = label_of(lines[at]).map(str::to_string);
+    let changed = with_line_changed(&source, at, |_| match &label {
+        Some(name) => format!("{name}: JR {name}"),
+        None => "        JR      $".to_string(),
+    });
+    let ws = workspace();
+    let file = ws.write("loops.asm", &changed);
+    let out = sargon(
+        &ws.store,
+        &[
+            "rom",
+            "import",
+            &file,
+            "--name",
+            "loops",
+            "--accept-different",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // analyze: an error naming the routine, within the depth-1 budget (seconds), not a hang.
+    let t = std::time::Instant::now();
+    let out = sargon(
+        &ws.store,
+        &[
+            "analyze", "startpos", "--engine", "emulator", "--rom", "loops", "--depth", "1",
+        ],
+    );
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("runaway emulation: no return from FNDMOV"),
+        "{err}"
+    );
+    assert!(err.contains("it was in FNDMOV"), "{err}");
+    assert!(
+        err.contains(&format!(
+            "after {} Z80 instructions",
+            sargon_core::engine::instruction_budget(1)
+        )),
+        "{err}"
+    );
+    eprintln!(
+        "analyze stopped after {:.1} s: {err}",
+        t.elapsed().as_secs_f64()
+    );
+
+    // UCI: no move at all rather than one nobody searched. The input stays open until
+    // the answer (at the end of the input a search is given only half a second).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .arg("--roms")
+        .arg(&ws.store)
+        .args(["uci", "--engine", "emulator", "--rom", "loops"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nisready\nposition fen 2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1\ngo depth 1\n")
+        .unwrap();
+    let mut lines = Vec::new();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap())) {
+        let line = line.unwrap();
+        let done = line.starts_with("bestmove");
+        lines.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    child.wait().unwrap();
+    let stdout = lines.join("\n");
+    assert!(stdout.contains("runaway emulation"), "{stdout}");
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("bestmove 0000"),
+        "{stdout}"
+    );
+}
+
+// ---- every data table (issue 25 item 4) -----------------------------------------------
+
+/// The first value of a `DB`/`DW` line one more (`TBASE` becomes `TBASE+1`); `None` for a
+/// line of text or without values.
+fn with_first_value_changed(line: &str) -> Option<String> {
+    let code_end = line.find(';').unwrap_or(line.len());
+    let upper = line[..code_end].to_ascii_uppercase();
+    let at = upper
+        .find(" DB ")
+        .or_else(|| upper.find("\tDB\t"))
+        .or_else(|| upper.find(" DW "))
+        .or_else(|| upper.find("\tDW\t"))
+        .or_else(|| upper.find(" DB\t"))
+        .or_else(|| upper.find(" DW\t"))?
+        + 4;
+    let values = &line[at..code_end];
+    let first = values.split(',').next()?;
+    let value = first.trim();
+    if value.is_empty() || value.contains(['\'', '"']) {
+        return None;
+    }
+    let changed = match value.parse::<i32>() {
+        Ok(n) => (n + 1).to_string(),
+        Err(_) => format!("{value}+1"),
+    };
+    let start = at + first.find(value)?;
+    Some(format!(
+        "{}{}{}",
+        &line[..start],
+        changed,
+        &line[start + value.len()..]
+    ))
+}
+
+#[test]
+fn every_data_table_change_is_refused_or_named_where_unread() {
+    let test = "every_data_table_change_is_refused_or_named_where_unread";
+    let Some(rom) = known_rom(test) else {
+        return;
+    };
+    let Some(source) = stored_source(test) else {
+        return;
+    };
+    // Which image bytes the import's searches read: measured here on the known image.
+    let reads: sargon_original::emu::ImageReads =
+        std::sync::Arc::new(std::sync::Mutex::new(vec![false; 0x10000]));
+    let make = || -> anyhow::Result<Box<dyn sargon_core::engine::Engine + Send>> {
+        let mut emulator = Emulator::new(rom.clone())?;
+        emulator.track_reads(reads.clone());
+        Ok(Box::new(emulator))
+    };
+    let cases = sargon_tools::verify::Scope::Quick.cases();
+    behaviour::replay_all(&cases, &make, 2, &|_| {}).unwrap();
+    let reads = reads.lock().unwrap().clone();
+    let tables = sargon_original::coverage::report(
+        &rom,
+        &sargon_original::coverage::Coverage::new(),
+        &reads,
+    )
+    .tables;
+
+    let ws = workspace();
+    let store = RomStore::new(ws.store.clone());
+    let known = rom.memory();
+    let (mut refused, mut allowed) = (Vec::new(), Vec::new());
+    let lines: Vec<&str> = source.lines().collect();
+    for (n, line) in lines.iter().enumerate() {
+        let Some(changed_line) = with_first_value_changed(line) else {
+            continue;
+        };
+        let changed = with_line_changed(&source, n, |_| changed_line.clone());
+        let file = ws.write("table.asm", &changed);
+        let mutant = store
+            .prepare(Path::new(&file), "table", true)
+            .unwrap_or_else(|e| panic!("line {n} `{changed_line}` assembles: {e}"))
+            .rom;
+        let memory = mutant.memory();
+        let at: Vec<usize> = (0..0x10000).filter(|&a| memory[a] != known[a]).collect();
+        assert!(!at.is_empty(), "line {n}: the change changes the image");
+        // Every changed byte in one data region; a value inside code (a DB in a routine or
+        // in a macro that code uses) is the code fingerprints' business.
+        let Some(table) = tables.iter().find(|t| {
+            let r = usize::from(t.start)..usize::from(t.start) + t.bytes;
+            at.iter().all(|a| r.contains(a))
+        }) else {
+            continue;
+        };
+        let offset = at[0] - usize::from(table.start);
+        let differences = fingerprint::differences(&mutant, Some(&reads));
+        let what = format!("{}[{offset}]", table.name);
+        if table.read > 0 {
+            // Some byte of the region is read by a search: the image is not the known one.
+            assert!(differences.in_search(), "{what}: {differences:?}");
+            assert!(
+                differences.read_data.contains(&table.name),
+                "{what}: {differences:?}"
+            );
+            refused.push(what);
+        } else {
+            // No search reads the region: allowed, and named.
+            assert!(!differences.in_search(), "{what}: {differences:?}");
+            assert!(
+                differences.unread_data.contains(&table.name),
+                "{what}: {differences:?}"
+            );
+            allowed.push(what);
+        }
+    }
+    eprintln!("refused ({}): {}", refused.len(), refused.join(" "));
+    eprintln!("allowed, named ({}): {}", allowed.len(), allowed.join(" "));
+    // The tables the search is made of are among the refused.
+    for table in ["DIRECT", "DPOINT", "DCOUNT", "PVALUE"] {
+        assert!(
+            refused.iter().any(|r| r.contains(table)),
+            "{table}: {refused:?}"
+        );
+    }
+    assert!(
+        allowed.iter().any(|a| a.starts_with("PIECES")),
+        "{allowed:?}"
+    );
 }
