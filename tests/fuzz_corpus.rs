@@ -55,3 +55,13 @@ fn assembler_corpus() {
 fn rom_import_corpus() {
     assert!(replay("rom_import", sargon_tools::fuzzing::rom_import) >= 3);
 }
+
+#[test]
+fn epd_file_corpus() {
+    assert!(replay("epd_file", sargon_tools::fuzzing::epd_file) >= 3);
+}
+
+#[test]
+fn pgn_corpus() {
+    assert!(replay("pgn", sargon_tools::fuzzing::pgn) >= 3);
+}

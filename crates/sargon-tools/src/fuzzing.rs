@@ -55,6 +55,84 @@ pub fn fen(data: &[u8]) {
     let _ = epd::parse_epd(&text);
 }
 
+/// Files of positions, as `diff --epd`, `analyze --epd` and `play --openings` read them.
+///
+/// The input (as UTF-8, lossily) goes through [`crate::diff_run::read_positions`] (EPD
+/// and FEN lines, `startpos moves ...` and `<FEN> moves ...` lines), whose every FEN must
+/// read as a position or be refused with an error, and through the openings reader of
+/// `play --openings` ([`crate::play::Opening::from_epd`]). Every position read is checked
+/// as [`fen`] checks it: set up with and without the book, its FEN read back the same.
+pub fn epd_file(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(fens) = crate::diff_run::read_positions(&text) {
+        for fen in fens {
+            if let Ok(pos) = position::parse_position(&fen) {
+                check_position(&pos);
+            }
+        }
+    }
+    if let Ok(openings) = crate::play::Opening::from_epd(&text) {
+        for opening in openings {
+            check_position(&opening.position());
+        }
+    }
+}
+
+/// PGN reading, as `annotate`, `play --openings` and `history strength` do it.
+///
+/// The input (as UTF-8, lossily) goes through [`crate::pgn::read_games`] and the openings
+/// reader ([`crate::play::Opening::from_pgn`]). Every game read must be legal move by move
+/// from its start, and must read back the same (start, moves, result) when written out
+/// again as PGN: its `FEN` tag and its moves in SAN.
+pub fn pgn(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(games) = crate::pgn::read_games(&text) {
+        for game in &games {
+            let mut pos = game.start.clone();
+            for m in &game.moves {
+                assert!(pos.is_legal(*m), "an illegal move in a game read: {m:?}");
+                pos.play_unchecked(*m);
+            }
+            check_position(&game.end());
+            let again = crate::pgn::read_games(&pgn_of(game))
+                .unwrap_or_else(|e| panic!("a game written back does not read: {e}"));
+            assert_eq!(again.len(), 1, "one game written, one read");
+            assert_eq!(
+                position::fen_of(&again[0].start),
+                position::fen_of(&game.start)
+            );
+            assert_eq!(again[0].moves, game.moves);
+            assert_eq!(again[0].result, game.result);
+        }
+    }
+    if let Ok(openings) = crate::play::Opening::from_pgn(&text) {
+        for opening in openings {
+            check_position(&opening.position());
+        }
+    }
+}
+
+/// `game` as plain PGN: the `FEN` tag of its start and its moves in SAN.
+fn pgn_of(game: &crate::pgn::PgnGame) -> String {
+    let mut out = format!(
+        "[SetUp \"1\"]\n[FEN \"{}\"]\n\n",
+        position::fen_of(&game.start)
+    );
+    let mut pos = game.start.clone();
+    for m in &game.moves {
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m);
+        let number = pos.fullmoves();
+        match pos.turn() {
+            shakmaty::Color::White => out.push_str(&format!("{number}. {san} ")),
+            shakmaty::Color::Black => out.push_str(&format!("{number}... {san} ")),
+        }
+        pos.play_unchecked(*m);
+    }
+    out.push_str(&game.result);
+    out.push('\n');
+    out
+}
+
 /// A position read must set up (or be refused with an error) and its FEN must read back
 /// as the same position.
 fn check_position(pos: &shakmaty::Chess) {

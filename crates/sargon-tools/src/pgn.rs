@@ -122,12 +122,16 @@ impl Visitor for GameCollector {
             },
             None => Chess::default(),
         };
+        // Only a termination marker is a result: a `Result` tag saying anything else
+        // ("0-0", "?") is no result, and written back it would read as a move.
         let result = tags
             .tags
             .iter()
             .find(|(n, _)| n == "Result")
-            .map(|(_, v)| v.clone())
-            .unwrap_or_else(|| "*".to_string());
+            .map(|(_, v)| v.as_str())
+            .filter(|v| TERMINATIONS.contains(v))
+            .unwrap_or("*")
+            .to_string();
         ControlFlow::Continue(Movetext {
             position: start.clone(),
             game: PgnGame {
@@ -193,6 +197,9 @@ impl Visitor for GameCollector {
         Ok(mt.game)
     }
 }
+
+/// The game termination markers of the PGN standard.
+const TERMINATIONS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Read every game of a PGN text; the first game that cannot be read is the error.
 pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
@@ -425,6 +432,16 @@ mod tests {
         assert_eq!(g.start.fullmoves().get(), 40);
         assert_eq!(san_line(&g.start, &g.moves), ["Kd7", "e4"]);
         assert_eq!(g.result, "*");
+    }
+
+    /// Found by the `pgn` fuzz target: a `Result` tag of "0-0" became the game's result,
+    /// and the game written back read "0-0" as castling.
+    #[test]
+    fn a_result_tag_that_is_no_termination_marker_is_no_result() {
+        let games = read_games("[Result \"0-0\"]\n\n").unwrap();
+        assert_eq!(games[0].result, "*");
+        let games = read_games("[Result \"1/2-1/2\"]\n\n1. e4\n").unwrap();
+        assert_eq!(games[0].result, "1/2-1/2");
     }
 
     #[test]
