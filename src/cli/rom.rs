@@ -9,7 +9,7 @@ use super::progress::Progress;
 use sargon_core::hooks::HookPoint;
 use sargon_original::emu;
 use sargon_original::rom::{self, ImportResult, RomStore};
-use sargon_tools::verify::{self, Scope};
+use sargon_tools::verify::{self, Scope, VerifyError};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RomCommand {
@@ -117,7 +117,9 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             Ok(())
         }
         RomCommand::Info { name } => {
-            let rom = store.load(name.as_deref())?;
+            let rom = store
+                .load(name.as_deref())
+                .map_err(|e| e.naming_the_rom_as("sargon rom info NAME"))?;
             print_rom(&rom);
             let syms = emu::Symbols::resolve(&rom)
                 .context("this ROM cannot be used by the emulator harness")?;
@@ -139,7 +141,12 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
                 progress.inc();
             });
             progress.finish();
-            let (rom, verification) = checked?;
+            let (rom, verification) = checked.map_err(|e| match e {
+                VerifyError::Rom(e) => {
+                    VerifyError::Rom(e.naming_the_rom_as("sargon rom verify NAME"))
+                }
+                e => e,
+            })?;
             println!("name:          {}", rom.meta.name);
             println!("image SHA-256: {}", rom.meta.image_sha256);
             print!("{}", verification.report());

@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::asm::{self, Assembly};
+use sargon_core::input::echo;
 
 /// The table of known images committed in `roms/known.tsv`: SHA-256 and description.
 const KNOWN_IMAGES: &str = include_str!("../../../../roms/known.tsv");
@@ -174,20 +175,23 @@ pub enum RomError {
     #[error("no ROM named `{name}` in {store} (imported: {available})")]
     /// No ROM has the name asked.
     NotFound {
-        /// The name asked.
+        /// The name asked, as [`echo`] quotes it.
         name: String,
         /// The store's directory.
         store: PathBuf,
         /// The names imported.
         available: String,
     },
-    #[error("several ROMs in {store} ({available}): choose one with --rom NAME")]
+    #[error("several ROMs in {store} ({available}): choose one with {choose}")]
     /// Several ROMs are stored and none was named.
     Ambiguous {
         /// The store's directory.
         store: PathBuf,
         /// The names imported.
         available: String,
+        /// How the command at hand names a ROM: `--rom NAME` from [`RomStore::load`],
+        /// another syntax through [`RomError::naming_the_rom_as`].
+        choose: &'static str,
     },
     #[error("a different image is already imported as `{name}` (SHA-256 {existing}); use --force to replace it or --name to import under another name")]
     /// Another image is stored under the name.
@@ -279,6 +283,24 @@ pub enum RomError {
         /// The error.
         cause: io::Error,
     },
+}
+
+impl RomError {
+    /// The error as a command that takes its ROM's name otherwise than by `--rom NAME`
+    /// shows it: `syntax` (`sargon rom info NAME`) is the advice when several ROMs are
+    /// stored and none was named, so that the advice is one the command accepts.
+    pub fn naming_the_rom_as(self, syntax: &'static str) -> RomError {
+        match self {
+            RomError::Ambiguous {
+                store, available, ..
+            } => RomError::Ambiguous {
+                store,
+                available,
+                choose: syntax,
+            },
+            other => other,
+        }
+    }
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
@@ -454,6 +476,7 @@ impl RomStore {
                     return Err(RomError::Ambiguous {
                         store: self.dir.clone(),
                         available: names.join(", "),
+                        choose: "--rom NAME",
                     })
                 }
             },
@@ -465,7 +488,7 @@ impl RomStore {
                 });
             }
             return Err(RomError::NotFound {
-                name,
+                name: echo(&name),
                 store: self.dir.clone(),
                 available: names.join(", "),
             });
@@ -514,7 +537,7 @@ impl RomStore {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         {
-            return Err(RomError::BadName(printable(name, ECHO_CHARS)));
+            return Err(RomError::BadName(echo(name)));
         }
         // A store that cannot be written is found now, not after the check.
         self.probe_writable()?;

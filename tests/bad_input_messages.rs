@@ -1,0 +1,168 @@
+//! Messages that quote what they refuse (issue 21, "Messy messages"): whatever a person
+//! typed or another program sent is quoted through `sargon_core::input::echo` (cut at 100
+//! characters, control characters escaped), each cause is said once, and the advice given
+//! is one the command takes. None of these needs Sargon's code: where a ROM store is
+//! needed, its ROMs are stand-ins of a few bytes.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A terminal escape sequence (clear the screen), as input that must not reach the
+/// terminal raw.
+const CLEAR: &str = "\u{1b}[2J";
+/// The same, as `echo` quotes it.
+const CLEAR_ECHOED: &str = "\\u{1b}[2J";
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Run `sargon args` with no ROM store of the caller's (tests that need one give `--roms`),
+/// stopping it after a minute (a hang is a failure, not a stuck test).
+fn sargon(args: &[&str]) -> Run {
+    let started = Instant::now();
+    let empty_store = std::env::temp_dir().join("sargon-bad-input-messages-no-store");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .env("SARGON_ROMS", &empty_store)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sargon starts");
+    let read = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).unwrap();
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!(
+                "sargon {:.200} still running after a minute",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        code: status.code(),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+/// `args` is refused: exit `code`, one line on stderr starting `error:` (clap's blank line
+/// and "For more information" hint aside) containing every needle, no raw escape, at most
+/// `MAX_LINE` bytes, nothing on stdout. Returns the line.
+fn refused(args: &[&str], code: i32, needles: &[&str]) -> String {
+    let run = sargon(args);
+    let shown = format!(
+        "sargon {:.300}: {:?}",
+        args.join(" "),
+        &run.stderr[..run.stderr.len().min(2000)]
+    );
+    assert_eq!(run.code, Some(code), "{shown}");
+    assert!(!run.stderr.contains("panicked"), "{shown}");
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("For more information"))
+        .collect();
+    assert_eq!(lines.len(), 1, "one line: {shown}");
+    let line = lines[0];
+    assert!(line.starts_with("error: "), "{shown}");
+    for needle in needles {
+        assert!(line.contains(needle), "`{needle}` in {shown}");
+    }
+    assert!(!line.contains('\u{1b}'), "a raw escape in {shown}");
+    assert!(line.len() <= MAX_LINE, "{} bytes: {shown}", line.len());
+    assert!(run.stdout.is_empty(), "{shown}: stdout {:?}", run.stdout);
+    line.to_string()
+}
+
+/// A message quoting 100 KB of input once, cut to 100 characters, stays far under this.
+const MAX_LINE: usize = 600;
+
+/// 100 KB of one letter: an argument far longer than any message should quote.
+fn long(c: char) -> String {
+    c.to_string().repeat(100_000)
+}
+
+/// A ROM store in `dir` holding a stand-in for each of `names`: a directory with a
+/// `rom.json`, which is all the store needs to list a ROM (loading it would check more;
+/// these tests never get that far).
+fn store_with(dir: &Path, names: &[&str]) -> String {
+    let store = dir.join("store");
+    for name in names {
+        std::fs::create_dir_all(store.join(name)).unwrap();
+        std::fs::write(store.join(name).join("rom.json"), "{}").unwrap();
+    }
+    store.display().to_string()
+}
+
+#[test]
+fn an_unknown_rom_name_is_quoted_through_echo() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), &["mine"]);
+    let escaped = format!("x{CLEAR}y");
+    let long = long('r');
+    for name in [escaped.as_str(), long.as_str()] {
+        for args in [
+            &["--roms", &store, "rom", "info", name][..],
+            &["--roms", &store, "rom", "verify", name][..],
+            &[
+                "--roms", &store, "analyze", "startpos", "--engine", "emulator", "--depth", "1",
+                "--rom", name,
+            ][..],
+        ] {
+            refused(args, 1, &["no ROM named `", "(imported: mine)"]);
+        }
+    }
+    refused(
+        &["--roms", &store, "rom", "info", &escaped],
+        1,
+        &[&format!("`x{CLEAR_ECHOED}y`")],
+    );
+    refused(
+        &["--roms", &store, "rom", "info", &long],
+        1,
+        &["(99900 more characters)"],
+    );
+}
+
+#[test]
+fn several_roms_get_advice_in_the_commands_own_syntax() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with(dir.path(), &["first", "second"]);
+    refused(
+        &["--roms", &store, "rom", "info"],
+        1,
+        &[
+            "several ROMs in ",
+            "(first, second): choose one with sargon rom info NAME",
+        ],
+    );
+    refused(
+        &["--roms", &store, "rom", "verify"],
+        1,
+        &["(first, second): choose one with sargon rom verify NAME"],
+    );
+    refused(
+        &[
+            "--roms", &store, "analyze", "startpos", "--engine", "emulator", "--depth", "1",
+        ],
+        1,
+        &["(first, second): choose one with --rom NAME"],
+    );
+}
