@@ -696,15 +696,29 @@ impl RomStore {
         Ok(rom)
     }
 
-    /// Can a ROM be written into the store? Creates the store if needed (an empty
-    /// directory is all that is left of a refused import), and a scratch directory in it.
+    /// Can a ROM be written into the store? A scratch directory is created and removed in
+    /// the store, or, while there is no store yet, in the nearest directory above it that
+    /// exists (where storing will create it). The store itself is created only when a ROM
+    /// is stored, so that a refused import leaves the disk as it was.
     fn probe_writable(&self) -> Result<(), RomError> {
         let unwritable = |cause| RomError::StoreUnwritable {
             store: self.dir.clone(),
             cause,
         };
-        fs::create_dir_all(&self.dir).map_err(unwritable)?;
-        let probe = self.dir.join(format!(".probe-{}", std::process::id()));
+        // A relative store's last ancestor is the empty path: the current directory.
+        let existing = self
+            .dir
+            .ancestors()
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
+            .find(|d| d.exists())
+            .unwrap_or(Path::new("/"));
+        let probe = existing.join(format!(".sargon-probe-{}", std::process::id()));
         fs::create_dir(&probe).map_err(unwritable)?;
         let _ = fs::remove_dir(&probe);
         Ok(())
@@ -874,7 +888,7 @@ mod tests {
                 "{shown}"
             );
             assert!(
-                !shown.contains(".tmp-") && !shown.contains(".probe-"),
+                !shown.contains(".tmp-") && !shown.contains(".sargon-probe-"),
                 "{shown}"
             );
         }
