@@ -166,3 +166,126 @@ fn several_roms_get_advice_in_the_commands_own_syntax() {
         &["(first, second): choose one with --rom NAME"],
     );
 }
+
+#[test]
+fn an_opponent_and_its_options_are_quoted_through_echo() {
+    let escaped = format!("x{CLEAR}y");
+    let long = long('o');
+    for text in [escaped.as_str(), long.as_str()] {
+        refused(
+            &["play", "--opponent", text, "--games", "1"],
+            1,
+            &["starting the opponent: cannot start `"],
+        );
+        refused(
+            &[
+                "play",
+                "--opponent",
+                "sargon:depth=1",
+                "--opponent-option",
+                text,
+                "--games",
+                "1",
+            ],
+            1,
+            &["--opponent-option `", "`: expected NAME=VALUE"],
+        );
+        refused(
+            &[
+                "play",
+                "--opponent",
+                &format!("sargon:depth={text}"),
+                "--games",
+                "1",
+            ],
+            1,
+            &["--opponent: depth: `", "` is not a number"],
+        );
+    }
+    refused(
+        &["play", "--opponent", &escaped, "--games", "1"],
+        1,
+        &[&format!("cannot start `x{CLEAR_ECHOED}y`: ")],
+    );
+    // A command line that cannot be split is quoted once, by the error that names it.
+    let line = refused(
+        &["play", "--opponent", "engine 'unclosed", "--games", "1"],
+        1,
+        &["cannot start `engine 'unclosed`: unclosed '"],
+    );
+    assert_eq!(line.matches("engine 'unclosed").count(), 1, "{line}");
+}
+
+/// An engine that answers the handshake as `name` and every `go` with `bestmove`
+/// followed by `answer` (a shell script; `None` where there is no /bin/sh).
+fn liar(dir: &Path, name: &str, answer: &str) -> Option<String> {
+    if !Path::new("/bin/sh").exists() {
+        return None;
+    }
+    let script = dir.join("liar.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             while read -r line; do\n\
+             case \"$line\" in\n\
+             uci) printf 'id name {name}\\nuciok\\n';;\n\
+             isready) echo readyok;;\n\
+             go*) printf 'bestmove %s\\n' \"{answer}\";;\n\
+             quit) exit 0;;\n\
+             esac\n\
+             done\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Some(script.display().to_string())
+}
+
+#[test]
+fn an_engines_illegal_move_and_name_are_quoted_through_echo() {
+    let dir = tempfile::tempdir().unwrap();
+    let long_move = "e2e5".repeat(25_000);
+    for (name, answer, shown) in [
+        (
+            format!("liar{CLEAR}"),
+            format!("e2e5{CLEAR}"),
+            format!("liar{CLEAR_ECHOED} answered `bestmove e2e5{CLEAR_ECHOED}`"),
+        ),
+        (
+            "liar".to_string(),
+            long_move.clone(),
+            "(99900 more characters)`, which is not a legal move".to_string(),
+        ),
+    ] {
+        let Some(engine) = liar(dir.path(), &name, &answer) else {
+            eprintln!("skipped: no /bin/sh to run a stand-in engine");
+            return;
+        };
+        let run = sargon(&[
+            "play",
+            "--opponent",
+            &engine,
+            "--games",
+            "1",
+            "--depth",
+            "1",
+        ]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let failed = run
+            .stderr
+            .lines()
+            .find(|l| l.starts_with("  the engine failed: "))
+            .unwrap_or_else(|| panic!("no failure in {:.2000}", run.stderr));
+        assert!(failed.contains(&shown), "`{shown}` in {failed:.2000}");
+        assert!(
+            failed.len() < MAX_LINE,
+            "{} bytes: {failed:.2000}",
+            failed.len()
+        );
+        for out in [&run.stdout, &run.stderr] {
+            assert!(!out.contains('\u{1b}'), "a raw escape in {out}");
+        }
+    }
+}
