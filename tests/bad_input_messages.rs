@@ -289,3 +289,39 @@ fn an_engines_illegal_move_and_name_are_quoted_through_echo() {
         }
     }
 }
+
+#[test]
+fn an_epd_path_is_quoted_through_echo() {
+    let escaped = format!("/nonexistent-{CLEAR}/positions.epd");
+    let long = format!("/nonexistent/{}.epd", "p".repeat(5_000));
+    for path in [&escaped, &long] {
+        for args in [
+            &["analyze", "--epd", path][..],
+            &["diff", "--epd", path, "--depth", "1"][..],
+            &[
+                "diff",
+                "report",
+                "--epd",
+                path,
+                "--depths",
+                "1",
+                "results.jsonl",
+            ][..],
+        ] {
+            let code = if args[0] == "diff" { 2 } else { 1 };
+            refused(args, code, &["/nonexistent"]);
+        }
+    }
+    refused(
+        &["analyze", "--epd", &escaped],
+        1,
+        &[&format!(
+            "reading /nonexistent-{CLEAR_ECHOED}/positions.epd: No such file or directory"
+        )],
+    );
+    refused(
+        &["diff", "--epd", &long, "--depth", "1"],
+        2,
+        &["cannot read /nonexistent/ppp", "(4917 more characters)"],
+    );
+}
