@@ -325,3 +325,49 @@ fn an_epd_path_is_quoted_through_echo() {
         &["cannot read /nonexistent/ppp", "(4917 more characters)"],
     );
 }
+
+/// Clap's own refusals quote the value through echo too: `invalid value '...' for
+/// '--depth <DEPTH>'` quoted a 100 KB value whole, and an escape raw.
+#[test]
+fn what_clap_refuses_is_quoted_through_echo() {
+    let digits = "7".repeat(100_000);
+    let letters = long('a');
+    for value in [digits.as_str(), letters.as_str()] {
+        let line = refused(
+            &["analyze", "startpos", "--depth", value],
+            2,
+            &[
+                "invalid value '",
+                "... (99900 more characters)' for '--depth <DEPTH>'",
+            ],
+        );
+        assert!(line.len() < 500, "{} bytes: {line}", line.len());
+    }
+    refused(
+        &["analyze", "startpos", "--depth", CLEAR],
+        2,
+        &[&format!(
+            "invalid value '{CLEAR_ECHOED}' for '--depth <DEPTH>'"
+        )],
+    );
+    refused(
+        &["analyze", "startpos", "--engine", CLEAR],
+        2,
+        &[&format!(
+            "invalid value '{CLEAR_ECHOED}' for '--engine <ENGINE>'"
+        )],
+    );
+    // Refusals with a tip and a usage line after the message: each line is clean.
+    let unknown = format!("--x{CLEAR}");
+    for args in [
+        &["analyze", "startpos", &unknown][..],
+        &[CLEAR][..],
+        &["analyze", "startpos", &format!("--{letters}")][..],
+    ] {
+        let run = sargon(args);
+        assert_eq!(run.code, Some(2), "{:.2000}", run.stderr);
+        assert!(run.stderr.starts_with("error: "), "{:.2000}", run.stderr);
+        assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+        assert!(run.stderr.len() < 1000, "{:.2000}", run.stderr);
+    }
+}
