@@ -371,3 +371,36 @@ fn what_clap_refuses_is_quoted_through_echo() {
         assert!(run.stderr.len() < 1000, "{:.2000}", run.stderr);
     }
 }
+
+/// A store holding one ROM named `name` that is no Sargon: three bytes (`LD A,1`, `RET`)
+/// under the label `START`, stored unverified through the library as an import stores.
+fn store_with_a_stand_in(dir: &Path, name: &str) -> String {
+    use sargon_original::rom::RomStore;
+    let source = dir.join("stand-in.asm");
+    std::fs::write(&source, "START:\tLD A,1\n\tRET\n").unwrap();
+    let store = RomStore::new(dir.join("store"));
+    let candidate = store.prepare(&source, name, false).unwrap();
+    store
+        .store(candidate, false, false, "a stand-in for tests".into())
+        .unwrap();
+    store.dir().display().to_string()
+}
+
+#[test]
+fn an_unknown_routine_is_quoted_through_echo() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_a_stand_in(dir.path(), "tiny");
+    let escaped = format!("x{CLEAR}y");
+    refused(
+        &["--roms", &store, "listing", &escaped],
+        1,
+        &[&format!("no symbol `x{CLEAR_ECHOED}y` in the image")],
+    );
+    // Also at once: the names close to it are not looked for by edit distance.
+    let long = format!("START{}", long('q'));
+    refused(
+        &["--roms", &store, "listing", &long, "--port"],
+        1,
+        &["(99905 more characters)` in the image; close names: START"],
+    );
+}
