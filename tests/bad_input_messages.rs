@@ -404,3 +404,49 @@ fn an_unknown_routine_is_quoted_through_echo() {
         &["(99905 more characters)` in the image; close names: START"],
     );
 }
+
+/// `history levels --positions FILE`: a bad line is refused before the ROM is looked for,
+/// its cause said once and the position quoted once (the cause came twice, as the message
+/// and again as its source).
+#[test]
+fn a_bad_level_position_is_said_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0";
+    let file = dir.path().join("positions.txt");
+    std::fs::write(&file, format!("# two positions\nstartpos\n{bad_fen}\n")).unwrap();
+    let file = file.display().to_string();
+    let line = refused(
+        &[
+            "history",
+            "levels",
+            "--positions",
+            &file,
+            "--max-level",
+            "1",
+        ],
+        1,
+        &[&format!(
+            "{file}: position 2: invalid FEN `{bad_fen}`: field 6 (full-move number)"
+        )],
+    );
+    assert_eq!(line.matches("field 6").count(), 1, "{line}");
+    assert_eq!(line.matches(bad_fen).count(), 1, "{line}");
+    // A position Sargon cannot hold: its cause does not quote it, so the message does.
+    let kingless = "8/8/8/8/8/8/8/4K3 w - - 0 1";
+    std::fs::write(&file, format!("{kingless}\n")).unwrap();
+    let line = refused(
+        &[
+            "history",
+            "levels",
+            "--positions",
+            &file,
+            "--max-level",
+            "1",
+        ],
+        1,
+        &[&format!(
+            "position 1 `{kingless}`: Sargon cannot represent this position"
+        )],
+    );
+    assert_eq!(line.matches("king is missing").count(), 1, "{line}");
+}
