@@ -450,3 +450,42 @@ fn a_bad_level_position_is_said_once() {
     );
     assert_eq!(line.matches("king is missing").count(), 1, "{line}");
 }
+
+/// PGN: the reader's own error is said once, with the game it is in ("reading PGN:
+/// unterminated comment: unterminated comment"), and a tag line too long for the reader is
+/// called too long, not unterminated; a long one it can hold is read.
+#[test]
+fn a_pgn_the_reader_refuses_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let open = write("open.pgn", "[Event \"x\"]\n\n1. e4 {never closed e5\n");
+    let line = refused(
+        &["annotate", &open, "--depth", "1"],
+        1,
+        &[&format!("{open}: game 1: unterminated comment")],
+    );
+    assert_eq!(line.matches("unterminated").count(), 1, "{line}");
+    let huge = write(
+        "huge.pgn",
+        &format!("[Event \"{}\"]\n\n1. e4 e5 *\n", "x".repeat(3_000_000)),
+    );
+    refused(
+        &["annotate", &huge, "--depth", "1"],
+        1,
+        &[&format!(
+            "{huge}: line 1: a tag line of 3000010 bytes; tags are read up to 65536 bytes"
+        )],
+    );
+    // Longer than the reader held before (16 KB), shorter than the limit: read.
+    let long = write(
+        "long.pgn",
+        &format!("[Event \"{}\"]\n\n1. e4 e5 *\n", "x".repeat(40_000)),
+    );
+    let run = sargon(&["annotate", &long, "--depth", "1"]);
+    assert_eq!(run.code, Some(0), "{:.2000}", run.stderr);
+    assert!(run.stdout.contains(&"x".repeat(40_000)));
+}
