@@ -489,3 +489,45 @@ fn a_pgn_the_reader_refuses_is_named_once() {
     assert_eq!(run.code, Some(0), "{:.2000}", run.stderr);
     assert!(run.stdout.contains(&"x".repeat(40_000)));
 }
+
+/// `diff`: a bad position is quoted once (by the FEN error, or by the message when the
+/// error does not quote it), and a directory given to `--out` is called a directory (it was
+/// said to "already have results", even empty).
+#[test]
+fn diff_quotes_a_position_once_and_names_a_directory() {
+    let port_against_port = ["--depth", "1", "--left", "port", "--right", "port"];
+    let bad_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0";
+    let kingless = "8/8/8/8/8/8/8/4K3 w - - 0 1";
+    for (fen, needle) in [
+        (
+            bad_fen,
+            format!("position 0: invalid FEN `{bad_fen}`: field 6"),
+        ),
+        (
+            kingless,
+            format!("position 0 `{kingless}`: Sargon cannot represent this position"),
+        ),
+    ] {
+        let mut args = vec!["diff", fen];
+        args.extend(port_against_port);
+        let line = refused(&args, 2, &[&needle]);
+        assert_eq!(line.matches(fen).count(), 1, "{line}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().display().to_string();
+    for resume in [false, true] {
+        let mut args = vec!["diff", "startpos", "--out", &out];
+        args.extend(port_against_port);
+        if resume {
+            args.push("--resume");
+        }
+        refused(
+            &args,
+            2,
+            &[&format!(
+                "error: {out} is a directory: the results go to a file (--out FILE.jsonl)"
+            )],
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

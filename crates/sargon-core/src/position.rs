@@ -94,6 +94,14 @@ pub enum PositionError {
     },
 }
 
+impl PositionError {
+    /// Does the message quote the text that was read? An invalid FEN's does; the others
+    /// quote a part (a move) or nothing, so a caller that names the input quotes it itself.
+    pub fn quotes_the_input(&self) -> bool {
+        matches!(self, PositionError::InvalidFen { .. })
+    }
+}
+
 /// The six fields of a FEN, in order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]

@@ -174,9 +174,10 @@ pub enum HistoryError {
 /// The position's text for [`HistoryError::Position`], unless the problem quotes it (an
 /// invalid FEN does): the text once.
 fn quoted_unless_the_problem_quotes_it(text: &str, problem: &PositionError) -> String {
-    match problem {
-        PositionError::InvalidFen { .. } => String::new(),
-        _ => format!(" `{}`", sargon_core::input::echo(text)),
+    if problem.quotes_the_input() {
+        String::new()
+    } else {
+        format!(" `{}`", sargon_core::input::echo(text))
     }
 }
 
