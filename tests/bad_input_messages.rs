@@ -531,3 +531,33 @@ fn diff_quotes_a_position_once_and_names_a_directory() {
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// What the program writes it reads: the FEN `analyze` gives for a position past the
+/// 75-move rule's 150 half-moves (`... - 154 78`) was refused when given back.
+#[test]
+fn the_fen_analyze_writes_reads_back() {
+    let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+    let moves: Vec<&str> = cycle.iter().copied().cycle().take(154).collect();
+    let shuffled = format!("startpos moves {}", moves.join(" "));
+    let run = sargon(&["analyze", &shuffled, "--depth", "1", "--format", "json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let fen = json["fen"].as_str().unwrap().to_string();
+    assert!(fen.ends_with(" w KQkq - 154 78"), "{fen}");
+    // Given back as a position, and as a line of a file of positions (the strict reader).
+    let run = sargon(&["analyze", &fen, "--depth", "1", "--format", "json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let again: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(again["fen"], fen.as_str());
+    let dir = tempfile::tempdir().unwrap();
+    let epd = dir.path().join("back.epd");
+    std::fs::write(&epd, format!("{fen}\n")).unwrap();
+    let run = sargon(&[
+        "analyze",
+        "--epd",
+        &epd.display().to_string(),
+        "--depth",
+        "1",
+    ]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+}
