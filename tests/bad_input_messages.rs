@@ -139,6 +139,22 @@ fn an_unknown_rom_name_is_quoted_through_echo() {
         1,
         &["(99900 more characters)"],
     );
+    // A name to import under, the same way.
+    let source = dir.path().join("x.asm");
+    std::fs::write(&source, " LD A,1\n").unwrap();
+    refused(
+        &[
+            "--roms",
+            &store,
+            "rom",
+            "import",
+            &source.display().to_string(),
+            "--name",
+            &escaped,
+        ],
+        1,
+        &[&format!("invalid ROM name `x{CLEAR_ECHOED}y`")],
+    );
 }
 
 #[test]
