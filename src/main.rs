@@ -90,9 +90,37 @@ fn end_quietly_when_stdout_fails() {
     }));
 }
 
+/// The command line, or clap's refusal and exit. Clap quotes what it refuses as it was
+/// typed (`invalid value '...' for '--depth <DEPTH>'`, `unexpected argument '...'`): a 100 KB
+/// value whole, a terminal escape raw. What it quotes goes through `echo` first, as every
+/// other message's quotes do.
+fn parse_arguments() -> Cli {
+    use clap::error::{ContextKind, ContextValue};
+    use sargon_core::input::echo;
+    Cli::try_parse().unwrap_or_else(|mut error| {
+        for kind in [
+            ContextKind::InvalidValue,
+            ContextKind::InvalidArg,
+            ContextKind::InvalidSubcommand,
+            ContextKind::PriorArg,
+        ] {
+            if let Some(ContextValue::String(text)) = error.get(kind) {
+                let quoted = ContextValue::String(echo(text));
+                error.insert(kind, quoted);
+            }
+        }
+        // The tips repeat the argument (`to pass '...' as a value, use '-- ...'`).
+        if let Some(ContextValue::StyledStrs(tips)) = error.get(ContextKind::Suggested) {
+            let tips = tips.iter().map(|t| echo(&t.to_string()).into()).collect();
+            error.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
+        }
+        error.exit()
+    })
+}
+
 fn main() -> ExitCode {
     end_quietly_when_stdout_fails();
-    let cli = Cli::parse();
+    let cli = parse_arguments();
     cli::progress::force_lines(cli.progress);
     let store = cli::store(cli.roms.as_ref());
     let result = match cli.command {

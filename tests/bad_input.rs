@@ -239,7 +239,7 @@ fn what_is_not_a_standard_fen_is_refused_with_the_field_named() {
         ),
         (
             format!("{INITIAL} w KQkq - 99999999999 1"),
-            &["field 5 (half-move clock)", "out of the range 0..=150"],
+            &["field 5 (half-move clock)", "out of the range 0..=20000"],
         ),
         (
             format!("{INITIAL} w KQkq - 0 99999999999"),

@@ -198,7 +198,10 @@ fn a_read_only_store_is_named() {
         err.starts_with(&format!("error: cannot write to the ROM store {store}: ")),
         "{err}"
     );
-    assert!(!err.contains(".tmp-") && !err.contains(".probe-"), "{err}");
+    assert!(
+        !err.contains(".tmp-") && !err.contains(".sargon-probe-"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -246,4 +249,65 @@ fn an_empty_store_is_no_error_for_list() {
     let out = sargon(d.path(), &["--roms", &d.store(), "rom", "list"], &[]);
     assert!(out.status.success());
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("no ROM imported in "));
+}
+
+/// Every path under `dir`, relative to it, sorted.
+fn tree(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let path = e.unwrap().path();
+            out.push(path.strip_prefix(dir).unwrap().to_path_buf());
+            if path.is_dir() {
+                todo.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A refused import creates nothing: not the store (it left an empty one behind), nor
+/// anything in an existing one.
+#[test]
+fn a_refused_import_leaves_the_store_as_it_was() {
+    let d = Dir::new();
+    let prose = d.file("notes.asm", b"not a transcription of anything\n");
+    let binary = d.file("image.asm", b"\x7fELF\x02\x01\x01\x00\x00\x00");
+    let store = d.path().join("nested").join("store");
+    let before = tree(d.path());
+    for file in [&prose, &binary] {
+        let file = file.display().to_string();
+        let out = sargon(
+            d.path(),
+            &[
+                "--roms",
+                &store.display().to_string(),
+                "rom",
+                "import",
+                &file,
+            ],
+            &[],
+        );
+        one_line_error(&out);
+        assert_eq!(tree(d.path()), before, "rom import {file}");
+    }
+    // An existing store with a ROM in it (a stand-in: its record is all the store lists).
+    std::fs::create_dir_all(store.join("mine")).unwrap();
+    std::fs::write(store.join("mine").join("rom.json"), "{}").unwrap();
+    let before = tree(d.path());
+    let out = sargon(
+        d.path(),
+        &[
+            "--roms",
+            &store.display().to_string(),
+            "rom",
+            "import",
+            &prose.display().to_string(),
+        ],
+        &[],
+    );
+    one_line_error(&out);
+    assert_eq!(tree(d.path()), before);
 }

@@ -95,10 +95,11 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
     if args.jobs == Some(0) {
         bail!("--jobs 0: at least one worker is needed");
     }
-    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let entries = batch::parse_epd(&text).map_err(|errors| {
         if let [one] = &errors[..] {
-            return anyhow::anyhow!("{}: bad EPD, {one}", path.display());
+            return anyhow::anyhow!("{}: bad EPD, {one}", super::shown(path));
         }
         let lines: Vec<String> = errors.iter().take(20).map(|e| e.to_string()).collect();
         let more = errors.len().saturating_sub(20);
@@ -107,12 +108,16 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
         } else {
             String::new()
         };
-        anyhow::anyhow!("{}: bad EPD\n{}{more}", path.display(), lines.join("\n"))
+        anyhow::anyhow!(
+            "{}: bad EPD\n{}{more}",
+            super::shown(path),
+            lines.join("\n")
+        )
     })?;
     if entries.is_empty() {
         bail!(
             "{}: no positions (only empty lines and # comments)",
-            path.display()
+            super::shown(path)
         );
     }
     let jobs = batch::workers(args.jobs, entries.len());

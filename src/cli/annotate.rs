@@ -32,11 +32,11 @@ pub struct AnnotateArgs {
 }
 
 pub fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
-    let text =
-        fs::read_to_string(&args.pgn).with_context(|| format!("reading {}", args.pgn.display()))?;
-    let games = pgn::read_games(&text).with_context(|| args.pgn.display().to_string())?;
+    let text = fs::read_to_string(&args.pgn)
+        .with_context(|| format!("reading {}", super::shown(&args.pgn)))?;
+    let games = pgn::read_games(&text).with_context(|| super::shown(&args.pgn))?;
     if games.is_empty() {
-        anyhow::bail!("{}: no games", args.pgn.display());
+        anyhow::bail!("{}: no games", super::shown(&args.pgn));
     }
     let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
     engine.check_depth(args.depth)?;

@@ -101,13 +101,13 @@ pub struct ReportArgs {
 }
 
 pub(super) fn read_epd(file: &Path) -> Result<Vec<String>> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let fens = diff_run::read_positions(&text).with_context(|| file.display().to_string())?;
+    let text = std::fs::read_to_string(file)
+        .with_context(|| format!("cannot read {}", super::shown(file)))?;
+    let fens = diff_run::read_positions(&text).with_context(|| super::shown(file))?;
     if fens.is_empty() {
         bail!(
             "{}: no positions (only empty lines and # comments)",
-            file.display()
+            super::shown(file)
         );
     }
     Ok(fens)

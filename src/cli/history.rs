@@ -7,6 +7,7 @@ use std::io::Write as _;
 use anyhow::{bail, Context, Result};
 
 use super::Format;
+use sargon_core::input::echo;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
 use sargon_studies::game_times::{self, TimedGame};
@@ -112,11 +113,14 @@ fn level_range(text: &str) -> Result<(u8, u8), String> {
             .parse::<u8>()
             .ok()
             .filter(|l| (1..=6).contains(l))
-            .ok_or_else(|| format!("`{t}` is no level (1-6)"))
+            .ok_or_else(|| format!("`{}` is no level (1-6)", echo(t)))
     };
     let (a, b) = (parse(a)?, parse(b)?);
     if a > b {
-        return Err(format!("`{text}`: the first level is above the last"));
+        return Err(format!(
+            "`{}`: the first level is above the last",
+            echo(text)
+        ));
     }
     Ok((a, b))
 }
@@ -162,9 +166,15 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
         super::check_writable(path)?;
     }
     let positions: Vec<String> = match &args.positions {
-        Some(p) => history::parse_positions(
-            &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
-        ),
+        Some(p) => {
+            let positions = history::parse_positions(
+                &std::fs::read_to_string(p)
+                    .with_context(|| format!("reading {}", super::shown(p)))?,
+            );
+            // Before the ROM is looked for, as every argument is checked before any work.
+            history::setups(&positions).with_context(|| super::shown(p))?;
+            positions
+        }
         None => history::default_positions()
             .into_iter()
             .map(String::from)

@@ -120,6 +120,12 @@ pub fn parse_depth(text: &str) -> Result<u8, String> {
     }
 }
 
+/// A path as a message quotes it: through [`echo`](sargon_core::input::echo), as any other
+/// input (a path can hold a terminal escape, or be thousands of characters long).
+pub fn shown(path: &std::path::Path) -> String {
+    sargon_core::input::echo(&path.display().to_string())
+}
+
 /// The ROM store a command uses: `--roms`, `$SARGON_ROMS` or the XDG default.
 pub fn store(roms: Option<&PathBuf>) -> RomStore {
     RomStore::open(roms.map(|p| p.as_path()))

@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use shakmaty::Position;
 
 use super::{make_engine, EngineArgs};
+use sargon_core::input::echo;
 use sargon_original::rom::RomStore;
 use sargon_tools::pgn;
 use sargon_tools::play::{
@@ -80,7 +81,7 @@ fn option_pair(text: &str) -> Result<(String, String)> {
         Some((name, value)) if !name.trim().is_empty() => {
             Ok((name.trim().to_string(), value.trim().to_string()))
         }
-        _ => bail!("--opponent-option `{text}`: expected NAME=VALUE"),
+        _ => bail!("--opponent-option `{}`: expected NAME=VALUE", echo(text)),
     }
 }
 
@@ -170,9 +171,10 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     let sargon_opponent = opponent_spec.is_some();
     let mut opponent = match opponent_spec {
         Some(spec) => {
-            let spec = spec.map_err(|e| anyhow::anyhow!("--opponent {}: {e}", args.opponent))?;
+            // The part at fault is quoted by the error, or is a setting such as the depth.
+            let spec = spec.map_err(|e| anyhow::anyhow!("--opponent: {e}"))?;
             spec.check()
-                .map_err(|e| anyhow::anyhow!("--opponent {}: {e}", args.opponent))?;
+                .map_err(|e| anyhow::anyhow!("--opponent {}: {e}", echo(&args.opponent)))?;
             if !options.is_empty() {
                 bail!("--opponent-option is for UCI engines; Sargon's settings go in sargon:KEY=VALUE");
             }

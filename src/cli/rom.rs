@@ -11,7 +11,7 @@ use sargon_original::coverage::percent;
 use sargon_original::emu;
 use sargon_original::rom::{self, ImportResult, RomStore};
 use sargon_tools::behaviour::Case;
-use sargon_tools::verify::{self, Scope};
+use sargon_tools::verify::{self, Scope, VerifyError};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum RomCommand {
@@ -146,7 +146,9 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             Ok(())
         }
         RomCommand::Info { name } => {
-            let rom = store.load(name.as_deref())?;
+            let rom = store
+                .load(name.as_deref())
+                .map_err(|e| e.naming_the_rom_as("sargon rom info NAME"))?;
             print_rom(&rom);
             let syms = emu::Symbols::resolve(&rom)
                 .context("this ROM cannot be used by the emulator harness")?;
@@ -175,7 +177,12 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
                 progress.inc();
             });
             progress.finish();
-            let (rom, verification) = checked?;
+            let (rom, verification) = checked.map_err(|e| match e {
+                VerifyError::Rom(e) => {
+                    VerifyError::Rom(e.naming_the_rom_as("sargon rom verify NAME"))
+                }
+                e => e,
+            })?;
             println!("name:          {}", rom.meta.name);
             println!("image SHA-256: {}", rom.meta.image_sha256);
             print!("{}", verification.report());
@@ -204,7 +211,9 @@ fn coverage(
     book: bool,
     list: bool,
 ) -> Result<()> {
-    let rom = store.load(name)?;
+    let rom = store
+        .load(name)
+        .map_err(|e| e.naming_the_rom_as("sargon rom coverage NAME"))?;
     let (cases, what) = match corpus {
         "verify" => (Scope::Quick.cases(), Scope::Quick.describe().to_string()),
         "golden" => (Scope::Full.cases(), Scope::Full.describe().to_string()),

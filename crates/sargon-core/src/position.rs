@@ -94,6 +94,14 @@ pub enum PositionError {
     },
 }
 
+impl PositionError {
+    /// Does the message quote the text that was read? An invalid FEN's does; the others
+    /// quote a part (a move) or nothing, so a caller that names the input quotes it itself.
+    pub fn quotes_the_input(&self) -> bool {
+        matches!(self, PositionError::InvalidFen { .. })
+    }
+}
+
 /// The six fields of a FEN, in order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -227,9 +235,11 @@ const FEN_FIELDS: [&str; 6] = [
 /// What a missing field is taken to be, in the order of [`FEN_FIELDS`].
 const FEN_DEFAULTS: [&str; 6] = ["", "w", "-", "-", "0", "1"];
 
-/// The half-move clock's largest value: the 75-move rule ends the game at 150 half-moves
-/// without a capture or a pawn move.
-const MAX_HALF_MOVES: u64 = 150;
+/// The half-move clock's largest value: two half-moves a move, up to the largest move
+/// number. Not the 75-move rule's 150: a `moves` list is played as UCI's `position` plays it,
+/// without ending the game there, and the FEN of the position reached (`... - 154 78` after
+/// 77 moves of knights going back and forth) must read back.
+const MAX_HALF_MOVES: u64 = 2 * MAX_FULL_MOVES;
 
 /// The full-move number's largest value: no game of chess reaches move 10000 (the 75-move
 /// rule ends every game before move 8850).
@@ -333,7 +343,18 @@ pub fn read_position(text: &str) -> Result<ReadPosition, PositionError> {
             .parse::<UciMove>()
             .map_err(|_| bad("is not a move in UCI notation (such as e2e4 or e7e8q)"))?;
         let m = uci.to_move(&position).map_err(|_| bad("is not legal"))?;
-        position.play_unchecked(m);
+        // What is read must stay within what a FEN is read with, so that the FEN written
+        // for the position reached reads back.
+        let mut next = position.clone();
+        next.play_unchecked(m);
+        if u64::from(next.fullmoves().get()) > MAX_FULL_MOVES
+            || u64::from(next.halfmoves()) > MAX_HALF_MOVES
+        {
+            return Err(bad(
+                "goes past the longest game read (move 10000, or 20000 half-moves without a capture or a pawn move)",
+            ));
+        }
+        position = next;
     }
     Ok(ReadPosition { position, notices })
 }
@@ -591,7 +612,7 @@ fn check_half_moves(text: &str) -> Result<(), String> {
         text,
         0,
         MAX_HALF_MOVES,
-        "the 75-move rule ends a game at 150 half-moves without a capture or a pawn move",
+        "no game of chess reaches move 10000, so no clock counts 20000 half-moves",
     )
 }
 
@@ -998,12 +1019,12 @@ mod tests {
                 format!("{INITIAL} w KQkq - 99999999999 1"),
                 &[
                     "field 5 (half-move clock)",
-                    "`99999999999` is out of the range 0..=150",
+                    "`99999999999` is out of the range 0..=20000",
                 ],
             ),
             (
-                format!("{INITIAL} w KQkq - 151 1"),
-                &["field 5", "75-move rule"],
+                format!("{INITIAL} w KQkq - 20001 1"),
+                &["field 5", "no clock counts 20000 half-moves"],
             ),
             (
                 format!("{INITIAL} w KQkq - -1 1"),
@@ -1126,6 +1147,35 @@ mod tests {
         assert!(err.contains("only `moves ...` may follow it"), "{err}");
         let err = read_position("moves e2e4").unwrap_err().to_string();
         assert!(err.contains("`moves` without a position"), "{err}");
+    }
+
+    /// Knights out and back: `plies` half-moves without a capture or a pawn move.
+    fn shuffling(plies: usize) -> String {
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<&str> = cycle.iter().copied().cycle().take(plies).collect();
+        format!("startpos moves {}", moves.join(" "))
+    }
+
+    #[test]
+    fn the_fen_of_a_position_read_reads_back() {
+        // Past the 75-move rule's 150 half-moves, which a `moves` list does not stop at.
+        let r = read_position(&shuffling(154)).unwrap();
+        let fen = fen_of(&r.position);
+        assert_eq!(
+            fen,
+            "rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 154 78"
+        );
+        assert_eq!(fen_of(&parse_position(&fen).unwrap()), fen);
+        // Up to the last move number a FEN is read with, and no further.
+        let r = read_position(&shuffling(19_998)).unwrap();
+        let fen = fen_of(&r.position);
+        assert!(fen.ends_with(" 19998 10000"), "{fen}");
+        assert_eq!(fen_of(&parse_position(&fen).unwrap()), fen);
+        let err = read_position(&shuffling(20_000)).unwrap_err().to_string();
+        assert!(
+            err.starts_with("move 20000 after `moves`, `f6g8`, goes past the longest game read"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub enum ListingError {
     /// The image has no symbol of that name (the names close to it, if any).
     #[error("no symbol `{name}` in the image{}", if close.is_empty() { String::new() } else { format!("; close names: {}", close.join(", ")) })]
     NoSymbol {
-        /// The name asked for.
+        /// The name asked for, as [`echo`](sargon_core::input::echo) quotes it.
         name: String,
         /// Symbols of the image whose names are close to it.
         close: Vec<String>,
@@ -79,7 +79,7 @@ fn listing_with(
 ) -> Result<String> {
     let Some(addr) = program.lookup(name) else {
         return Err(ListingError::NoSymbol {
-            name: name.to_string(),
+            name: sargon_core::input::echo(name),
             close: program.close_names(name),
         });
     };

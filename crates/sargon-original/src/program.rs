@@ -246,11 +246,21 @@ impl Program {
     /// distance, routines first.
     pub(crate) fn close_names(&self, name: &str) -> Vec<String> {
         let want = name.to_ascii_uppercase();
+        let want_chars = want.chars().count();
         let mut scored: Vec<(usize, bool, &String)> = self
             .symbols
             .keys()
             .filter_map(|n| {
-                let d = edit_distance(&want, n);
+                // The difference in length is where the distance starts: past 2 it is the
+                // distance of a prefix (a name typed too long or cut short), and any other
+                // name that far off is not close. Not computed then, so that a name of
+                // 100 KB is answered at once.
+                let lengths = want_chars.abs_diff(n.chars().count());
+                let d = if lengths > 2 {
+                    lengths
+                } else {
+                    edit_distance(&want, n)
+                };
                 let prefix = n.starts_with(&want) || want.starts_with(n.as_str());
                 let close = d <= 2 || (prefix && want.len() >= 2);
                 close.then(|| {

@@ -13,6 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Color, Move, Position};
 
+use sargon_core::input::echo;
 use sargon_core::position;
 
 /// One game of a PGN file: its tags and its main line, checked move by move.
@@ -49,21 +50,27 @@ impl PgnGame {
         pos
     }
 
-    /// "White - Black" from the tags, for messages.
+    /// "White - Black" from the tags, for messages (so each quoted through [`echo`]).
     pub fn players(&self) -> String {
         format!(
             "{} - {}",
-            self.tag("White").unwrap_or("?"),
-            self.tag("Black").unwrap_or("?")
+            echo(self.tag("White").unwrap_or("?")),
+            echo(self.tag("Black").unwrap_or("?"))
         )
     }
 }
 
-/// Why a PGN file cannot be used.
+/// The longest tag line read, in bytes. The reader keeps a buffer of a fixed size (twice
+/// this), and a line it cannot hold whole it reports as an unterminated tag: a longer line
+/// is refused first, as too long. No tag of a real game comes near it.
+pub const TAG_LINE_BYTES: usize = 64 * 1024;
+
+/// Why a PGN file cannot be used. Each says its cause once: none has a `source()`.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum PgnError {
-    /// A game of the file is not usable.
+    /// A game of the file is not usable (its movetext or its tags do not read, a move is
+    /// not legal).
     #[error("game {game}: {reason}")]
     Game {
         /// Its number in the file, from 1.
@@ -71,9 +78,16 @@ pub enum PgnError {
         /// What is wrong with it.
         reason: String,
     },
-    /// The file could not be read or written.
-    #[error("reading PGN: {0}")]
-    Io(#[from] io::Error),
+    /// A tag line longer than [`TAG_LINE_BYTES`].
+    #[error(
+        "line {line}: a tag line of {bytes} bytes; tags are read up to {TAG_LINE_BYTES} bytes"
+    )]
+    TagTooLong {
+        /// The line, from 1.
+        line: usize,
+        /// Its length.
+        bytes: usize,
+    },
 }
 
 struct Tags {
@@ -203,9 +217,33 @@ const TERMINATIONS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
 /// Read every game of a PGN text; the first game that cannot be read is the error.
 pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    let mut reader = Reader::new(io::Cursor::new(text.as_bytes()));
+    // A line the reader cannot hold is found here, to be named for what it is.
+    for (i, line) in text.lines().enumerate() {
+        if line.len() > TAG_LINE_BYTES && line.trim_start().starts_with('[') {
+            return Err(PgnError::TagTooLong {
+                line: i + 1,
+                bytes: line.len(),
+            });
+        }
+    }
+    let mut reader = Reader::build(io::Cursor::new(text.as_bytes()))
+        // The line and its end (`\r\n`).
+        .set_supported_tag_line_length(TAG_LINE_BYTES + 2)
+        .finish();
     let mut games = Vec::new();
-    while let Some(game) = reader.read_game(&mut GameCollector)? {
+    loop {
+        // The text is in memory: the reader's errors are the text's (an unterminated
+        // comment), said once, with the game they are in.
+        let game = match reader.read_game(&mut GameCollector) {
+            Ok(Some(game)) => game,
+            Ok(None) => break,
+            Err(e) => {
+                return Err(PgnError::Game {
+                    game: games.len() + 1,
+                    reason: e.to_string(),
+                })
+            }
+        };
         match game {
             // Text with neither tags nor moves (prose, a stray line) is no game: the reader
             // makes one of anything, and counting it would play, annotate or rate nothing.

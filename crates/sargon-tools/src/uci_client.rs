@@ -29,6 +29,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
 use crate::uci::{EngineFactory, Settings, Uci};
+use sargon_core::input::echo;
 use sargon_core::position;
 
 /// How long an engine may take to answer `uci` and `isready`.
@@ -126,6 +127,9 @@ pub struct Reply {
 }
 
 /// What went wrong with an engine.
+///
+/// What the engine sent (its name, a move, its last words) and what the person gave (the
+/// command line, an option's name) are quoted through [`echo`]: an engine can send anything.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ClientError {
@@ -162,7 +166,7 @@ pub enum ClientError {
     IllegalMove {
         /// The engine's command line.
         engine: String,
-        /// The move as it sent it.
+        /// The move as it sent it, as [`echo`] quotes it.
         text: String,
         /// The position, as FEN.
         fen: String,
@@ -180,7 +184,8 @@ pub enum ClientError {
 }
 
 /// Split a command line into words: whitespace separates, `'...'` and `"..."` quote, `\`
-/// escapes the next character (outside single quotes).
+/// escapes the next character (outside single quotes). An error says what is wrong without
+/// quoting the line: the caller quotes it.
 pub fn split_command(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
@@ -200,7 +205,7 @@ pub fn split_command(line: &str) -> Result<Vec<String>, String> {
                     match chars.next() {
                         Some('\'') => break,
                         Some(c) => word.push(c),
-                        None => return Err(format!("unclosed ' in `{line}`")),
+                        None => return Err("unclosed '".to_string()),
                     }
                 }
             }
@@ -211,10 +216,10 @@ pub fn split_command(line: &str) -> Result<Vec<String>, String> {
                         Some('"') => break,
                         Some('\\') => match chars.next() {
                             Some(c) => word.push(c),
-                            None => return Err(format!("unclosed \" in `{line}`")),
+                            None => return Err("unclosed \"".to_string()),
                         },
                         Some(c) => word.push(c),
-                        None => return Err(format!("unclosed \" in `{line}`")),
+                        None => return Err("unclosed \"".to_string()),
                     }
                 }
             }
@@ -222,7 +227,7 @@ pub fn split_command(line: &str) -> Result<Vec<String>, String> {
                 in_word = true;
                 match chars.next() {
                     Some(c) => word.push(c),
-                    None => return Err(format!("`{line}` ends with a lone \\")),
+                    None => return Err("a lone \\ at the end".to_string()),
                 }
             }
             c => {
@@ -276,7 +281,8 @@ enum Transport {
 pub struct UciClient {
     transport: Transport,
     lines: Receiver<String>,
-    /// `id name`, or the command until the engine says.
+    /// `id name`, or the command until the engine says; as [`echo`] quotes it, since it
+    /// appears in messages.
     name: String,
     /// The names of the options the engine offers (`option name ...`).
     options: Vec<String>,
@@ -287,7 +293,7 @@ impl UciClient {
     /// handshake (`uci` ... `uciok`).
     pub fn spawn(command: &str) -> Result<UciClient, ClientError> {
         let start_error = |reason: String| ClientError::Start {
-            command: command.to_string(),
+            command: echo(command),
             reason,
         };
         let words = split_command(command).map_err(start_error)?;
@@ -337,7 +343,7 @@ impl UciClient {
                 stderr_tail,
             },
             lines,
-            name: words[0].clone(),
+            name: echo(&words[0]),
             options: Vec::new(),
         };
         client.handshake()?;
@@ -382,7 +388,7 @@ impl UciClient {
             Transport::Process { stdin, .. } => {
                 let sent = writeln!(stdin, "{line}").and_then(|_| stdin.flush());
                 if sent.is_err() {
-                    return Err(self.exited(&format!("receiving `{line}`")));
+                    return Err(self.exited(&format!("receiving `{}`", echo(line))));
                 }
             }
             Transport::Session(session) => {
@@ -415,7 +421,7 @@ impl UciClient {
             }
             let tail = stderr_tail.lock().unwrap_or_else(|e| e.into_inner());
             if !tail.is_empty() {
-                let lines: Vec<&str> = tail.iter().map(String::as_str).collect();
+                let lines: Vec<String> = tail.iter().map(|l| echo(l)).collect();
                 last_words.push_str(&format!(
                     "; its last words on stderr: {}",
                     lines.join(" | ")
@@ -472,7 +478,7 @@ impl UciClient {
         let lines = self.expect("uci", "uciok", HANDSHAKE_TIMEOUT)?;
         for line in lines {
             if let Some(name) = line.strip_prefix("id name ") {
-                self.name = name.trim().to_string();
+                self.name = echo(name.trim());
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = match rest.find(" type ") {
                     Some(i) => &rest[..i],
@@ -493,10 +499,11 @@ impl UciClient {
             .find(|o| o.eq_ignore_ascii_case(name))
             .cloned()
         else {
+            let offered: Vec<String> = self.options.iter().map(|o| echo(o)).collect();
             return Err(ClientError::UnknownOption {
                 engine: self.name.clone(),
-                name: name.to_string(),
-                offered: self.options.join(", "),
+                name: echo(name),
+                offered: offered.join(", "),
             });
         };
         self.send(&format!("setoption name {known} value {value}"))
@@ -556,7 +563,7 @@ impl UciClient {
                     let Some(best) = best else {
                         return Err(ClientError::IllegalMove {
                             engine: self.name.clone(),
-                            text,
+                            text: echo(&text),
                             fen: position::fen_of(pos),
                         });
                     };

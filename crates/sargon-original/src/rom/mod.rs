@@ -40,6 +40,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use crate::asm::{self, Assembly};
+use sargon_core::input::echo;
 
 /// The table of known images committed in `roms/known.tsv`: SHA-256 and description.
 const KNOWN_IMAGES: &str = include_str!("../../../../roms/known.tsv");
@@ -197,20 +198,23 @@ pub enum RomError {
     #[error("no ROM named `{name}` in {store} (imported: {available})")]
     /// No ROM has the name asked.
     NotFound {
-        /// The name asked.
+        /// The name asked, as [`echo`] quotes it.
         name: String,
         /// The store's directory.
         store: PathBuf,
         /// The names imported.
         available: String,
     },
-    #[error("several ROMs in {store} ({available}): choose one with --rom NAME")]
+    #[error("several ROMs in {store} ({available}): choose one with {choose}")]
     /// Several ROMs are stored and none was named.
     Ambiguous {
         /// The store's directory.
         store: PathBuf,
         /// The names imported.
         available: String,
+        /// How the command at hand names a ROM: `--rom NAME` from [`RomStore::load`],
+        /// another syntax through [`RomError::naming_the_rom_as`].
+        choose: &'static str,
     },
     #[error("a different image is already imported as `{name}` (SHA-256 {existing}); use --force to replace it or --name to import under another name")]
     /// Another image is stored under the name.
@@ -302,6 +306,24 @@ pub enum RomError {
         /// The error.
         cause: io::Error,
     },
+}
+
+impl RomError {
+    /// The error as a command that takes its ROM's name otherwise than by `--rom NAME`
+    /// shows it: `syntax` (`sargon rom info NAME`) is the advice when several ROMs are
+    /// stored and none was named, so that the advice is one the command accepts.
+    pub fn naming_the_rom_as(self, syntax: &'static str) -> RomError {
+        match self {
+            RomError::Ambiguous {
+                store, available, ..
+            } => RomError::Ambiguous {
+                store,
+                available,
+                choose: syntax,
+            },
+            other => other,
+        }
+    }
 }
 
 fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
@@ -477,6 +499,7 @@ impl RomStore {
                     return Err(RomError::Ambiguous {
                         store: self.dir.clone(),
                         available: names.join(", "),
+                        choose: "--rom NAME",
                     })
                 }
             },
@@ -488,7 +511,7 @@ impl RomStore {
                 });
             }
             return Err(RomError::NotFound {
-                name,
+                name: echo(&name),
                 store: self.dir.clone(),
                 available: names.join(", "),
             });
@@ -537,7 +560,7 @@ impl RomStore {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         {
-            return Err(RomError::BadName(printable(name, ECHO_CHARS)));
+            return Err(RomError::BadName(echo(name)));
         }
         // A store that cannot be written is found now, not after the check.
         self.probe_writable()?;
@@ -689,15 +712,29 @@ impl RomStore {
         Ok(rom)
     }
 
-    /// Can a ROM be written into the store? Creates the store if needed (an empty
-    /// directory is all that is left of a refused import), and a scratch directory in it.
+    /// Can a ROM be written into the store? A scratch directory is created and removed in
+    /// the store, or, while there is no store yet, in the nearest directory above it that
+    /// exists (where storing will create it). The store itself is created only when a ROM
+    /// is stored, so that a refused import leaves the disk as it was.
     fn probe_writable(&self) -> Result<(), RomError> {
         let unwritable = |cause| RomError::StoreUnwritable {
             store: self.dir.clone(),
             cause,
         };
-        fs::create_dir_all(&self.dir).map_err(unwritable)?;
-        let probe = self.dir.join(format!(".probe-{}", std::process::id()));
+        // A relative store's last ancestor is the empty path: the current directory.
+        let existing = self
+            .dir
+            .ancestors()
+            .map(|d| {
+                if d.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    d
+                }
+            })
+            .find(|d| d.exists())
+            .unwrap_or(Path::new("/"));
+        let probe = existing.join(format!(".sargon-probe-{}", std::process::id()));
         fs::create_dir(&probe).map_err(unwritable)?;
         let _ = fs::remove_dir(&probe);
         Ok(())
@@ -867,7 +904,7 @@ mod tests {
                 "{shown}"
             );
             assert!(
-                !shown.contains(".tmp-") && !shown.contains(".probe-"),
+                !shown.contains(".tmp-") && !shown.contains(".sargon-probe-"),
                 "{shown}"
             );
         }

@@ -142,15 +142,16 @@ pub struct LevelsReport {
 /// Why a level run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
-    #[error("position {index} ({}): {source}", sargon_core::input::echo(.text))]
+    #[error("position {index}{}: {problem}", quoted_unless_the_problem_quotes_it(.text, .problem))]
     /// A position could not be read.
     Position {
         /// Its index (from 1).
         index: usize,
         /// Its text.
         text: String,
-        /// What was wrong.
-        source: PositionError,
+        /// What was wrong (said in the message, so not its `source()`: printed as a chain,
+        /// the cause would come twice).
+        problem: PositionError,
     },
     #[error("level {level}, position {index}: {source}")]
     /// A search failed.
@@ -170,6 +171,16 @@ pub enum HistoryError {
     NoPositions,
 }
 
+/// The position's text for [`HistoryError::Position`], unless the problem quotes it (an
+/// invalid FEN does): the text once.
+fn quoted_unless_the_problem_quotes_it(text: &str, problem: &PositionError) -> String {
+    if problem.quotes_the_input() {
+        String::new()
+    } else {
+        format!(" `{}`", sargon_core::input::echo(text))
+    }
+}
+
 /// Where a level run is, for progress reports.
 #[derive(Clone, Debug)]
 pub struct LevelProgress {
@@ -187,6 +198,28 @@ pub struct LevelProgress {
     pub elapsed: f64,
 }
 
+/// The set-ups of a level run's positions (FENs or `startpos`, book off); an error for the
+/// first that cannot be read or set up, or for none at all. [`run_levels`] reads them so; a
+/// program can call it first to refuse a bad list before it opens the emulator.
+pub fn setups(positions: &[String]) -> Result<Vec<position::Setup>, HistoryError> {
+    if positions.is_empty() {
+        return Err(HistoryError::NoPositions);
+    }
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            position::parse_position(text)
+                .and_then(|p| position::setup(&p, false))
+                .map_err(|problem| HistoryError::Position {
+                    index: i + 1,
+                    text: text.clone(),
+                    problem,
+                })
+        })
+        .collect()
+}
+
 /// Run levels 1..=`max_level` (search depth = level, book off) over `positions`.
 pub fn run_levels(
     emu: &mut Emulator,
@@ -197,22 +230,7 @@ pub fn run_levels(
     if !(1..=6).contains(&max_level) {
         return Err(HistoryError::Level(max_level));
     }
-    if positions.is_empty() {
-        return Err(HistoryError::NoPositions);
-    }
-    let setups = positions
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            position::parse_position(text)
-                .and_then(|p| position::setup(&p, false))
-                .map_err(|source| HistoryError::Position {
-                    index: i + 1,
-                    text: text.clone(),
-                    source,
-                })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let setups = setups(positions)?;
     let started = Instant::now();
     let mut runs = Vec::new();
     let mut levels = Vec::new();

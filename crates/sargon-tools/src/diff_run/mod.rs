@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use crate::diff::{compare_search, Divergence, EngineCost, SearchComparison};
 use sargon_core::engine::{Engine, EngineKind, RomId, SearchError, SearchOptions};
@@ -88,9 +88,17 @@ pub struct InputPosition {
 impl InputPosition {
     /// Parse a FEN (or `startpos`) and set it up, with or without the opening book.
     pub fn new(index: usize, fen: &str, book: bool) -> Result<InputPosition> {
-        let what = || format!("position {index} `{}`", sargon_core::input::echo(fen));
-        let pos = position::parse_position(fen).with_context(what)?;
-        let setup = position::setup(&pos, book).with_context(what)?;
+        // The position quoted once: by the error if it quotes it, else here.
+        let named = |e: position::PositionError| {
+            let what = if e.quotes_the_input() {
+                format!("position {index}")
+            } else {
+                format!("position {index} `{}`", sargon_core::input::echo(fen))
+            };
+            anyhow::Error::new(e).context(what)
+        };
+        let pos = position::parse_position(fen).map_err(named)?;
+        let setup = position::setup(&pos, book).map_err(named)?;
         Ok(InputPosition {
             index,
             fen: fen.to_string(),

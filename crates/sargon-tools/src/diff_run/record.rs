@@ -14,6 +14,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use sargon_core::input::echo;
 use serde::{Deserialize, Serialize};
 
 /// What a search found.
@@ -177,10 +178,24 @@ impl Resumed {
     }
 }
 
+/// A results file is one file (one per shard, which `diff report` reads together): a
+/// directory is refused as such, not taken for a file that "already has results" (a
+/// directory's size is that of its entries' table, even when it is empty).
+fn refuse_a_directory(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!(
+            "{} is a directory: the results go to a file (--out FILE.jsonl)",
+            echo(&path.display().to_string())
+        );
+    }
+    Ok(())
+}
+
 impl ResultsFile {
     /// Start a new results file. An existing file with results is refused: appending a
     /// second run to it would record searches twice.
     pub fn create(path: &Path) -> Result<ResultsFile> {
+        refuse_a_directory(path)?;
         if let Ok(meta) = std::fs::metadata(path) {
             if meta.len() > 0 {
                 bail!(
@@ -195,6 +210,7 @@ impl ResultsFile {
     /// Go on with a results file (or start it if there is none): read its records and cut
     /// off an incomplete last line left by a killed run, so that new lines start cleanly.
     pub fn resume(path: &Path) -> Result<(ResultsFile, Resumed)> {
+        refuse_a_directory(path)?;
         if !path.exists() {
             return Ok((Self::open_append(path)?, Resumed::default()));
         }

@@ -28,6 +28,7 @@ use crate::pgn;
 use crate::uci::{EngineFactory, Settings};
 use crate::uci_client::{ClientError, Limit, Reply, UciClient};
 use sargon_core::engine::{Engine, EngineKind};
+use sargon_core::input::echo;
 use sargon_core::position;
 
 pub use game::{play_game, Ending, FailureKind, Game, GameMove, GameResult, MoveInfo};
@@ -158,16 +159,18 @@ impl SargonSpec {
     fn parse_keys(text: &str, base: &SargonSpec) -> Result<SargonSpec, String> {
         let mut spec = base.clone();
         let mut limit = Limit::default();
+        // Each message quotes the one part at fault, once: the caller names the option.
         for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("`{pair}`: expected KEY=VALUE"))?;
+                .ok_or_else(|| format!("`{}`: expected KEY=VALUE", echo(pair)))?;
+            let key = key.trim().to_ascii_lowercase();
             let number = || {
                 value
                     .parse::<u64>()
-                    .map_err(|_| format!("`{pair}`: `{value}` is not a number"))
+                    .map_err(|_| format!("{key}: `{}` is not a number", echo(value)))
             };
-            match key.trim().to_ascii_lowercase().as_str() {
+            match key.as_str() {
                 "depth" => limit.depth = Some(number()?.min(u64::from(u32::MAX)) as u32),
                 "movetime" => limit.movetime = Some(Duration::from_millis(number()?)),
                 "nodes" => limit.nodes = Some(number()?),
@@ -176,12 +179,13 @@ impl SargonSpec {
                     spec.book = match value.to_ascii_lowercase().as_str() {
                         "on" | "true" | "yes" => true,
                         "off" | "false" | "no" => false,
-                        _ => return Err(format!("`{pair}`: book is on or off")),
+                        _ => return Err(format!("book: `{}` is neither on nor off", echo(value))),
                     }
                 }
                 other => {
                     return Err(format!(
-                        "unknown key `{other}` in the Sargon opponent (depth, movetime, nodes, engine, book)"
+                        "unknown key `{}` in the Sargon opponent (depth, movetime, nodes, engine, book)",
+                        echo(other)
                     ))
                 }
             }
