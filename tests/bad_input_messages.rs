@@ -585,3 +585,37 @@ fn the_fen_analyze_writes_reads_back() {
     ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
 }
+
+/// `rom verify` where the verdict cannot be recorded: refused at once, before the check
+/// (issue 21 item 7). The ROM's directory is made immutable (`chattr +i`), which stops
+/// root too; where chattr cannot, the test says it is skipped.
+#[test]
+fn rom_verify_on_a_store_it_cannot_write_is_refused_before_the_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = store_with_a_stand_in(dir.path(), "tiny");
+    let rom_dir = Path::new(&store).join("tiny");
+    let chattr = |flag: &str| {
+        std::process::Command::new("chattr")
+            .arg(flag)
+            .arg(&rom_dir)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !chattr("+i") || std::fs::write(rom_dir.join("probe"), b"").is_ok() {
+        chattr("-i");
+        eprintln!("skipped: cannot make a directory unwritable here (chattr +i)");
+        return;
+    }
+    let t = std::time::Instant::now();
+    let run = sargon(&["--roms", &store, "rom", "verify", "tiny"]);
+    chattr("-i");
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with(&format!("error: cannot write to the ROM store {store}: ")),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(".sargon-probe-"), "{}", run.stderr);
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -1353,3 +1353,38 @@ fn every_data_table_change_is_refused_or_named_where_unread() {
         "{allowed:?}"
     );
 }
+
+// ---- rom verify where the verdict cannot be recorded (issue 21 item 7) ---------------
+
+#[test]
+fn rom_verify_refuses_an_unwritable_store_before_the_check() {
+    let test = "rom_verify_refuses_an_unwritable_store_before_the_check";
+    let Some(source) = stored_source(test) else {
+        return;
+    };
+    let ws = workspace();
+    let file = ws.write("sargon.asm", &source);
+    let out = sargon(&ws.store, &["rom", "import", &file, "--name", "known"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // chattr +i stops root too, where permissions do not.
+    let rom_dir = ws.store.join("known");
+    let chattr = |flag: &str| {
+        Command::new("chattr")
+            .arg(flag)
+            .arg(&rom_dir)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !chattr("+i") || std::fs::write(rom_dir.join("probe"), b"").is_ok() {
+        chattr("-i");
+        eprintln!("skipped: cannot make a directory unwritable here (chattr +i)");
+        return;
+    }
+    let out = sargon(&ws.store, &["rom", "verify", "known"]);
+    chattr("-i");
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("cannot write to the ROM store"), "{stderr}");
+    // Refused before the check: no search was replayed.
+    assert!(!stdout.contains("behaviour:"), "{stdout}");
+}

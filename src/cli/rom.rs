@@ -172,10 +172,24 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             let scope = if full { Scope::Full } else { Scope::Quick };
             let progress = Progress::new(scope.cases().len() as u64, "searches");
             let t = Instant::now();
-            let checked = verify::verify_stored(store, name.as_deref(), scope, &|case| {
-                progress.set_message(case.label.clone());
-                progress.inc();
-            });
+            // The findings are printed as soon as the check ends, before they are recorded:
+            // a record that fails then loses nothing.
+            let print_findings = |rom: &rom::Rom, verification: &verify::Verification| {
+                progress.finish();
+                println!("name:          {}", rom.meta.name);
+                println!("image SHA-256: {}", rom.meta.image_sha256);
+                print!("{}", verification.report());
+            };
+            let checked = verify::verify_stored(
+                store,
+                name.as_deref(),
+                scope,
+                &|case| {
+                    progress.set_message(case.label.clone());
+                    progress.inc();
+                },
+                &print_findings,
+            );
             progress.finish();
             let (rom, verification) = checked.map_err(|e| match e {
                 VerifyError::Rom(e) => {
@@ -183,9 +197,6 @@ pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
                 }
                 e => e,
             })?;
-            println!("name:          {}", rom.meta.name);
-            println!("image SHA-256: {}", rom.meta.image_sha256);
-            print!("{}", verification.report());
             if !verification.verified() {
                 anyhow::bail!(
                     "ROM `{}` is not the known Sargon image (recorded as unverified; {:.1} s)",

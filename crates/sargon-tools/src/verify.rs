@@ -361,13 +361,19 @@ pub fn import(
 
 /// Check a stored ROM again (`sargon rom verify`) and record the verdict in its
 /// `rom.json`.
+///
+/// A store where the verdict cannot be recorded is refused before the check; should the
+/// record still fail after it, `verdict` has already been given the findings, so that
+/// they are not lost with the error.
 pub fn verify_stored(
     store: &RomStore,
     name: Option<&str>,
     scope: Scope,
     progress: &(dyn Fn(&Case) + Sync),
+    verdict: &dyn Fn(&Rom, &Verification),
 ) -> Result<(Rom, Verification), VerifyError> {
     let rom = store.load(name)?;
+    store.check_recordable(&rom.meta.name)?;
     if let Err(e) = Emulator::new(rom.clone()) {
         // Unusable is not verified either: say so in the ROM's record too.
         let why = format!("the emulator harness cannot use it: {e}");
@@ -380,6 +386,7 @@ pub fn verify_stored(
         return Err(e.into());
     }
     let verification = verify(&rom, scope, default_workers(), progress)?;
+    verdict(&rom, &verification);
     let rom = store.record_verification(&rom.meta.name, verification.verdict())?;
     Ok((rom, verification))
 }

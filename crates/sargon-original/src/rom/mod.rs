@@ -689,6 +689,22 @@ impl RomStore {
         Ok((rom, result))
     }
 
+    /// Can the verdict of a check be recorded in the stored ROM `name`? A probe file made
+    /// and removed in its directory, so that a read-only store is refused before minutes
+    /// of checking, not after.
+    pub fn check_recordable(&self, name: &str) -> Result<(), RomError> {
+        let probe = self
+            .dir
+            .join(name)
+            .join(format!(".sargon-probe-{}", std::process::id()));
+        fs::write(&probe, b"").map_err(|cause| RomError::StoreUnwritable {
+            store: self.dir.clone(),
+            cause,
+        })?;
+        let _ = fs::remove_file(&probe);
+        Ok(())
+    }
+
     /// Record the verdict of a later check (`sargon rom verify`) in a stored ROM's
     /// `rom.json`, written under a temporary name and renamed over the old one.
     pub fn record_verification(&self, name: &str, verdict: Verdict) -> Result<Rom, RomError> {
