@@ -44,10 +44,7 @@ impl TimingCache {
         sp_before: u16,
         sp_after: u16,
     ) -> u8 {
-        let mut e = self.table[pc as usize];
-        if e & DECODED == 0 || e as u8 != mem[pc as usize] {
-            e = self.insert(mem, pc);
-        }
+        let e = self.entry(mem, pc);
         let held = match (e >> 27) & 3 {
             KIND_FIXED => return (e >> 8) as u8,
             KIND_BRANCH => pc_after != pc.wrapping_add(((e >> 24) & 7) as u16),
@@ -73,15 +70,23 @@ impl TimingCache {
         sp_before: u16,
         sp_after: u16,
     ) -> Option<bool> {
-        let mut e = self.table[pc as usize];
-        if e & DECODED == 0 || e as u8 != mem[pc as usize] {
-            e = self.insert(mem, pc);
-        }
+        let e = self.entry(mem, pc);
         match (e >> 27) & 3 {
             KIND_BRANCH => Some(pc_after != pc.wrapping_add(((e >> 24) & 7) as u16)),
             KIND_RETURN => Some(sp_after != sp_before),
             _ => None,
         }
+    }
+
+    /// The packed word of the instruction at `pc`, decoded now if it is new or its code
+    /// changed.
+    #[inline(always)]
+    fn entry(&mut self, mem: &[u8], pc: u16) -> u32 {
+        let e = self.table[pc as usize];
+        if e & DECODED == 0 || e as u8 != mem[pc as usize] {
+            return self.insert(mem, pc);
+        }
+        e
     }
 
     #[cold]
