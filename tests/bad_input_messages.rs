@@ -619,3 +619,22 @@ fn rom_verify_on_a_store_it_cannot_write_is_refused_before_the_check() {
     assert!(!run.stderr.contains(".sargon-probe-"), "{}", run.stderr);
     assert!(t.elapsed() < std::time::Duration::from_secs(5));
 }
+
+/// Output paths given by the user are quoted through echo too (`-o`, `--pgn`, `--save`).
+#[test]
+fn an_output_path_is_quoted_through_echo() {
+    let bad = format!("/nonexistent-{CLEAR}/out.txt");
+    for args in [
+        &["tree", "startpos", "--depth", "1", "-o", &bad][..],
+        &["play", "--opponent", "sargon:depth=1", "--games", "1", "--pgn", &bad][..],
+    ] {
+        let run = sargon(args);
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.contains("/nonexistent-\\u{1b}[2J/out.txt"),
+            "{args:?}: {:?}",
+            run.stderr
+        );
+        assert!(!run.stderr.contains('\u{1b}'), "{:?}", run.stderr);
+    }
+}

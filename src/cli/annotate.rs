@@ -45,7 +45,7 @@ pub fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
     let progress = Progress::new(positions as u64, "positions");
     let mut out: Box<dyn Write> = match &args.output {
         Some(path) => Box::new(io::BufWriter::new(
-            fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+            fs::File::create(path).with_context(|| format!("creating {}", super::shown(path)))?,
         )),
         None => Box::new(io::stdout().lock()),
     };

@@ -257,7 +257,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         Some(path) if args.resume => {
             let (file, resumed) = ResultsFile::resume(path)?;
             diff_run::check_resumable(&identity, &positions, &resumed.records)
-                .with_context(|| format!("cannot resume {}", path.display()))?;
+                .with_context(|| format!("cannot resume {}", super::shown(path)))?;
             if resumed.cut_bytes > 0 {
                 eprintln!(
                     "{}: cut off an incomplete last line ({} bytes): the search in flight when \

@@ -183,18 +183,18 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
     let report = match &args.load {
         Some(path) => serde_json::from_str(
             &std::fs::read_to_string(path)
-                .with_context(|| format!("reading {}", path.display()))?,
+                .with_context(|| format!("reading {}", super::shown(path)))?,
         )
-        .with_context(|| format!("{} is no saved level report", path.display()))?,
+        .with_context(|| format!("{} is no saved level report", super::shown(path)))?,
         None => run_levels(store, &args, &positions)?,
     };
     if let Some(path) = &args.save {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+            .with_context(|| format!("writing {}", super::shown(path)))?;
     }
     if let Some(path) = &args.plot {
         std::fs::write(path, history::svg_plot(&report))
-            .with_context(|| format!("writing {}", path.display()))?;
+            .with_context(|| format!("writing {}", super::shown(path)))?;
         if !args.quiet {
             eprintln!("plot written to {}", path.display());
         }
@@ -254,8 +254,8 @@ fn run_levels(
 
 fn read_game_file(path: &std::path::Path) -> Result<Vec<TimedGame>> {
     let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    game_times::read_games(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+    game_times::read_games(&text).map_err(|e| anyhow::anyhow!("{}: {e}", super::shown(path)))
 }
 
 fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
@@ -267,7 +267,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
         for path in &args.load {
             let read = read_game_file(path)?;
             if read.is_empty() {
-                bail!("{}: no games", path.display());
+                bail!("{}: no games", super::shown(path));
             }
             games.extend(read);
         }
@@ -381,7 +381,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             })
             .collect();
         std::fs::write(path, history::svg_plot_levels(&text, &levels))
-            .with_context(|| format!("writing {}", path.display()))?;
+            .with_context(|| format!("writing {}", super::shown(path)))?;
         if !args.quiet {
             eprintln!("plot written to {}", path.display());
         }
@@ -435,7 +435,7 @@ fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
     let mut games = read_game_file(path)?;
     games.retain(|g| g.estimate.is_none());
     let Some(top) = games.iter().map(|g| g.level).max() else {
-        bail!("{}: no game measured on the emulator", path.display());
+        bail!("{}: no game measured on the emulator", super::shown(path));
     };
     let mut port = Box::new(sargon_port::Port::new());
     for g in games.iter_mut() {
@@ -479,7 +479,7 @@ fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
         }
     }
     let c = game_times::calibrate(&games, top)
-        .with_context(|| format!("{}: no searched move at level {top}", path.display()))?;
+        .with_context(|| format!("{}: no searched move at level {top}", super::shown(path)))?;
     eprintln!(
         "estimating with level {top}'s {:.0} T-states per evaluation",
         c.t_states_per_evaluation()
@@ -540,9 +540,9 @@ fn play_games(
                     .create(true)
                     .append(true)
                     .open(out)
-                    .with_context(|| format!("opening {}", out.display()))?;
+                    .with_context(|| format!("opening {}", super::shown(out)))?;
                 writeln!(f, "{}", serde_json::to_string(&game)?)
-                    .with_context(|| format!("writing {}", out.display()))?;
+                    .with_context(|| format!("writing {}", super::shown(out)))?;
             }
             games.push(game);
         }
@@ -554,11 +554,11 @@ fn play_games(
 /// player under test (as `sargon play` and scripts/strength.sh write them).
 fn read_match(path: &std::path::Path) -> Result<strength::Match> {
     let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let games = sargon_tools::pgn::read_games(&text)
-        .with_context(|| format!("{} is no PGN file", path.display()))?;
+        .with_context(|| format!("{} is no PGN file", super::shown(path)))?;
     let Some(first) = games.first() else {
-        anyhow::bail!("{}: no games", path.display());
+        anyhow::bail!("{}: no games", super::shown(path));
     };
     let player = first.tag("White").unwrap_or("?").to_string();
     let opponent = first.tag("Black").unwrap_or("?").to_string();
@@ -642,7 +642,7 @@ fn strength(args: StrengthArgs) -> Result<()> {
             .find(|name| strength::uci_elo_in(name).is_some())
             .map_or("", |name| name.split(" (").next().unwrap_or(name));
         std::fs::write(path, strength::svg_plot(&depths, &subtitle, anchor_engine))
-            .with_context(|| format!("writing {}", path.display()))?;
+            .with_context(|| format!("writing {}", super::shown(path)))?;
         eprintln!("plot written to {}", path.display());
     }
     match args.format {

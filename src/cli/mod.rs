@@ -155,7 +155,7 @@ pub fn check_writable(path: &std::path::Path) -> Result<()> {
         .append(true)
         .create(true)
         .open(path)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+        .with_context(|| format!("cannot write {}", shown(path)))?;
     if !existed {
         let _ = std::fs::remove_file(path);
     }

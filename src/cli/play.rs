@@ -88,7 +88,8 @@ fn option_pair(text: &str) -> Result<(String, String)> {
 /// The openings of an EPD or PGN file, each with a move to play (for `play` and
 /// `history games`).
 pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
-    let text = fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text =
+        fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
@@ -97,9 +98,9 @@ pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
     } else {
         Opening::from_epd(&text)
     }
-    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    .map_err(|e| anyhow::anyhow!("{}: {e}", super::shown(path)))?;
     if openings.is_empty() {
-        bail!("{}: no openings in the file", path.display());
+        bail!("{}: no openings in the file", super::shown(path));
     }
     for (i, o) in openings.iter().enumerate() {
         if o.position().legal_moves().is_empty() {
@@ -229,7 +230,7 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         sargon.name(),
         opponent.name(),
         match &args.openings {
-            Some(p) => format!(", {} openings from {}", openings.len(), p.display()),
+            Some(p) => format!(", {} openings from {}", openings.len(), super::shown(p)),
             None => String::new(),
         }
     );
@@ -238,10 +239,10 @@ pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     let mut write_error = None;
     let first = match (&args.pgn, args.resume) {
         (Some(path), true) if path.exists() => {
-            let text =
-                fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = fs::read_to_string(path)
+                .with_context(|| format!("reading {}", super::shown(path)))?;
             pgn::read_games(&text)
-                .with_context(|| format!("{} is no PGN file to resume", path.display()))?
+                .with_context(|| format!("{} is no PGN file to resume", super::shown(path)))?
                 .len()
         }
         _ => 0,

@@ -162,7 +162,7 @@ pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     };
     match &args.output {
         Some(path) => {
-            fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+            fs::write(path, &bytes).with_context(|| format!("writing {}", super::shown(path)))?;
             eprintln!("{}: {}", path.display(), tree::summary(&t, &view));
         }
         None => {
