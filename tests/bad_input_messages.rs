@@ -626,7 +626,15 @@ fn an_output_path_is_quoted_through_echo() {
     let bad = format!("/nonexistent-{CLEAR}/out.txt");
     for args in [
         &["tree", "startpos", "--depth", "1", "-o", &bad][..],
-        &["play", "--opponent", "sargon:depth=1", "--games", "1", "--pgn", &bad][..],
+        &[
+            "play",
+            "--opponent",
+            "sargon:depth=1",
+            "--games",
+            "1",
+            "--pgn",
+            &bad,
+        ][..],
     ] {
         let run = sargon(args);
         assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
