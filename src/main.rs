@@ -18,8 +18,9 @@ struct Cli {
     /// ROM store directory (default: $SARGON_ROMS, else $XDG_DATA_HOME/sargon/roms)
     #[arg(long, global = true, value_name = "DIR")]
     roms: Option<PathBuf>,
-    /// Say how a long search is going on stderr even when it is not a terminal: one line
-    /// a second (depth, positions evaluated, time), for logs and CI
+    /// Say how long work is going on stderr even when it is not a terminal, for logs and
+    /// CI: a line a second for one search (depth, positions evaluated, time), a line every
+    /// 5 s for many (done of total, time, time left)
     #[arg(long, global = true)]
     progress: bool,
     #[command(subcommand)]

@@ -503,6 +503,43 @@ fn progress_writes_a_line_a_second_where_stderr_is_no_terminal() {
     }
 }
 
+#[test]
+fn progress_writes_a_line_every_few_seconds_for_many_searches() {
+    // A batch (`analyze --epd`) with stderr a pipe: under `--progress`, a plain line every
+    // 5 s with the count done, the time and the time left; none without it.
+    let sargon = env!("CARGO_BIN_EXE_sargon");
+    for forced in [false, true] {
+        let progress = if forced { "--progress" } else { "" };
+        // Long enough for two lines (at 5 s and 10 s) with --progress; without it, for one.
+        let seconds = if forced { 12 } else { 6 };
+        let command = format!(
+            "timeout {seconds} {sargon} {progress} analyze --epd tests/positions/varied-200.epd --depth 6"
+        );
+        let out = Command::new("sh")
+            .args(["-c", &command])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = err
+            .lines()
+            .filter(|l| l.contains("/200 positions, "))
+            .collect();
+        if forced {
+            assert!(!lines.is_empty(), "{err:?}");
+            assert!(lines.len() <= 3, "a line every 5 s: {err:?}");
+            assert!(
+                lines
+                    .iter()
+                    .all(|l| l.contains(" left") && !l.contains('\x1b')),
+                "{err:?}"
+            );
+        } else {
+            assert!(lines.is_empty(), "{err:?}");
+        }
+    }
+}
+
 /// Standard output closed (`sargon ... | head -1` once `head` has gone): the command ends
 /// quietly with status 0, as ripgrep does, not with a panic. `trace` checks its writes
 /// itself; `analyze` and `models` print with `println!`, whose panic the command's panic

@@ -38,12 +38,36 @@ const SPINNER: [char; 4] = ['|', '/', '-', '\\'];
 pub struct Progress {
     bar: indicatif::ProgressBar,
     visible: bool,
+    /// With `--progress` and no terminal: what is counted, and when the last line was
+    /// written (a line at most every [`LINE_EVERY`]).
+    lines: Option<std::sync::Arc<ProgressLines>>,
 }
 
+/// The plain lines of a [`Progress`] under `--progress`.
+struct ProgressLines {
+    what: String,
+    started: Instant,
+    last: std::sync::Mutex<Instant>,
+}
+
+/// How often `--progress` writes a line for a bar.
+const LINE_EVERY: Duration = Duration::from_secs(5);
+
 impl Progress {
-    /// A bar for `total` items of `what` ("positions"), visible when stderr is a terminal.
+    /// A bar for `total` items of `what` ("positions"), visible when stderr is a terminal;
+    /// with `--progress` and no terminal, a plain line every few seconds instead.
     pub fn new(total: u64, what: &str) -> Progress {
-        Progress::with_visibility(total, what, std::io::stderr().is_terminal())
+        let terminal = std::io::stderr().is_terminal();
+        let mut progress = Progress::with_visibility(total, what, terminal);
+        if !terminal && FORCED_LINES.load(std::sync::atomic::Ordering::Relaxed) {
+            let now = Instant::now();
+            progress.lines = Some(std::sync::Arc::new(ProgressLines {
+                what: what.to_string(),
+                started: now,
+                last: std::sync::Mutex::new(now),
+            }));
+        }
+        progress
     }
 
     fn with_visibility(total: u64, what: &str, visible: bool) -> Progress {
@@ -62,12 +86,26 @@ impl Progress {
         if visible {
             bar.enable_steady_tick(Duration::from_millis(250));
         }
-        Progress { bar, visible }
+        Progress {
+            bar,
+            visible,
+            lines: None,
+        }
     }
 
     /// One more item done.
     pub fn inc(&self) {
         self.bar.inc(1);
+        if let Some(lines) = &self.lines {
+            let now = Instant::now();
+            let mut last = lines.last.lock().unwrap_or_else(|e| e.into_inner());
+            let done = self.bar.position();
+            let total = self.bar.length().unwrap_or(done);
+            if now.duration_since(*last) >= LINE_EVERY || done == total {
+                *last = now;
+                eprintln!("{}", lines.line(done, total, &self.bar.message(), now));
+            }
+        }
     }
 
     /// A short note after the counts (e.g. the last position's id, a running score).
@@ -92,6 +130,26 @@ impl Progress {
     /// Remove the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+impl ProgressLines {
+    /// "120/3000 searches, 4 min 2 s, about 1 h 36 min left (line 41)".
+    fn line(&self, done: u64, total: u64, message: &str, now: Instant) -> String {
+        let elapsed = now.duration_since(self.started).as_secs_f64();
+        let mut line = format!(
+            "{done}/{total} {}, {}",
+            self.what,
+            super::human_duration(elapsed)
+        );
+        if done > 0 && done < total {
+            let left = elapsed * (total - done) as f64 / done as f64;
+            line += &format!(", about {} left", super::human_duration(left));
+        }
+        if !message.is_empty() {
+            line += &format!(" ({message})");
+        }
+        line
     }
 }
 
