@@ -7,6 +7,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod cli;
+#[cfg(feature = "serve")]
+mod serve;
 
 #[derive(Parser)]
 #[command(
@@ -61,6 +63,9 @@ enum Command {
     },
     /// Disassemble the imported program with its symbols, T-states and hook points
     Listing(cli::listing::ListingArgs),
+    /// Explore Sargon's searches in the browser: the tree, the PV, both engines side by side
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 /// Writing to a closed or full standard output makes `println!` panic ("failed printing to
@@ -137,6 +142,8 @@ fn main() -> ExitCode {
         Command::History { command } => cli::history::run(&store, command),
         Command::Listing(args) => cli::listing::run(&store, args),
         Command::Bench(args) => cli::bench::run(&store, args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(&store, args),
         // As diff(1): 0 the engines agree, 1 they differ (or a report found a gap), 2
         // trouble. A batch scheduler can then tell a shard that ran to its end from one
         // that failed (scripts/slurm/diff-array.sbatch).

@@ -159,6 +159,19 @@ pub fn analyse_counting_nodes(
     describe(&*engine, setup, opts, recorded, Some(created))
 }
 
+/// The analysis of a search already recorded (with at least its `best` events and its
+/// result) by `engine`, for a program that keeps the whole trace for its own use (the
+/// explorer of `sargon serve`).
+pub fn analyse_recorded(
+    engine: &dyn Engine,
+    setup: &Setup,
+    opts: &SearchOptions,
+    recorded: record::Recorded,
+    nodes_created: Option<u64>,
+) -> Result<(Analysis, SearchOutcome), AnalysisError> {
+    describe(engine, setup, opts, recorded, nodes_created)
+}
+
 /// The analysis of a recorded search.
 fn describe(
     engine: &dyn Engine,

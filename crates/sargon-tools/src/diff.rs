@@ -123,6 +123,63 @@ fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
     (value, spent)
 }
 
+/// Two engines' traces of one search, compared.
+#[derive(Clone, Debug)]
+pub struct Comparison {
+    /// Events that agreed.
+    pub events: u64,
+    /// Where the traces first differ, if they do.
+    pub divergence: Option<Divergence>,
+}
+
+/// Run the same search on both engines at once and compare their traces event by event,
+/// in bounded memory; a divergence stops both. A stop flag in `opts` stops the comparison
+/// from outside ([`SearchError::Stopped`]).
+pub fn compare(
+    left: &mut (dyn Engine + Send),
+    right: &mut (dyn Engine + Send),
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<Comparison, SearchError> {
+    let Some(external) = opts.stop.clone() else {
+        let result = compare_search(left, right, setup, opts)?;
+        return Ok(Comparison {
+            events: result.events,
+            divergence: result.divergence,
+        });
+    };
+    // compare_search stops both engines with a flag of its own at a divergence; a stop
+    // from outside reaches them through a watcher, and the comparison is then unfinished,
+    // whatever it saw (an engine stopped mid-trace looks like a shorter trace).
+    let done = AtomicBool::new(false);
+    let result = std::thread::scope(|scope| {
+        let inner = Arc::new(AtomicBool::new(false));
+        let watched = inner.clone();
+        let (external, done) = (&external, &done);
+        scope.spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                if external.load(Ordering::Relaxed) {
+                    watched.store(true, Ordering::Relaxed);
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        let mut opts = opts.clone();
+        opts.stop = Some(inner);
+        let result = compare_search(left, right, setup, &opts);
+        done.store(true, Ordering::Relaxed);
+        result
+    })?;
+    if external.load(Ordering::Relaxed) {
+        return Err(SearchError::Stopped);
+    }
+    Ok(Comparison {
+        events: result.events,
+        divergence: result.divergence,
+    })
+}
+
 /// Run the same search on both engines and compare their traces event by event.
 pub(crate) fn compare_search(
     left: &mut (dyn Engine + Send),
@@ -130,7 +187,11 @@ pub(crate) fn compare_search(
     setup: &Setup,
     opts: &SearchOptions,
 ) -> Result<SearchComparison, SearchError> {
-    let stop = Arc::new(AtomicBool::new(false));
+    // The flag that stops both searches at a divergence (the caller's, if it gave one).
+    let stop = opts
+        .stop
+        .clone()
+        .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
     let mut opts = opts.clone();
     opts.stop = Some(stop.clone());
     let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);

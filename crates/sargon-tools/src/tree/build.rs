@@ -297,6 +297,7 @@ impl TreeBuilder {
         for id in 1..nodes.len() {
             let parent = nodes[id].parent.expect("non-root");
             let m = moves[id].expect("non-root has a move");
+            nodes[id].mv = Some(m);
             let legal = positions[parent]
                 .as_ref()
                 .and_then(|p| m.to_chess(p).map(|mv| (p, mv)));

@@ -91,6 +91,8 @@ pub struct TreeNode {
     pub ply: usize,
     /// The move in numbered SAN ("1.e4", "1...e5"), or UCI when it is illegal.
     pub label: String,
+    /// The node's move in Sargon's terms (none for the root and for model nodes).
+    pub mv: Option<sargon_core::vocab::SMove>,
     /// The model's name for the node ("AG"), for model trees.
     pub key: Option<String>,
     /// Position in creation order (0 for the root).
@@ -126,6 +128,7 @@ fn root_node(label: String) -> TreeNode {
         children: Vec::new(),
         ply: 0,
         label,
+        mv: None,
         key: None,
         created: 0,
         eval: None,

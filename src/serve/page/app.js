@@ -1,0 +1,586 @@
+// The explorer's page. It holds little state of its own: the position on the board, the
+// search it shows, and the tree rows it has opened; everything else it asks the server for
+// (docs/explorer.md lists the routes). The URL keeps position, engine, depth, book and the
+// selected node, so a view can be bookmarked and reloaded.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const PAGE = Math.random().toString(36).slice(2); // one search per page at a time
+
+const GLYPHS = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
+  k: "\u265A", q: "\u265B", r: "\u265C", b: "\u265D", n: "\u265E", p: "\u265F" };
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+const state = {
+  posFen: START,       // the position set (searched by Search and Compare)
+  fen: START, legal: [], flipped: false, from: null, // what the board shows
+  arrow: null,         // [from, to] squares of the move to draw
+  search: null,        // the finished search's status
+  searchId: null, source: null,
+  rows: new Map(),     // node id -> row element
+  selected: null,      // node id
+  pv: null, pvAt: -1,  // the PV replay's steps and position in them
+  engines: null,
+};
+
+// ---------------------------------------------------------------------------------------
+// The server
+
+async function api(method, url, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch(url, opts);
+  let data;
+  try { data = await res.json(); } catch (e) { data = { error: `${res.status} ${res.statusText}` }; }
+  if (!res.ok) throw new Error(data.error || `${res.status} ${res.statusText}`);
+  return data;
+}
+
+// ---------------------------------------------------------------------------------------
+// The board
+
+function squareName(file, rank) { return "abcdefgh"[file] + (rank + 1); }
+
+function placement(fen) {
+  const rows = fen.split(" ")[0].split("/");
+  const board = {};
+  rows.forEach((row, i) => {
+    let file = 0;
+    for (const c of row) {
+      if (/\d/.test(c)) file += Number(c);
+      else { board[squareName(file, 7 - i)] = c; file += 1; }
+    }
+  });
+  return board;
+}
+
+function drawBoard() {
+  const size = 45, board = placement(state.fen);
+  const xy = (sq) => {
+    const f = sq.charCodeAt(0) - 97, r = Number(sq[1]) - 1;
+    const x = state.flipped ? 7 - f : f, y = state.flipped ? r : 7 - r;
+    return [x * size, y * size];
+  };
+  let svg = `<svg viewBox="0 0 360 360" xmlns="http://www.w3.org/2000/svg">`;
+  svg += `<defs><marker id="head" markerWidth="4" markerHeight="4" refX="2" refY="2" orient="auto">` +
+    `<path d="M0,0 L4,2 L0,4 z" fill="#c33" opacity=".8"/></marker></defs>`;
+  for (let f = 0; f < 8; f++) for (let r = 0; r < 8; r++) {
+    const sq = squareName(f, r), [x, y] = xy(sq);
+    let fill = (f + r) % 2 ? "var(--light)" : "var(--dark)";
+    if (sq === state.from) fill = "#f6e27a";
+    svg += `<rect class="sq" data-sq="${sq}" x="${x}" y="${y}" width="${size}" height="${size}" fill="${fill}"/>`;
+    if ((state.flipped ? r === 7 : r === 0)) svg += `<text class="coord" x="${x + size - 8}" y="${y + size - 3}">${"abcdefgh"[f]}</text>`;
+    if ((state.flipped ? f === 7 : f === 0)) svg += `<text class="coord" x="${x + 2}" y="${y + 10}">${r + 1}</text>`;
+    const p = board[sq];
+    if (p) {
+      const color = p === p.toUpperCase() ? "#fff" : "#000";
+      // The filled glyphs for both sides, coloured, read best at this size.
+      const glyph = GLYPHS[p.toLowerCase()];
+      svg += `<text class="piece" x="${x + size / 2}" y="${y + size / 2 + 13}" text-anchor="middle" fill="${color}" stroke="#000" stroke-width="${color === "#fff" ? 1.2 : 0}">${glyph}</text>`;
+    }
+  }
+  if (state.arrow) {
+    const [a, b] = state.arrow.map(xy);
+    svg += `<line x1="${a[0] + size / 2}" y1="${a[1] + size / 2}" x2="${b[0] + size / 2}" y2="${b[1] + size / 2}" ` +
+      `stroke="#c33" stroke-width="7" opacity=".75" marker-end="url(#head)"/>`;
+  }
+  svg += `</svg>`;
+  $("board").innerHTML = svg;
+  $("board").setAttribute("data-fen", state.fen);
+}
+
+function arrowOf(uci) { return uci ? [uci.slice(0, 2), uci.slice(2, 4)] : null; }
+
+$("board").addEventListener("click", (ev) => {
+  const sq = ev.target.getAttribute && ev.target.getAttribute("data-sq");
+  if (!sq) return;
+  if (state.from) {
+    const from = state.from;
+    state.from = null;
+    const moves = state.legal.filter((m) => m.uci.startsWith(from + sq));
+    if (moves.length) {
+      // A promotion is to a queen unless another is chosen (its UCI ends with the piece).
+      const m = moves.find((m) => m.uci.length === 4 || m.uci.endsWith("q")) || moves[0];
+      setPosition(`${state.fen} moves ${m.uci}`);
+      return;
+    }
+  }
+  if (state.legal.some((m) => m.uci.startsWith(sq))) state.from = sq;
+  drawBoard();
+});
+
+// A position set by the person: the board, the text box, the URL.
+async function setPosition(text, keepSearch) {
+  $("position-error").textContent = "";
+  try {
+    const pos = await api("POST", "/api/position", { text });
+    state.posFen = pos.fen;
+    state.fen = pos.fen;
+    state.legal = pos.legal;
+    state.rootLegal = pos.legal;
+    state.from = null;
+    state.arrow = null;
+    $("position-text").value = pos.fen;
+    let caption = `${pos.turn === "white" ? "White" : "Black"} to move, ${pos.legal.length} legal moves`;
+    if (pos.book_position) caption += "; a book position (Sargon answers from its book unless 'book' is off)";
+    if (pos.representable) caption += `; Sargon cannot search it: ${pos.representable}`;
+    if (pos.notices.length) caption += `; note: ${pos.notices.join("; ")}`;
+    $("board-caption").textContent = caption;
+    drawBoard();
+    if (!keepSearch) { clearSearch(); updateUrl(); }
+    return true;
+  } catch (e) {
+    $("position-error").textContent = e.message;
+    return false;
+  }
+}
+
+// A new position: the search shown was of another.
+function clearSearch() {
+  if (state.source) { state.source.close(); state.source = null; }
+  state.search = null; state.searchId = null; state.selected = null; state.pv = null;
+  state.rows.clear();
+  $("tree").innerHTML = ""; $("node-detail").innerHTML = ""; $("result").innerHTML = "";
+  $("progress").textContent = ""; $("pv-steps").innerHTML = ""; $("compare-result").innerHTML = "";
+  $("search").disabled = false; $("cancel").disabled = true;
+  ["pv-first", "pv-prev", "pv-next"].forEach((b) => $(b).disabled = true);
+}
+
+// Show a node's position (from the search) without leaving the search.
+function showNodePosition(node) {
+  state.fen = node.fen;
+  // Moves are played on the board only from the position set, not inside the tree.
+  state.legal = node.id === 0 && node.fen === state.posFen ? state.rootLegal || [] : [];
+  state.from = null;
+  state.arrow = arrowOf(node.uci);
+  const labels = node.path_labels.join(" ");
+  if (node.id === 0 && state.search && state.search.result.best_uci) state.arrow = arrowOf(state.search.result.best_uci);
+  $("board-caption").textContent = node.id === 0 ? "the searched position; the arrow is Sargon's move" :
+    `after ${labels}${node.legal_path ? "" : " (the last move is illegal: shown before it)"}`;
+  drawBoard();
+}
+
+// ---------------------------------------------------------------------------------------
+// Engines
+
+async function loadEngines() {
+  try {
+    const e = await api("GET", "/api/engines");
+    state.engines = e;
+    const opt = $("engine").querySelector('option[value="emulator"]');
+    if (!e.emulator.available) {
+      opt.disabled = true;
+      opt.textContent = "original (Z80): no ROM imported";
+      $("engine-reason").textContent = `The original needs your own copy: ${e.emulator.reason}`;
+      $("compare").disabled = true;
+      $("compare").title = "Needs the original: " + e.emulator.reason;
+    } else if (!e.emulator.verified) {
+      $("engines-note").textContent = `ROM ${e.emulator.rom} is NOT VERIFIED: ${e.emulator.warning}`;
+    }
+    if ($("engine").value === "emulator" && opt.disabled) $("engine").value = "port";
+    syncDepthLimit();
+  } catch (e) {
+    $("engines-note").textContent = e.message;
+  }
+}
+
+function syncDepthLimit() {
+  if (!state.engines) return;
+  const max = state.engines[$("engine").value].max_depth;
+  $("depth").max = max;
+}
+$("engine").addEventListener("change", () => { syncDepthLimit(); updateUrl(); });
+
+// ---------------------------------------------------------------------------------------
+// Searching
+
+function fmtTime(ms) {
+  if (ms < 1000) return `${ms} ms`;
+  const s = ms / 1000;
+  if (s < 120) return `${s.toFixed(1)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+function fmtSeconds(s) {
+  if (s < 60) return `${s.toFixed(1)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+async function startSearch(selectPath) {
+  $("search-error").textContent = "";
+  $("result").innerHTML = "";
+  const body = { fen: state.posFen, engine: $("engine").value,
+    depth: Number($("depth").value), book: $("book").checked, page: PAGE };
+  let s;
+  try {
+    s = await api("POST", "/api/search", body);
+  } catch (e) {
+    $("search-error").textContent = e.message;
+    return;
+  }
+  updateUrl();
+  watch(s, selectPath);
+}
+
+function watch(s, selectPath) {
+  if (state.source) state.source.close();
+  state.searchId = s.id;
+  if (s.state === "done") { showSearch(s, selectPath); return; }
+  $("cancel").disabled = false;
+  $("search").disabled = true;
+  const source = new EventSource(`/api/search/${s.id}/progress`);
+  state.source = source;
+  source.onmessage = (ev) => {
+    const st = JSON.parse(ev.data);
+    if (st.state === "waiting") {
+      $("progress").textContent = `waiting for a free worker: place ${st.place ?? "?"} in line`;
+    } else if (st.state === "running") {
+      $("progress").textContent = `searching: ${st.nodes.toLocaleString()} nodes, ${st.events.toLocaleString()} events, ${fmtTime(st.elapsed_ms)}`;
+    } else {
+      source.close();
+      state.source = null;
+      $("cancel").disabled = true;
+      $("search").disabled = false;
+      if (st.state === "done") showSearch(st, selectPath);
+      else if (st.state === "cancelled") $("progress").textContent = "cancelled";
+      else { $("progress").textContent = ""; $("search-error").textContent = st.error; }
+    }
+  };
+  source.onerror = () => {
+    // The server went away, or the stream ended: ask once what became of the search.
+    source.close();
+    state.source = null;
+    $("cancel").disabled = true;
+    $("search").disabled = false;
+  };
+}
+
+$("search").addEventListener("click", () => startSearch());
+$("cancel").addEventListener("click", async () => {
+  if (state.searchId == null) return;
+  try { await api("POST", `/api/search/${state.searchId}/cancel`); } catch (e) { /* over already */ }
+});
+
+function showSearch(s, selectPath) {
+  state.search = s;
+  const r = s.result;
+  $("progress").textContent = `done: ${s.nodes.toLocaleString()} nodes, ${s.events.toLocaleString()} events, ${fmtTime(s.elapsed_ms)}`;
+  const rows = [];
+  const engine = r.engine === "emulator" ? `original (Z80, ROM ${r.rom})` : "port (Rust)";
+  rows.push(["engine", engine]);
+  if (r.no_legal_move) rows.push(["result", r.result]);
+  else {
+    rows.push(["best move", `<b id="best-move">${r.best_san}</b> (${r.best_uci})${r.from_book ? " from the book" : ""}`]);
+    rows.push(["score", `${r.score_pawns >= 0 ? "+" : ""}${r.score_pawns.toFixed(3)} pawns for the side to move (byte ${r.sargon_score.toString(16)})${r.mate ? ", mates" : ""}`]);
+    rows.push(["PV", `<span id="pv-san">${r.pv_san.join(" ")}</span>`]);
+  }
+  rows.push(["nodes", `${(r.nodes_created ?? s.nodes).toLocaleString()}`]);
+  rows.push(["time", fmtTime(Math.round(r.wall_ms))]);
+  if (r.trs80_seconds != null) rows.push(["TRS-80", `${fmtSeconds(r.trs80_seconds)} on a 1.77 MHz TRS-80 Model I (${r.z80_instructions.toLocaleString()} Z80 instructions)`]);
+  $("result").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>";
+  buildTree(s, selectPath);
+  loadPvSteps();
+}
+
+// ---------------------------------------------------------------------------------------
+// The tree
+
+function nodeText(n) {
+  let t = `<span class="tw">${n.children_count ? "\u25B8" : ""}</span>`;
+  t += `<span class="label">${escapeHtml(n.label)}</span>`;
+  if (n.eval) {
+    t += ` <span class="sub">(${n.eval.order})</span> <span class="score">${n.eval.pawns}</span> <span class="byte">[${n.eval.byte}]</span>`;
+    t += `<span class="badge ${n.eval.decision}">${n.eval.decision.replace("_", " ")}</span>`;
+  } else if (n.status.kind !== "root") {
+    t += ` <span class="sub">${n.status.kind.replace("_", " ")}</span>`;
+  }
+  if (n.best_so_far) t += `<span class="badge star" title="best so far among its siblings at some point">\u2605</span>`;
+  if (n.children_count) t += ` <span class="sub">${n.subtree - 1} below</span>`;
+  return t;
+}
+
+function escapeHtml(s) {
+  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+function makeRow(n) {
+  const wrap = document.createElement("div");
+  const row = document.createElement("div");
+  row.className = "node";
+  if (n.in_pv) row.classList.add("in-pv");
+  if (!n.eval && n.status.kind !== "root" && n.status.kind !== "evaluated") row.classList.add("cut");
+  row.dataset.id = n.id;
+  row.setAttribute("role", "treeitem");
+  row.style.paddingLeft = `${n.ply * 14}px`;
+  row.innerHTML = n.id === 0 ? `<span class="tw">\u25BE</span><span class="label">root</span> <span class="sub">${n.subtree - 1} nodes</span>` : nodeText(n);
+  const kids = document.createElement("div");
+  kids.className = "kids";
+  kids.hidden = true;
+  wrap.append(row, kids);
+  row.addEventListener("click", (ev) => {
+    if (ev.target.classList.contains("tw")) toggle(n.id);
+    else select(n.id);
+  });
+  row.addEventListener("dblclick", () => toggle(n.id));
+  state.rows.set(n.id, { row, kids, node: n, loaded: false });
+  return wrap;
+}
+
+function buildTree(s, selectPath) {
+  state.rows.clear();
+  state.selected = null;
+  const tree = $("tree");
+  tree.innerHTML = "";
+  tree.append(makeRow(s.root));
+  expand(0).then(() => {
+    if (selectPath) findPath(selectPath);
+    else select(0);
+  });
+}
+
+async function loadNode(id) {
+  return api("GET", `/api/search/${state.searchId}/node/${id}`);
+}
+
+async function expand(id) {
+  const r = state.rows.get(id);
+  if (!r || !r.node.children_count) return;
+  if (!r.loaded) {
+    const full = await loadNode(id);
+    r.loaded = true;
+    r.full = full;
+    for (const c of full.children) r.kids.append(makeRow(c));
+  }
+  r.kids.hidden = false;
+  r.row.querySelector(".tw").textContent = "\u25BE";
+  r.row.setAttribute("aria-expanded", "true");
+}
+
+function collapse(id) {
+  const r = state.rows.get(id);
+  if (!r || !r.node.children_count || id === 0) return;
+  r.kids.hidden = true;
+  r.row.querySelector(".tw").textContent = "\u25B8";
+  r.row.setAttribute("aria-expanded", "false");
+}
+
+function toggle(id) {
+  const r = state.rows.get(id);
+  if (r && !r.kids.hidden) collapse(id); else expand(id);
+}
+
+async function select(id) {
+  const r = state.rows.get(id);
+  if (!r) return;
+  if (state.selected != null && state.rows.get(state.selected)) state.rows.get(state.selected).row.classList.remove("selected");
+  state.selected = id;
+  r.row.classList.add("selected");
+  r.row.scrollIntoView({ block: "nearest" });
+  const full = r.full || await loadNode(id);
+  r.full = full;
+  showDetail(full);
+  showNodePosition(full);
+  updateUrl();
+}
+
+function showDetail(n) {
+  const rows = [];
+  rows.push(["node", n.id === 0 ? "the root" : `${escapeHtml(n.path_labels.join(" "))} <span class="sub">(ply ${n.ply}, ${n.path.join(" ")})</span>`]);
+  const kind = n.status.kind;
+  if (n.eval) {
+    const e = n.eval;
+    rows.push(["score", `${e.pawns} pawns for the side that moved, byte ${e.byte} (evaluation ${e.order})`]);
+    rows.push(["alpha-beta", `against ${e.alpha_beta} [${e.alpha_beta_byte}] two plies up: ${e.decision === "cutoff" ? "<b>cutoff</b>: the rest of this ply is skipped" : "pass"}`]);
+    if (e.decision !== "cutoff") rows.push(["best test", `against ${e.minimax ?? "?"} one ply up: ${e.decision === "new_best" ? "<b>new best</b>" : "discard"}`]);
+  } else if (kind === "refuted") {
+    rows.push(["status", `refuted: one of its replies caused a cutoff (evaluation ${n.status.by_evaluation}), so its score was never backed up`]);
+  } else if (kind === "cut_off") {
+    rows.push(["status", `never searched: a cutoff${n.status.by_evaluation ? ` (evaluation ${n.status.by_evaluation})` : ""} ended its move list first`]);
+  } else if (kind === "illegal") {
+    rows.push(["status", "illegal: the move leaves the king in check; Sargon drops it when it plays it"]);
+  } else if (kind === "not_evaluated") {
+    rows.push(["status", "created, not evaluated"]);
+  }
+  if (n.best_so_far) rows.push(["best so far", "yes: a 'best' event recorded it as the best among its siblings"]);
+  if (n.in_pv) rows.push(["PV", "on the principal variation"]);
+  rows.push(["subtree", `${n.subtree - 1} nodes below, ${n.children_count} children`]);
+  $("node-detail").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>";
+}
+
+// Open the rows down a path of node ids (root first) and select the last.
+async function reveal(ids) {
+  for (const id of ids.slice(0, -1)) await expand(id);
+  await select(ids[ids.length - 1]);
+}
+
+async function findPath(text) {
+  $("find-error").textContent = "";
+  if (state.searchId == null) { $("find-error").textContent = "search first"; return; }
+  try {
+    const n = await api("GET", `/api/search/${state.searchId}/find?path=${encodeURIComponent(text)}`);
+    let cur = n;
+    // Walk up through parents already known, asking for the rest.
+    const ids = [n.id];
+    while (cur.parent != null) {
+      ids.unshift(cur.parent);
+      cur = state.rows.get(cur.parent)?.full || await loadNode(cur.parent);
+    }
+    await reveal(ids);
+  } catch (e) {
+    $("find-error").textContent = e.message;
+  }
+}
+$("find").addEventListener("click", () => findPath($("find-path").value));
+$("find-path").addEventListener("keydown", (e) => { if (e.key === "Enter") findPath($("find-path").value); });
+
+// Keyboard: the visible rows in order.
+function visibleRows() {
+  return [...$("tree").querySelectorAll(".node")].filter((r) => r.offsetParent !== null);
+}
+$("tree").addEventListener("keydown", async (e) => {
+  if (state.selected == null) return;
+  const id = state.selected, r = state.rows.get(id);
+  const rows = visibleRows(), at = rows.indexOf(r.row);
+  switch (e.key) {
+    case "ArrowDown": if (at + 1 < rows.length) await select(Number(rows[at + 1].dataset.id)); break;
+    case "ArrowUp": if (at > 0) await select(Number(rows[at - 1].dataset.id)); break;
+    case "ArrowRight":
+      if (r.node.children_count && r.kids.hidden) await expand(id);
+      else if (r.node.children_count) await select(r.full.children[0].id);
+      break;
+    case "ArrowLeft":
+      if (r.node.children_count && !r.kids.hidden && id !== 0) collapse(id);
+      else if (r.node.parent != null) await select(r.node.parent);
+      break;
+    case "Enter": toggle(id); break;
+    case "Backspace": if (r.node.parent != null) await select(r.node.parent); break;
+    default: return;
+  }
+  e.preventDefault();
+});
+
+// ---------------------------------------------------------------------------------------
+// The PV, rebuilt step by step
+
+async function loadPvSteps() {
+  state.pv = null;
+  state.pvAt = -1;
+  $("pv-steps").innerHTML = "";
+  try {
+    const pv = await api("GET", `/api/search/${state.searchId}/pv-steps`);
+    state.pv = pv;
+    $("pv-steps").innerHTML = pv.steps.map((s, i) =>
+      `<li class="future" data-i="${i}">ply ${s.ply}: <b>${escapeHtml(s.label ?? s.path.join(" "))}</b> <span class="sub">best event ${s.event.toLocaleString()} of the trace; ${s.passed_over} later 'best' events passed over</span></li>`).join("");
+    if (!pv.steps.length) $("pv-steps").innerHTML = `<li>no 'best' event: no line (${pv.best_events} best events)</li>`;
+    ["pv-first", "pv-prev", "pv-next"].forEach((b) => $(b).disabled = !pv.steps.length);
+  } catch (e) {
+    $("pv-steps").innerHTML = `<li class="error">${escapeHtml(e.message)}</li>`;
+  }
+}
+
+async function pvStep(to) {
+  if (!state.pv || !state.pv.steps.length) return;
+  state.pvAt = Math.max(-1, Math.min(state.pv.steps.length - 1, to));
+  [...$("pv-steps").children].forEach((li, i) => {
+    li.classList.toggle("current", i === state.pvAt);
+    li.classList.toggle("future", i > state.pvAt);
+  });
+  document.querySelectorAll(".node.stepped").forEach((r) => r.classList.remove("stepped"));
+  if (state.pvAt < 0) return;
+  const step = state.pv.steps[state.pvAt];
+  if (step.node == null) return;
+  await findPath(step.path.join(" "));
+  state.rows.get(step.node)?.row.classList.add("stepped");
+}
+$("pv-first").addEventListener("click", () => pvStep(-1));
+$("pv-prev").addEventListener("click", () => pvStep(state.pvAt - 1));
+$("pv-next").addEventListener("click", () => pvStep(state.pvAt + 1));
+
+// ---------------------------------------------------------------------------------------
+// Compare
+
+$("compare").addEventListener("click", async () => {
+  const out = $("compare-result");
+  const fen = state.posFen;
+  out.innerHTML = `comparing the original and the port to depth ${$("depth").value}...`;
+  try {
+    const c = await api("POST", "/api/compare", { fen, depth: Number($("depth").value), book: $("book").checked });
+    if (!c.divergence) {
+      out.innerHTML = `<span class="ok" id="compare-verdict">0 divergences</span>: ${c.events.toLocaleString()} events compared, original and port alike (${fmtTime(c.elapsed_ms)})`;
+    } else {
+      const d = c.divergence;
+      out.innerHTML = `<span class="error" id="compare-verdict">1 divergence</span> at event ${d.index.toLocaleString()} (after ${c.events.toLocaleString()} equal events)` +
+        `<table><tr><td>original</td><td><code>${escapeHtml(d.emulator)}</code></td></tr><tr><td>port</td><td><code>${escapeHtml(d.port)}</code></td></tr>` +
+        `<tr><td>path</td><td>${d.path.join(" ") || "(root)"}</td></tr></table>`;
+      state.fen = d.fen; state.arrow = null; drawBoard();
+      $("board-caption").textContent = "the position where the engines part";
+    }
+  } catch (e) {
+    out.innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// PGN
+
+$("read-pgn").addEventListener("click", async () => {
+  const box = $("pgn-moves");
+  box.textContent = "";
+  try {
+    const g = await api("POST", "/api/pgn", { pgn: $("pgn-text").value });
+    box.innerHTML = `<div class="sub">${escapeHtml(g.players)}${g.games > 1 ? ` (the first of ${g.games} games)` : ""}: pick a position</div>` +
+      g.positions.map((p, i) => `<a data-i="${i}">${i === 0 ? "start" : escapeHtml(p.san)}</a>`).join(" ");
+    box.querySelectorAll("a").forEach((a) => a.addEventListener("click", () => {
+      box.querySelectorAll("a").forEach((b) => b.classList.remove("current"));
+      a.classList.add("current");
+      setPosition(g.positions[Number(a.dataset.i)].fen);
+    }));
+  } catch (e) {
+    box.innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+  }
+});
+
+// ---------------------------------------------------------------------------------------
+// Buttons, the URL, start-up
+
+$("flip").addEventListener("click", () => { state.flipped = !state.flipped; drawBoard(); });
+$("start").addEventListener("click", () => setPosition("startpos"));
+$("back-root").addEventListener("click", () => { if (state.search) select(0); else setPosition(state.posFen, true); });
+$("set-position").addEventListener("click", () => setPosition($("position-text").value));
+$("position-text").addEventListener("keydown", (e) => {
+  if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); setPosition($("position-text").value); }
+});
+$("depth").addEventListener("change", updateUrl);
+$("book").addEventListener("change", updateUrl);
+
+function updateUrl() {
+  const q = new URLSearchParams();
+  q.set("fen", state.posFen);
+  q.set("engine", $("engine").value);
+  q.set("depth", $("depth").value);
+  q.set("book", $("book").checked ? "1" : "0");
+  if (state.search && state.selected != null && state.selected !== 0) {
+    const r = state.rows.get(state.selected);
+    if (r && r.full) q.set("node", r.full.path.join(","));
+  }
+  if (state.search) q.set("search", "1");
+  history.replaceState(null, "", "?" + q.toString());
+}
+
+async function init() {
+  await loadEngines();
+  const q = new URLSearchParams(location.search);
+  if (q.get("engine")) $("engine").value = q.get("engine");
+  if (q.get("depth")) $("depth").value = q.get("depth");
+  if (q.get("book")) $("book").checked = q.get("book") !== "0";
+  syncDepthLimit();
+  const ok = await setPosition(q.get("fen") || "startpos", true);
+  if (ok && q.get("search") === "1") {
+    startSearch(q.get("node") ? q.get("node").replaceAll(",", " ") : undefined);
+  }
+}
+init();

@@ -1,0 +1,463 @@
+//! The explorer's searches: each runs once on a worker thread, its whole trace read into a
+//! [`SearchTree`] as it streams by, and the tree is kept while the server runs so that
+//! pages can open its nodes one at a time (a depth-5 search has some 200,000 nodes; a page
+//! asks for the dozen it shows).
+//!
+//! Memory is the budget that matters: trees are kept up to a number of nodes in all
+//! ([`Searches::keep_nodes`]), the least recently used dropped first; a search that alone
+//! would pass the budget is stopped and told which command streams its trace instead. CPU
+//! is the other: at most [`Searches::workers`] searches run at once, the others wait in
+//! line and know their place.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::{Chess, Position};
+
+use sargon_core::engine::{EngineKind, SearchError, SearchOptions};
+use sargon_core::position;
+use sargon_core::record::{self, Recorded};
+use sargon_core::trace::{Detail, Event, Path};
+use sargon_core::vocab::SMove;
+use sargon_original::rom::RomStore;
+use sargon_tools::analysis::{self, Analysis};
+use sargon_tools::tree::{SearchTree, TreeBuilder};
+
+/// What a page asks to search.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct SearchRequest {
+    /// The position, as a FEN (normalised by the server).
+    pub fen: String,
+    /// Which engine.
+    pub engine: EngineKind,
+    /// Plies.
+    pub depth: u8,
+    /// Whether the opening book may answer (only matters in a book position).
+    pub book: bool,
+}
+
+impl SearchRequest {
+    /// The command that streams this search's trace, for a search too big to keep.
+    pub fn trace_command(&self) -> String {
+        let book = if self.book { "" } else { " --no-book" };
+        format!(
+            "sargon trace '{}' --depth {} --engine {}{book}",
+            self.fen, self.depth, self.engine
+        )
+    }
+}
+
+/// Where a search is.
+#[derive(Clone)]
+pub enum State {
+    /// In line behind others.
+    Waiting,
+    /// On a worker.
+    Running,
+    /// Finished: its tree and analysis.
+    Done(Arc<Finished>),
+    /// It could not run, or was too big to keep: why, in one line.
+    Failed(String),
+    /// Stopped by its page (Cancel, or the page went away).
+    Cancelled,
+}
+
+impl State {
+    /// The state's name, as the API gives it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            State::Waiting => "waiting",
+            State::Running => "running",
+            State::Done(_) => "done",
+            State::Failed(_) => "failed",
+            State::Cancelled => "cancelled",
+        }
+    }
+
+    /// Whether the search is over, one way or another.
+    pub fn is_over(&self) -> bool {
+        !matches!(self, State::Waiting | State::Running)
+    }
+}
+
+/// A finished search: what the explorer shows of it.
+pub struct Finished {
+    /// The position searched.
+    pub root: Chess,
+    /// The search tree, children in Sargon's order.
+    pub tree: SearchTree,
+    /// Nodes in each node's subtree, itself included.
+    pub subtree: Vec<u32>,
+    /// The analysis (best move, score, PV, times), as `sargon analyze` gives it.
+    pub analysis: Analysis,
+    /// The `best` events with their 0-based index in the trace, for the PV replay.
+    pub best_events: Vec<(u64, Path)>,
+    /// Events in the trace, the result event included.
+    pub events: u64,
+}
+
+/// One search, shared between the worker that runs it and the pages that watch it.
+pub struct Search {
+    /// The search's number, in URLs.
+    pub id: u64,
+    /// What was asked.
+    pub request: SearchRequest,
+    /// The page that asked (one search per page at a time).
+    pub page: Option<String>,
+    /// Set to stop the search.
+    pub stop: Arc<AtomicBool>,
+    /// Nodes created so far.
+    pub nodes: AtomicU64,
+    /// Events so far.
+    pub events: AtomicU64,
+    /// When a worker took it up, once it has.
+    started: Mutex<Option<Instant>>,
+    /// How long it ran, once over.
+    ran: Mutex<Option<Duration>>,
+    state: Mutex<State>,
+}
+
+impl Search {
+    /// Where the search is now.
+    pub fn state(&self) -> State {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    fn set_state(&self, state: State) {
+        *self.state.lock().unwrap_or_else(|e| e.into_inner()) = state;
+    }
+
+    /// Time on a worker so far (or in all, once over).
+    pub fn elapsed(&self) -> Duration {
+        if let Some(ran) = *self.ran.lock().unwrap_or_else(|e| e.into_inner()) {
+            return ran;
+        }
+        match *self.started.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some(t) => t.elapsed(),
+            None => Duration::ZERO,
+        }
+    }
+
+    /// Ask the search to stop; a search still waiting is cancelled at once.
+    pub fn cancel(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if matches!(*state, State::Waiting) {
+            *state = State::Cancelled;
+        }
+    }
+}
+
+/// Everything the server knows of searches.
+pub struct Searches {
+    /// Where the original's ROM is, for the emulator.
+    pub store: RomStore,
+    /// Which ROM of the store (default: the only one, or `sargon`).
+    pub rom: Option<String>,
+    /// Searches that run at once.
+    pub workers: usize,
+    /// Tree nodes kept in memory, all searches together.
+    pub keep_nodes: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    next_id: u64,
+    by_id: HashMap<u64, Arc<Search>>,
+    /// Finished searches, by request, for reloads and links.
+    by_request: HashMap<SearchRequest, u64>,
+    /// Finished searches kept, least recently used first.
+    kept: VecDeque<u64>,
+    /// Searches in line for a worker, first first.
+    waiting: VecDeque<u64>,
+    running: usize,
+}
+
+/// Why a search could not even be queued.
+#[derive(Debug, thiserror::Error)]
+pub enum AskError {
+    /// The position or depth is not one the engine takes.
+    #[error("{0}")]
+    Refused(String),
+}
+
+impl Searches {
+    /// No searches yet.
+    pub fn new(store: RomStore, rom: Option<String>, workers: usize, keep_nodes: usize) -> Self {
+        Searches {
+            store,
+            rom,
+            workers: workers.max(1),
+            keep_nodes,
+            inner: Mutex::new(Inner::default()),
+        }
+    }
+
+    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A search by its number, marked as just used.
+    pub fn get(&self, id: u64) -> Option<Arc<Search>> {
+        let mut inner = self.inner();
+        let search = inner.by_id.get(&id).cloned()?;
+        if let Some(at) = inner.kept.iter().position(|&k| k == id) {
+            inner.kept.remove(at);
+            inner.kept.push_back(id);
+        }
+        Some(search)
+    }
+
+    /// Place in line (1: next), for a waiting search.
+    pub fn place(&self, id: u64) -> Option<usize> {
+        self.inner()
+            .waiting
+            .iter()
+            .position(|&w| w == id)
+            .map(|p| p + 1)
+    }
+
+    /// Searches running now and waiting.
+    pub fn load(&self) -> (usize, usize) {
+        let inner = self.inner();
+        (inner.running, inner.waiting.len())
+    }
+
+    /// Ask for a search: the finished one for the same request if it is still kept,
+    /// else a new one in line. A page's earlier search still going is cancelled first.
+    pub fn ask(
+        self: &Arc<Self>,
+        request: SearchRequest,
+        page: Option<String>,
+    ) -> Result<Arc<Search>, AskError> {
+        request
+            .engine
+            .check_depth(request.depth)
+            .map_err(|e| AskError::Refused(e.to_string()))?;
+        let mut inner = self.inner();
+        if let Some(page) = &page {
+            for s in inner.by_id.values() {
+                if s.page.as_ref() == Some(page) && !s.state().is_over() {
+                    s.cancel();
+                }
+            }
+            let Inner { waiting, by_id, .. } = &mut *inner;
+            waiting.retain(|id| by_id.get(id).is_some_and(|s| !s.state().is_over()));
+        }
+        if let Some(&id) = inner.by_request.get(&request) {
+            if let Some(s) = inner.by_id.get(&id).cloned() {
+                if matches!(s.state(), State::Done(_)) {
+                    return Ok(s);
+                }
+            }
+        }
+        inner.next_id += 1;
+        let search = Arc::new(Search {
+            id: inner.next_id,
+            request,
+            page,
+            stop: Arc::new(AtomicBool::new(false)),
+            nodes: AtomicU64::new(0),
+            events: AtomicU64::new(0),
+            started: Mutex::new(None),
+            ran: Mutex::new(None),
+            state: Mutex::new(State::Waiting),
+        });
+        inner.by_id.insert(search.id, search.clone());
+        inner.waiting.push_back(search.id);
+        drop(inner);
+        self.start_waiting();
+        Ok(search)
+    }
+
+    /// Give free workers to the searches first in line.
+    fn start_waiting(self: &Arc<Self>) {
+        let mut inner = self.inner();
+        while inner.running < self.workers {
+            let Some(id) = inner.waiting.pop_front() else {
+                break;
+            };
+            let Some(search) = inner.by_id.get(&id).cloned() else {
+                continue;
+            };
+            if search.state().is_over() {
+                // Cancelled while it waited.
+                inner.by_id.remove(&id);
+                continue;
+            }
+            inner.running += 1;
+            search.set_state(State::Running);
+            *search.started.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            let searches = self.clone();
+            std::thread::spawn(move || {
+                let state = searches.run(&search);
+                *search.ran.lock().unwrap_or_else(|e| e.into_inner()) = Some(search.elapsed());
+                searches.finish(&search, state);
+            });
+        }
+    }
+
+    /// A search is over: record it, keep it within the budget, start the next.
+    fn finish(self: &Arc<Self>, search: &Arc<Search>, state: State) {
+        let mut inner = self.inner();
+        inner.running -= 1;
+        if let State::Done(finished) = &state {
+            inner.by_request.insert(search.request.clone(), search.id);
+            inner.kept.push_back(search.id);
+            let mut total: usize = finished.tree.nodes.len();
+            // Count what is kept, newest first, and drop the oldest beyond the budget.
+            let mut keep = VecDeque::new();
+            while let Some(id) = inner.kept.pop_back() {
+                let nodes = match inner.by_id.get(&id).map(|s| s.state()) {
+                    Some(State::Done(f)) => f.tree.nodes.len(),
+                    _ => 0,
+                };
+                if id == search.id || total + nodes <= self.keep_nodes {
+                    if id != search.id {
+                        total += nodes;
+                    }
+                    keep.push_front(id);
+                } else {
+                    inner.by_id.remove(&id);
+                    inner.by_request.retain(|_, v| *v != id);
+                }
+            }
+            inner.kept = keep;
+        }
+        search.set_state(state);
+        drop(inner);
+        self.start_waiting();
+    }
+
+    /// Run one search on this thread.
+    fn run(&self, search: &Search) -> State {
+        match self.run_search(search) {
+            Ok(finished) => State::Done(Arc::new(finished)),
+            Err(RunError::Cancelled) => State::Cancelled,
+            Err(RunError::Failed(why)) => State::Failed(why),
+        }
+    }
+
+    fn run_search(&self, search: &Search) -> Result<Finished, RunError> {
+        let request = &search.request;
+        let root =
+            position::parse_position(&request.fen).map_err(|e| RunError::Failed(e.to_string()))?;
+        let setup =
+            position::setup(&root, request.book).map_err(|e| RunError::Failed(e.to_string()))?;
+        let opened = sargon_tools::engines::open(&self.store, request.engine, self.rom.as_deref())
+            .map_err(|e| RunError::Failed(e.to_string()))?;
+        let mut engine = opened.engine;
+        let opts = SearchOptions {
+            depth: request.depth,
+            stop: Some(search.stop.clone()),
+            ..SearchOptions::default()
+        };
+        let mut builder = TreeBuilder::new(None);
+        let mut best_events = Vec::new();
+        let mut kept = Vec::new();
+        let mut index = 0u64;
+        let mut too_big = false;
+        let keep_nodes = self.keep_nodes;
+        let outcome =
+            record::search_streaming(engine.as_mut(), &setup, &opts, Detail::Full, &mut [], |e| {
+                match &e {
+                    Event::Created { .. } => {
+                        let n = search.nodes.fetch_add(1, Ordering::Relaxed) + 1;
+                        if n as usize > keep_nodes && !too_big {
+                            too_big = true;
+                            search.stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    Event::Best { path, .. } => best_events.push((index, path.clone())),
+                    Event::Result { .. } => kept.push(e.clone()),
+                    _ => {}
+                }
+                if matches!(e, Event::Best { .. }) {
+                    kept.push(e.clone());
+                }
+                if !too_big {
+                    builder.add(&e);
+                }
+                index += 1;
+                search.events.store(index, Ordering::Relaxed);
+            });
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(SearchError::Stopped) if too_big => {
+                return Err(RunError::Failed(format!(
+                    "this search creates more than {keep_nodes} nodes, more than the explorer keeps in memory (serve --keep-nodes); `{}` streams its trace",
+                    request.trace_command()
+                )))
+            }
+            Err(SearchError::Stopped) => return Err(RunError::Cancelled),
+            Err(e) => return Err(RunError::Failed(e.to_string())),
+        };
+        let nodes = search.nodes.load(Ordering::Relaxed);
+        let recorded = Recorded {
+            outcome,
+            events: kept,
+        };
+        let (analysis, _) =
+            analysis::analyse_recorded(engine.as_ref(), &setup, &opts, recorded, Some(nodes))
+                .map_err(|e| RunError::Failed(e.to_string()))?;
+        let title = format!(
+            "{} to depth {} ({})",
+            request.fen, request.depth, request.engine
+        );
+        let tree = builder.finish(&root, title);
+        let subtree = subtree_sizes(&tree);
+        Ok(Finished {
+            root,
+            tree,
+            subtree,
+            analysis,
+            best_events,
+            events: index,
+        })
+    }
+}
+
+enum RunError {
+    Cancelled,
+    Failed(String),
+}
+
+/// Nodes in each node's subtree (itself included).
+fn subtree_sizes(tree: &SearchTree) -> Vec<u32> {
+    let mut size = vec![1u32; tree.nodes.len()];
+    // Children come after their parents: one backward pass.
+    for id in (1..tree.nodes.len()).rev() {
+        if let Some(p) = tree.nodes[id].parent {
+            size[p] += size[id];
+        }
+    }
+    size
+}
+
+/// The moves from the root to node `id`, root first.
+pub fn path_to(tree: &SearchTree, mut id: usize) -> Vec<SMove> {
+    let mut path = Vec::new();
+    while let Some(parent) = tree.nodes[id].parent {
+        if let Some(m) = tree.nodes[id].mv {
+            path.push(m);
+        }
+        id = parent;
+    }
+    path.reverse();
+    path
+}
+
+/// The position after `path` from `root`, as far as its moves are legal, and how many were.
+pub fn play(root: &Chess, path: &[SMove]) -> (Chess, usize) {
+    let mut pos = root.clone();
+    for (i, m) in path.iter().enumerate() {
+        match m.to_chess(&pos) {
+            Some(mv) => pos.play_unchecked(mv),
+            None => return (pos, i),
+        }
+    }
+    (pos, path.len())
+}

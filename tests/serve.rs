@@ -1,0 +1,478 @@
+//! `sargon serve`: the explorer's HTTP API, spoken to as the page speaks to it, over a
+//! real socket to the real command (started on a free loopback port). Every route, its
+//! errors, the limits (body size, node budget, workers in line), cancel, and the Host and
+//! Origin checks. The page itself is driven in a browser by tests/serve_browser.rs.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// A `sargon serve` on a free port, stopped when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["serve", "--port", "0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("sargon serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        // "sargon serve: http://127.0.0.1:PORT/  (Ctrl-C stops it)"
+        let port = line
+            .split("127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        Server { child, port }
+    }
+
+    /// One request; the status and the body.
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head += &format!("Host: 127.0.0.1:{}\r\n", self.port);
+        }
+        for (k, v) in headers {
+            head += &format!("{k}: {v}\r\n");
+        }
+        let body = body.unwrap_or("");
+        head += &format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        // A refused large body may close the socket before all of it is written.
+        let _ = stream.write_all(body.as_bytes());
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let text = String::from_utf8_lossy(&response).to_string();
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {text:?}"));
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+        // Chunked bodies (the event stream) are left as they are; JSON routes send a length.
+        (status, body.to_string())
+    }
+
+    fn get(&self, path: &str) -> (u16, Value) {
+        let (status, body) = self.request("GET", path, None, &[]);
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body:?}")),
+        )
+    }
+
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let (status, text) = self.request("POST", path, Some(&body.to_string()), &[]);
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text:?}")),
+        )
+    }
+
+    /// Wait for search `id` to be over; its last status.
+    fn wait(&self, id: u64) -> Value {
+        let started = Instant::now();
+        loop {
+            let (status, v) = self.get(&format!("/api/search/{id}"));
+            assert_eq!(status, 200, "{v}");
+            if !["waiting", "running"].contains(&v["state"].as_str().unwrap()) {
+                return v;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(300),
+                "search {id} never ended"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+
+fn analyze_json(fen: &str, depth: &str, engine: &str) -> Value {
+    let out = common::sargon(&[
+        "analyze", fen, "--depth", depth, "--engine", engine, "--format", "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let server = Server::start(&[]);
+    for (path, kind, needle) in [
+        ("/", "text/html", "Sargon explorer"),
+        ("/app.js", "text/javascript", "EventSource"),
+        ("/style.css", "text/css", ".node"),
+    ] {
+        let (status, body) = server.request("GET", path, None, &[]);
+        assert_eq!(status, 200, "{path}");
+        assert!(body.contains(needle), "{path}");
+        let (_, raw) = {
+            let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+                server.port
+            )
+            .unwrap();
+            let mut r = String::new();
+            s.read_to_string(&mut r).unwrap();
+            (0, r)
+        };
+        assert!(
+            raw.to_lowercase()
+                .contains(&format!("content-type: {kind}")),
+            "{path}: {raw:.200}"
+        );
+    }
+    // No route: a JSON error, not a page.
+    let (status, v) = server.get("/api/nothing");
+    assert_eq!(status, 404);
+    assert!(v["error"].as_str().unwrap().contains("no such"));
+}
+
+#[test]
+fn positions_are_read_as_the_command_line_reads_them() {
+    let server = Server::start(&[]);
+    let (status, v) = server.post("/api/position", json!({"text": "startpos moves e2e4"}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(v["turn"], "black");
+    assert_eq!(v["legal"].as_array().unwrap().len(), 20);
+    assert_eq!(v["book_position"], true);
+    // A bad FEN: the CLI's own words.
+    let bad = "rnbqkbnr/ppp w";
+    let (status, v) = server.post("/api/position", json!({"text": bad}));
+    assert_eq!(status, 400);
+    let cli = common::sargon(&["analyze", bad, "--depth", "1"]);
+    let cli_error = String::from_utf8_lossy(&cli.stderr);
+    let message = v["error"].as_str().unwrap();
+    assert!(cli_error.contains(message), "{cli_error:?} vs {message:?}");
+    // Not JSON, or not this route's JSON.
+    let (status, text) = server.request("POST", "/api/position", Some("{text"), &[]);
+    assert_eq!(status, 400);
+    assert!(text.contains("not the JSON this route takes"), "{text}");
+    // A PGN, position by position.
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 *\n";
+    let (status, v) = server.post("/api/pgn", json!({"pgn": pgn}));
+    assert_eq!(status, 200, "{v}");
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 4);
+    assert_eq!(positions[3]["san"], "2.Nf3");
+    let (status, v) = server.post("/api/pgn", json!({"pgn": "not a game"}));
+    assert_eq!(status, 400, "{v}");
+}
+
+#[test]
+fn a_search_opens_node_by_node_and_agrees_with_analyze() {
+    let server = Server::start(&[]);
+    let (status, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "port", "depth": 3, "book": true}),
+    );
+    assert_eq!(status, 200, "{v}");
+    let id = v["id"].as_u64().unwrap();
+    let done = server.wait(id);
+    assert_eq!(done["state"], "done", "{done}");
+    let cli = analyze_json(ITALIAN, "3", "port");
+    let result = &done["result"];
+    for field in [
+        "best_uci",
+        "best_san",
+        "score_cp",
+        "sargon_score",
+        "pv_uci",
+        "pv_san",
+    ] {
+        assert_eq!(result[field], cli[field], "{field}");
+    }
+    // The root's children: Sargon's order, each with its subtree; they add up.
+    let root = &done["root"];
+    let children = root["children"].as_array().unwrap();
+    assert!(children.len() > 20);
+    let below: u64 = children
+        .iter()
+        .map(|c| c["subtree"].as_u64().unwrap())
+        .sum();
+    assert_eq!(below + 1, root["subtree"].as_u64().unwrap());
+    assert_eq!(
+        root["subtree"].as_u64().unwrap(),
+        done["nodes"].as_u64().unwrap() + 1
+    );
+    // Open the PV's first node by its number and by its path.
+    let pv: Vec<&str> = result["pv_uci"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let first = children
+        .iter()
+        .find(|c| c["uci"] == pv[0])
+        .expect("the PV's first move is a root child");
+    assert_eq!(first["in_pv"], true);
+    let (status, node) = server.get(&format!("/api/search/{id}/node/{}", first["id"]));
+    assert_eq!(status, 200);
+    assert_eq!(node["path"], json!([pv[0]]));
+    assert_eq!(node["ply"], 1);
+    assert!(node["eval"]["byte"].as_str().unwrap().len() == 2);
+    let (status, found) = server.get(&format!("/api/search/{id}/find?path={}", pv.join(",")));
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["path"], json!(pv));
+    assert_eq!(found["in_pv"], true);
+    // The board after the path is the position python-free: play it with the CLI.
+    let line = format!("{ITALIAN} moves {}", pv.join(" "));
+    let (_, pos) = server.post("/api/position", json!({"text": line}));
+    assert_eq!(found["fen"], pos["fen"]);
+    // The PV replay ends on the PV.
+    let (status, steps) = server.get(&format!("/api/search/{id}/pv-steps"));
+    assert_eq!(status, 200);
+    assert_eq!(steps["pv"], result["pv_uci"]);
+    assert_eq!(steps["steps"].as_array().unwrap().len(), pv.len());
+    assert!(steps["steps"][0]["event"].as_u64().unwrap() < done["events"].as_u64().unwrap());
+    // Asking again is the same search, kept.
+    let (_, again) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "port", "depth": 3}),
+    );
+    assert_eq!(again["id"].as_u64(), Some(id));
+    assert_eq!(again["state"], "done");
+    // Errors: no such node, path, search; a depth beyond the engine.
+    let (status, v) = server.get(&format!("/api/search/{id}/node/99999999"));
+    assert_eq!(status, 404, "{v}");
+    let (status, v) = server.get(&format!("/api/search/{id}/find?path=a2a4,h7h5,a1a3"));
+    assert_eq!(status, 404);
+    assert!(
+        v["error"].as_str().unwrap().contains("`a2a4`")
+            || v["error"].as_str().unwrap().contains("move"),
+        "{v}"
+    );
+    let (status, _) = server.get("/api/search/4242");
+    assert_eq!(status, 404);
+    let (status, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "port", "depth": 21}),
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("21"), "{v}");
+    let (status, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "stockfish", "depth": 2}),
+    );
+    assert_eq!(status, 400, "{v}");
+}
+
+#[test]
+fn progress_streams_until_the_search_is_over() {
+    let server = Server::start(&[]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 5}));
+    let id = v["id"].as_u64().unwrap();
+    let (status, body) = server.request("GET", &format!("/api/search/{id}/progress"), None, &[]);
+    assert_eq!(status, 200);
+    let states: Vec<Value> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert!(states.len() >= 2, "{body:.300}");
+    assert_eq!(states.last().unwrap()["state"], "done");
+    // Nodes only grow.
+    let nodes: Vec<u64> = states
+        .iter()
+        .map(|s| s["nodes"].as_u64().unwrap())
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+}
+
+#[test]
+fn a_search_is_cancelled_by_its_page_or_when_the_page_goes_away() {
+    let server = Server::start(&[]);
+    // Cancel.
+    let (_, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 12, "page": "p1"}),
+    );
+    let id = v["id"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = server.post(&format!("/api/search/{id}/cancel"), json!({}));
+    assert_eq!(status, 200);
+    assert_eq!(server.wait(id)["state"], "cancelled");
+    // A page's second search cancels its first.
+    let (_, a) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 12, "page": "p2"}),
+    );
+    let (_, b) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 2, "page": "p2"}),
+    );
+    assert_eq!(server.wait(a["id"].as_u64().unwrap())["state"], "cancelled");
+    assert_eq!(server.wait(b["id"].as_u64().unwrap())["state"], "done");
+    // The page goes away: its progress stream closes, and the search stops.
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 12}));
+    let id = v["id"].as_u64().unwrap();
+    {
+        let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        write!(
+            s,
+            "GET /api/search/{id}/progress HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            server.port
+        )
+        .unwrap();
+        let mut first = [0u8; 64];
+        let _ = s.read(&mut first);
+    }
+    assert_eq!(server.wait(id)["state"], "cancelled");
+}
+
+#[test]
+fn searches_wait_in_line_for_a_worker() {
+    let server = Server::start(&["--jobs", "1"]);
+    let (_, a) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 12, "page": "a"}),
+    );
+    let (_, b) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 2, "page": "b"}),
+    );
+    assert_eq!(b["state"], "waiting", "{b}");
+    assert_eq!(b["place"], 1);
+    let (_, engines) = server.get("/api/engines");
+    assert_eq!(
+        (engines["running"].as_u64(), engines["waiting"].as_u64()),
+        (Some(1), Some(1))
+    );
+    server.post(&format!("/api/search/{}/cancel", a["id"]), json!({}));
+    assert_eq!(server.wait(b["id"].as_u64().unwrap())["state"], "done");
+}
+
+#[test]
+fn a_search_too_big_to_keep_is_stopped_and_says_how_to_stream_it() {
+    let server = Server::start(&["--keep-nodes", "2000"]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 4}));
+    let done = server.wait(v["id"].as_u64().unwrap());
+    assert_eq!(done["state"], "failed");
+    let error = done["error"].as_str().unwrap();
+    assert!(error.contains("more than 2000 nodes"), "{error}");
+    assert!(error.contains("sargon trace '"), "{error}");
+    // Kept searches stay within the budget: a small one fits, an old one is dropped.
+    let (_, small) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 2}));
+    let small = small["id"].as_u64().unwrap();
+    assert_eq!(server.wait(small)["state"], "done");
+    let (_, other) = server.post(
+        "/api/search",
+        json!({"fen": "startpos", "depth": 3, "book": false}),
+    );
+    let other = other["id"].as_u64().unwrap();
+    assert_eq!(server.wait(other)["state"], "done");
+    let (status, v) = server.get(&format!("/api/search/{small}"));
+    assert_eq!(
+        status, 404,
+        "the older search should have been dropped: {v}"
+    );
+    assert!(v["error"].as_str().unwrap().contains("--keep-nodes"));
+}
+
+#[test]
+fn other_sites_and_oversized_bodies_are_refused() {
+    let server = Server::start(&[]);
+    // DNS rebinding: a name that resolves to 127.0.0.1 but is not ours.
+    let (status, body) =
+        server.request("GET", "/api/engines", None, &[("Host", "evil.example:80")]);
+    assert_eq!(status, 403);
+    assert!(body.contains("is not this server"), "{body}");
+    // Another site's page, through the browser.
+    let (status, body) = server.request(
+        "POST",
+        "/api/search",
+        Some("{}"),
+        &[("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403);
+    assert!(body.contains("refused"), "{body}");
+    // Our own page's origin passes.
+    let origin = format!("http://localhost:{}", server.port);
+    let (status, _) = server.request("GET", "/api/engines", None, &[("Origin", &origin)]);
+    assert_eq!(status, 200);
+    // A body over 1 MB.
+    let big = format!("{{\"text\": \"{}\"}}", "x".repeat(2 << 20));
+    let (status, body) = server.request("POST", "/api/position", Some(&big), &[]);
+    assert_eq!(status, 413);
+    assert!(body.contains("larger than"), "{body}");
+}
+
+#[test]
+fn compare_runs_both_engines_event_by_event() {
+    let server = Server::start(&[]);
+    let (_, engines) = server.get("/api/engines");
+    if engines["emulator"]["available"] != true {
+        let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
+        assert_eq!(status, 409, "{v}");
+        common::skip_for_want_of_rom(
+            "compare_runs_both_engines_event_by_event",
+            "the server has no ROM",
+        );
+        return;
+    }
+    common::ran_with_rom("compare_runs_both_engines_event_by_event");
+    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 3}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["divergences"], 0, "{v}");
+    assert!(v["events"].as_u64().unwrap() > 10_000);
+    // The original's search, with its TRS-80 time.
+    let (_, s) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "emulator", "depth": 2}),
+    );
+    let done = server.wait(s["id"].as_u64().unwrap());
+    assert_eq!(done["state"], "done", "{done}");
+    assert!(done["result"]["trs80_seconds"].as_f64().unwrap() > 1.0);
+    assert_eq!(
+        done["result"]["best_uci"],
+        analyze_json(ITALIAN, "2", "emulator")["best_uci"]
+    );
+}
