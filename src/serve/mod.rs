@@ -168,6 +168,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/", get(page_html))
         .route("/app.js", get(page_js))
         .route("/style.css", get(page_css))
+        .route("/favicon.ico", get(favicon))
         .route("/api/engines", get(engines))
         .route("/api/position", post(position_route))
         .route("/api/pgn", post(pgn_route))
@@ -300,6 +301,14 @@ async fn page_css() -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
         include_str!("page/style.css"),
+    )
+}
+
+/// A black knight on a green square, for the browser's tab.
+async fn favicon() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "image/svg+xml")],
+        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='2' fill='#769656'/><text x='8' y='13.5' font-size='14' text-anchor='middle'>\u{265E}</text></svg>",
     )
 }
 

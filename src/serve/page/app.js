@@ -213,6 +213,7 @@ function fmtSeconds(s) {
 async function startSearch(selectPath) {
   $("search-error").textContent = "";
   $("result").innerHTML = "";
+  $("compare-result").innerHTML = "";
   const body = { fen: state.posFen, engine: $("engine").value,
     depth: Number($("depth").value), book: $("book").checked, page: PAGE };
   let s;
@@ -407,7 +408,7 @@ function showDetail(n) {
   }
   if (n.best_so_far) rows.push(["best so far", "yes: a 'best' event recorded it as the best among its siblings"]);
   if (n.in_pv) rows.push(["PV", "on the principal variation"]);
-  rows.push(["subtree", `${n.subtree - 1} nodes below, ${n.children_count} children`]);
+  rows.push(["subtree", n.children_count ? `${n.subtree - 1} nodes below, ${n.children_count} children` : "a leaf: no node was created below it"]);
   $("node-detail").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>";
 }
 
@@ -568,7 +569,9 @@ function updateUrl() {
     if (r && r.full) q.set("node", r.full.path.join(","));
   }
   if (state.search) q.set("search", "1");
-  history.replaceState(null, "", "?" + q.toString());
+  // Readable links: commas, slashes and spaces as themselves where a query allows them.
+  const query = q.toString().replaceAll("%2C", ",").replaceAll("%2F", "/");
+  history.replaceState(null, "", "?" + query);
 }
 
 async function init() {

@@ -1,0 +1,160 @@
+// The explorer of `sargon serve` in a real browser: Debian's chromium, headless, driven by
+// playwright-core. Run by tests/serve_browser.rs as
+//   node tests/browser/explorer.mjs URL OUT_DIR CHROMIUM EXPECT_ROM(0|1)
+// It does what a newcomer does (set a position, search, open nodes, follow the PV, compare
+// the engines, make a mistake) and checks what the page shows after each step; the
+// screenshots it leaves in OUT_DIR are the ones docs/explorer.md shows.
+import { chromium } from "playwright-core";
+import assert from "node:assert/strict";
+
+const [url, outDir, executablePath, expectRom] = process.argv.slice(2);
+const ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+
+const browser = await chromium.launch({
+  executablePath,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+});
+const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+const problems = [];
+page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+// Refused requests the page shows inline (a bad FEN, an unknown path) are logged by the
+// browser as failed loads; anything else on the console is a problem.
+page.on("console", (m) => {
+  if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (400|404|409)/.test(m.text())) {
+    problems.push(`console: ${m.text()}`);
+  }
+});
+const ok = (what) => console.log(`explorer: ${what} ok`);
+const shot = (name) => page.screenshot({ path: `${outDir}/${name}` });
+const api = (path) => page.evaluate(async (p) => (await fetch(p)).json(), path);
+
+try {
+  await page.goto(url);
+  await page.waitForSelector("#board svg");
+  assert.equal(await page.getAttribute("#board", "data-fen"),
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  ok("the start position is drawn");
+
+  // A bad FEN: the error in place, with the command line's words.
+  await page.fill("#position-text", "rnbqkbnr/ppp w");
+  await page.click("#set-position");
+  await page.waitForFunction(() => document.getElementById("position-error").textContent !== "");
+  const error = await page.textContent("#position-error");
+  assert.match(error, /^invalid FEN `rnbqkbnr\/ppp w`: field 1 \(board\)/);
+  await shot("explorer-error.png");
+  ok("a bad FEN is refused inline");
+
+  // Moves clicked on the board: e2 then e4.
+  await page.click("#start");
+  await page.waitForFunction(() => document.getElementById("position-error").textContent === "");
+  await page.click('rect[data-sq="e2"]');
+  await page.click('rect[data-sq="e4"]');
+  await page.waitForFunction(() => document.getElementById("board").dataset.fen.startsWith("rnbqkbnr/pppppppp/8/8/4P3/"));
+  ok("a move clicked on the board is played");
+
+  // The Italian, searched to depth 3 on the port.
+  await page.fill("#position-text", ITALIAN);
+  await page.click("#set-position");
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, ITALIAN);
+  await page.selectOption("#engine", "port");
+  await page.fill("#depth", "3");
+  await page.click("#search");
+  await page.waitForSelector("#best-move", { timeout: 60000 });
+  const best = await page.textContent("#best-move");
+  const pvSan = (await page.textContent("#pv-san")).split(" ");
+  assert.equal(best, pvSan[0]);
+  await page.waitForSelector(".node.in-pv");
+  const rootRows = await page.$$eval('.node[role="treeitem"]', (rows) => rows.length);
+  assert.ok(rootRows > 20, `only ${rootRows} rows`);
+  ok(`the search ends with ${best}, PV ${pvSan.join(" ")}, ${rootRows - 1} root moves`);
+
+  // Open the PV: click its ply-1 node, open it, click its ply-2 node; the board follows.
+  const status = await api(`/api/search/1`);
+  const pvNodes = status.pv_nodes;
+  await page.click(`.node[data-id="${pvNodes[0]}"] .label`);
+  await page.click(`.node[data-id="${pvNodes[0]}"] .tw`);
+  await page.waitForSelector(`.node[data-id="${pvNodes[1]}"]`);
+  await page.click(`.node[data-id="${pvNodes[1]}"] .label`);
+  const node = await api(`/api/search/1/node/${pvNodes[1]}`);
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, node.fen);
+  assert.match(await page.textContent("#node-detail"), /alpha-beta/);
+  assert.match(page.url(), new RegExp(`node=${node.path.join(",")}`));
+  await shot("explorer-search.png");
+  ok(`clicking a PV node shows its position (${node.path_labels.join(" ")})`);
+
+  // Keyboard: Backspace to the parent, Down to the next row, Right opens, Left closes.
+  await page.focus("#tree");
+  await page.keyboard.press("Backspace");
+  await page.waitForSelector(`.node.selected[data-id="${pvNodes[0]}"]`);
+  await page.keyboard.press("ArrowLeft"); // closes it
+  await page.waitForFunction((id) => document.querySelector(`.node[data-id="${id}"]`).parentElement.querySelector(".kids").hidden, pvNodes[0]);
+  await page.keyboard.press("ArrowRight"); // opens it
+  await page.keyboard.press("ArrowRight"); // its first child
+  const firstChild = (await api(`/api/search/1/node/${pvNodes[0]}`)).children[0].id;
+  await page.waitForSelector(`.node.selected[data-id="${firstChild}"]`);
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction((id) => document.querySelector(".node.selected").dataset.id !== String(id), firstChild);
+  ok("keyboard navigation");
+
+  // Find a node by its move path.
+  await page.fill("#find-path", node.path.join(" "));
+  await page.click("#find");
+  await page.waitForSelector(`.node.selected[data-id="${pvNodes[1]}"]`);
+  await page.fill("#find-path", "a7a5 h2h4 a1a1");
+  await page.click("#find");
+  await page.waitForFunction(() => document.getElementById("find-error").textContent.includes("not a node"));
+  ok("find by path, and its error");
+
+  // The PV, rebuilt step by step: each step marks its node in the tree.
+  const steps = (await api(`/api/search/1/pv-steps`)).steps;
+  for (let i = 0; i < steps.length; i++) {
+    await page.click("#pv-next");
+    await page.waitForSelector(`.node.stepped[data-id="${steps[i].node}"]`);
+  }
+  assert.equal(await page.$$eval(".pv-steps li.current", (l) => l.length), 1);
+  await shot("explorer-pv.png");
+  ok(`the PV replay walks ${steps.length} steps`);
+
+  // The link holds the view: reload, and the same node is selected again.
+  const link = page.url();
+  await page.goto(link);
+  await page.waitForSelector(`.node.selected[data-id="${steps[steps.length - 1].node}"]`, { timeout: 60000 });
+  ok("a reloaded link reopens the search at its node");
+
+  // Compare the engines (with a ROM), or see why it is off.
+  if (expectRom === "1") {
+    await page.click("#compare");
+    await page.waitForSelector("#compare-verdict", { timeout: 120000 });
+    assert.equal(await page.textContent("#compare-verdict"), "0 divergences");
+    // And the original's own search, with its TRS-80 time.
+    await page.selectOption("#engine", "emulator");
+    await page.fill("#depth", "2");
+    await page.click("#search");
+    await page.waitForFunction(() => document.getElementById("result").textContent.includes("TRS-80"), null, { timeout: 120000 });
+    await shot("explorer-compare.png");
+    ok("compare: 0 divergences; the original's search shows its TRS-80 time");
+  } else {
+    assert.equal(await page.isDisabled("#compare"), true);
+    assert.match(await page.textContent("#engine-reason"), /needs your own copy/);
+    ok("without a ROM, the original and Compare are off with the reason");
+  }
+
+  // Cancel a long search.
+  await page.selectOption("#engine", "port");
+  await page.fill("#depth", "9");
+  await page.click("#search");
+  await page.waitForFunction(() => document.getElementById("progress").textContent.startsWith("searching"));
+  await page.click("#cancel");
+  await page.waitForFunction(() => document.getElementById("progress").textContent === "cancelled");
+  ok("a long search is cancelled");
+
+  assert.deepEqual(problems, []);
+  console.log("explorer: passed");
+} catch (e) {
+  await shot("explorer-failure.png").catch(() => {});
+  console.error(e);
+  console.error(problems.join("\n"));
+  process.exitCode = 1;
+} finally {
+  await browser.close();
+}
