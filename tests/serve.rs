@@ -476,3 +476,22 @@ fn compare_runs_both_engines_event_by_event() {
         analyze_json(ITALIAN, "2", "emulator")["best_uci"]
     );
 }
+
+#[test]
+fn the_models_run_with_their_interceptions() {
+    let server = Server::start(&[]);
+    let (status, v) = server.get("/api/models?engine=port");
+    assert_eq!(status, 200, "{v}");
+    let examples = v["examples"].as_array().unwrap();
+    assert_eq!(examples.len(), 5);
+    // The same figures as `sargon models --format json`.
+    let cli = common::sargon(&["models", "--format", "json"]);
+    let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    for (page, cli) in examples.iter().zip(cli.as_array().unwrap()) {
+        assert_eq!(page["evaluations"], cli["evaluations"]);
+        assert_eq!(page["pv_san"], cli["pv_san"]);
+        assert!(!page["intro"].as_str().unwrap().is_empty());
+    }
+    let (status, v) = server.get("/api/models?engine=nothing");
+    assert_eq!(status, 400, "{v}");
+}

@@ -180,6 +180,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/search/{id}/find", get(find_route))
         .route("/api/search/{id}/pv-steps", get(pv_steps))
         .route("/api/compare", post(compare_route))
+        .route("/api/models", get(models_route))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(middleware::from_fn_with_state(app.clone(), check_host))
         .with_state(app)
@@ -828,5 +829,55 @@ async fn compare_route(
         "divergences": usize::from(divergence.is_some()),
         "divergence": divergence,
         "elapsed_ms": started.elapsed().as_millis() as u64,
+    })))
+}
+
+// ---------------------------------------------------------------------------------------
+// The models of "A Window into Sargon"
+
+#[derive(serde::Deserialize)]
+struct ModelsQuery {
+    #[serde(default = "default_engine")]
+    engine: String,
+}
+
+/// `GET /api/models?engine=port`: the five examples, each Sargon's real search of the
+/// pawn position with POINTS intercepted to return the model's scores, as
+/// `sargon models --format json` gives them, with each example's introduction and moral.
+async fn models_route(
+    AxumState(app): AxumState<Arc<App>>,
+    Query(q): Query<ModelsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let kind: EngineKind = q
+        .engine
+        .parse()
+        .map_err(|e: sargon_core::engine::UnknownEngine| ApiError::bad(e.to_string()))?;
+    let store = app.searches.store.clone();
+    let rom = app.searches.rom.clone();
+    let opened = sargon_tools::engines::open(&store, kind, rom.as_deref())
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let runs = tokio::task::spawn_blocking(move || {
+        let mut engine = opened.engine;
+        sargon_tools::models::MODELS
+            .iter()
+            .map(|m| sargon_tools::models::run_example(engine.as_mut(), m.number))
+            .collect::<anyhow::Result<Vec<_>>>()
+    })
+    .await
+    .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?
+    .map_err(|e| ApiError::bad(format!("{e:#}")))?;
+    let mut all: Value = serde_json::from_str(&sargon_tools::models::to_json(&runs))
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    if let Some(list) = all.as_array_mut() {
+        for (v, run) in list.iter_mut().zip(&runs) {
+            v["intro"] = json!(run.model.intro);
+            v["moral"] = json!(run.model.moral);
+        }
+    }
+    Ok(Json(json!({
+        "engine": kind,
+        "real_fen": sargon_tools::models::REAL_FEN,
+        "depth": sargon_tools::models::DEPTH,
+        "examples": all,
     })))
 }

@@ -139,6 +139,22 @@ try {
     ok("without a ROM, the original and Compare are off with the reason");
   }
 
+  // The models of "A Window into Sargon", on the port and (with a ROM) the original.
+  for (const engine of expectRom === "1" ? ["port", "emulator"] : ["port"]) {
+    await page.selectOption("#models-engine", engine);
+    await page.click("#models-run");
+    await page.waitForSelector("#model-pv", { timeout: 60000 });
+    const tabs = await page.$$eval("#models-tabs button", (b) => b.length);
+    assert.equal(tabs, 5);
+    assert.equal(await page.$$eval("#model .mnode", (n) => n.length), 14);
+    await page.click('#models-tabs button[data-n="3"]');
+    await page.waitForSelector('#models-tabs button.current[data-n="3"]');
+    assert.ok((await page.$$eval("#model .intercept", (n) => n.length)) > 0);
+    ok(`the five models run on the ${engine}`);
+  }
+  await page.locator("#models-panel").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${outDir}/explorer-models.png`, fullPage: true });
+
   // Cancel a long search.
   await page.selectOption("#engine", "port");
   await page.fill("#depth", "9");
