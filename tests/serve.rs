@@ -495,3 +495,43 @@ fn the_models_run_with_their_interceptions() {
     let (status, v) = server.get("/api/models?engine=nothing");
     assert_eq!(status, 400, "{v}");
 }
+
+#[test]
+fn memory_at_a_node_is_read_on_both_engines() {
+    let server = Server::start(&[]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 3}));
+    let id = v["id"].as_u64().unwrap();
+    let done = server.wait(id);
+    let pv_nodes: Vec<u64> = serde_json::from_value(done["pv_nodes"].clone()).unwrap();
+    // The last PV node: evaluated, at ply 3, with its ply's list and the whole board.
+    let (status, m) = server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[2]));
+    assert_eq!(status, 200, "{m}");
+    let port = &m["port"];
+    assert_eq!(port["evaluated"], true);
+    assert_eq!(port["nply"], 3);
+    assert_eq!(port["plymax"], 3);
+    assert_eq!(port["board"].as_str().unwrap().len(), 240);
+    assert!(port["board"]
+        .as_str()
+        .unwrap()
+        .starts_with("ffffffffffffffffffff"));
+    let (_, node) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[2]));
+    assert_eq!(port["score"], node["eval"]["byte"]);
+    assert_eq!(port["two_plies_up"], node["eval"]["alpha_beta_byte"]);
+    let (_, parent) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[1]));
+    assert_eq!(
+        port["moves"].as_array().unwrap().len(),
+        parent["children_count"].as_u64().unwrap() as usize
+    );
+    if m["emulator"].is_null() {
+        common::skip_for_want_of_rom(
+            "memory_at_a_node_is_read_on_both_engines",
+            m["emulator_reason"].as_str().unwrap_or(""),
+        );
+        assert!(m["same"].is_null());
+        return;
+    }
+    common::ran_with_rom("memory_at_a_node_is_read_on_both_engines");
+    assert_eq!(m["same"], true, "{m}");
+    assert_eq!(m["emulator"], m["port"]);
+}

@@ -36,6 +36,7 @@ use sargon_core::trace::Event;
 use sargon_original::rom::RomStore;
 use sargon_tools::tree::{pawns, SearchTree, Status};
 
+pub mod memory;
 pub mod searches;
 
 use searches::{Finished, Search, SearchRequest, Searches, State};
@@ -177,6 +178,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/search/{id}/progress", get(search_progress))
         .route("/api/search/{id}/cancel", post(search_cancel))
         .route("/api/search/{id}/node/{node}", get(node_route))
+        .route("/api/search/{id}/node/{node}/memory", get(memory_route))
         .route("/api/search/{id}/find", get(find_route))
         .route("/api/search/{id}/pv-steps", get(pv_steps))
         .route("/api/compare", post(compare_route))
@@ -653,6 +655,55 @@ async fn node_route(
         )));
     }
     Ok(Json(node_json(&f, node, true)))
+}
+
+/// `GET /api/search/{id}/node/{n}/memory`: Sargon's memory at the node on the port and,
+/// with a ROM, on the original: the node's ply's move list, and at its evaluation the
+/// board, NPLY, PLYMAX, COLOR and the score bytes ([`memory`]). The search is run again
+/// on each engine up to the node.
+async fn memory_route(
+    AxumState(app): AxumState<Arc<App>>,
+    UrlPath((id, node)): UrlPath<(u64, usize)>,
+) -> Result<Json<Value>, ApiError> {
+    let search = get_search(&app, id)?;
+    let f = finished(&search)?;
+    if node >= f.tree.nodes.len() {
+        return Err(ApiError::not_found(format!(
+            "search {id} has no node {node}"
+        )));
+    }
+    let path = searches::path_to(&f.tree, node);
+    let request = search.request.clone();
+    let emulator = sargon_tools::engines::open(
+        &app.searches.store,
+        EngineKind::Emulator,
+        app.searches.rom.as_deref(),
+    );
+    let root = f.root.clone();
+    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+        let setup = position::setup(&root, request.book).map_err(|e| e.to_string())?;
+        let snap = |engine: &mut dyn sargon_core::engine::Engine| {
+            memory::snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
+        };
+        let port = snap(&mut sargon_port::Port::new())?;
+        let (original, reason) = match emulator {
+            Ok(mut opened) => (snap(opened.engine.as_mut())?, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let same = original.as_ref().map(|o| Some(o) == port.as_ref());
+        Ok(json!({
+            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
+            "port": port.as_ref().map(memory::Snapshot::to_json),
+            "emulator": original.as_ref().map(memory::Snapshot::to_json),
+            "emulator_reason": reason,
+            "same": same,
+        }))
+    });
+    let v = work
+        .await
+        .map_err(|e| ApiError::bad(format!("reading the memory failed: {e}")))?
+        .map_err(ApiError::bad)?;
+    Ok(Json(v))
 }
 
 #[derive(serde::Deserialize)]

@@ -82,6 +82,15 @@ try {
   await shot("explorer-search.png");
   ok(`clicking a PV node shows its position (${node.path_labels.join(" ")})`);
 
+  // Sargon's memory at that node, on both engines side by side.
+  await page.click("#memory");
+  await page.waitForSelector("#memory-verdict", { timeout: 60000 });
+  assert.equal(await page.textContent("#memory-verdict"),
+    expectRom === "1" ? "the same bytes on both engines" : "the original is not available: the port's memory alone");
+  assert.equal(await page.$$eval(".memory table.bytes", (t) => t.length), expectRom === "1" ? 2 : 1);
+  await page.locator("#tree-panel").screenshot({ path: `${outDir}/explorer-memory.png` });
+  ok("Sargon's memory at a node");
+
   // Keyboard: Backspace to the parent, Down to the next row, Right opens, Left closes.
   await page.focus("#tree");
   await page.keyboard.press("Backspace");

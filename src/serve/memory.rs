@@ -1,0 +1,131 @@
+//! Sargon's memory at one node of a search, on either engine: what the page shows beside a
+//! node, so the original and the port can be read side by side.
+//!
+//! The search is run again with one hook, which watches for the node: the move list of
+//! its ply when GENMOV has made it (`movegen.done` at the node's parent), then, at the
+//! node's evaluation (`alphabeta`), the 120-byte board, NPLY, PLYMAX, COLOR and the score
+//! bytes of FM37; and, if the node passes on to the best test (`best.test`), the best score
+//! one ply up. The views read the engine's own memory (the emulator's Z80 RAM, the port's
+//! byte arrays laid out as the original's), so equal snapshots are a check of the port's
+//! state, not only of its events. The search is stopped once the node is seen.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use sargon_core::engine::{Engine, SearchError, SearchOptions};
+use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
+use sargon_core::position::Setup;
+use sargon_core::vocab::SMove;
+
+/// What one engine's memory held at a node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Snapshot {
+    /// The node's ply's move list, in list order, as GENMOV left it.
+    pub moves: Vec<SMove>,
+    /// Whether the node was evaluated (else only the move list is known).
+    pub evaluated: bool,
+    /// BOARDA, 120 bytes, at the evaluation.
+    pub board: Vec<u8>,
+    /// NPLY at the evaluation.
+    pub nply: u8,
+    /// PLYMAX.
+    pub plymax: u8,
+    /// COLOR: the side to move at the node's ply.
+    pub color: u8,
+    /// The node's score byte (FM37).
+    pub score: u8,
+    /// The score table byte two plies up (FM37).
+    pub two_plies_up: u8,
+    /// The best score one ply up, when the node reached the best test.
+    pub one_ply_up: Option<u8>,
+}
+
+impl Snapshot {
+    /// As the page reads it.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "moves": self.moves.iter().map(|m| json!({"uci": m.uci(), "from": m.from.0, "to": m.to.0, "flags": format!("{:02x}", m.flags)})).collect::<Vec<_>>(),
+            "evaluated": self.evaluated,
+            "board": self.board.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            "nply": self.nply,
+            "plymax": self.plymax,
+            "color": format!("{:02x}", self.color),
+            "score": format!("{:02x}", self.score),
+            "two_plies_up": format!("{:02x}", self.two_plies_up),
+            "one_ply_up": self.one_ply_up.map(|b| format!("{b:02x}")),
+        })
+    }
+}
+
+/// Run `setup` to `depth` on `engine` and take the snapshot of the node at `path`.
+/// `None` when the search never reached the node's ply list (a path not in the tree).
+pub fn snapshot(
+    engine: &mut dyn Engine,
+    setup: &Setup,
+    depth: u8,
+    path: &[SMove],
+) -> Result<Option<Snapshot>, SearchError> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let opts = SearchOptions {
+        depth,
+        stop: Some(stop.clone()),
+        ..SearchOptions::default()
+    };
+    let parent = &path[..path.len().saturating_sub(1)];
+    let mut snap = Snapshot::default();
+    let mut seen_list = false;
+    let mut evaluated_at_ply = false;
+    let mut hook = FnHook::new(
+        &[
+            HookPoint::MovegenDone,
+            HookPoint::AlphaBeta,
+            HookPoint::BestTest,
+        ],
+        |event: &mut HookEvent<'_>| match event {
+            HookEvent::MovegenDone(v) if !evaluated_at_ply && !seen_list => {
+                if v.search().path() == parent {
+                    snap.moves = v.moves();
+                    seen_list = true;
+                    // The root has no evaluation of its own: its moves are all there is.
+                    if path.is_empty() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            HookEvent::AlphaBeta(v) if !evaluated_at_ply => {
+                let search = v.search();
+                if search.path() == path {
+                    snap.evaluated = true;
+                    snap.board = search.board().0.to_vec();
+                    snap.nply = search.ply();
+                    snap.plymax = search.max_ply();
+                    snap.color = search.side_to_move().byte();
+                    snap.score = v.score().0;
+                    snap.two_plies_up = v.two_plies_up().0;
+                    evaluated_at_ply = true;
+                    if v.cutoff() {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            HookEvent::BestTest(v) if evaluated_at_ply && snap.one_ply_up.is_none() => {
+                if v.search().path() == path {
+                    snap.one_ply_up = Some(v.one_ply_up().0);
+                }
+                stop.store(true, Ordering::Relaxed);
+            }
+            _ => {}
+        },
+    );
+    let mut hooks = Hooks::new();
+    hooks.add(&mut hook);
+    match engine.search(setup, &opts, &mut hooks) {
+        Ok(_) | Err(SearchError::Stopped) => {}
+        Err(e) => return Err(e),
+    }
+    drop(hooks);
+    drop(hook);
+    Ok((seen_list || snap.evaluated).then_some(snap))
+}
