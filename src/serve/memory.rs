@@ -84,30 +84,28 @@ pub fn snapshot(
             HookPoint::BestTest,
         ],
         |event: &mut HookEvent<'_>| match event {
-            HookEvent::MovegenDone(v) if !evaluated_at_ply && !seen_list => {
-                if v.search().path() == parent {
-                    snap.moves = v.moves();
-                    seen_list = true;
-                    // The root has no evaluation of its own: its moves are all there is.
-                    if path.is_empty() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
+            HookEvent::MovegenDone(v)
+                if !evaluated_at_ply && !seen_list && v.search().path() == parent =>
+            {
+                snap.moves = v.moves();
+                seen_list = true;
+                // The root has no evaluation of its own: its moves are all there is.
+                if path.is_empty() {
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
-            HookEvent::AlphaBeta(v) if !evaluated_at_ply => {
+            HookEvent::AlphaBeta(v) if !evaluated_at_ply && v.search().path() == path => {
                 let search = v.search();
-                if search.path() == path {
-                    snap.evaluated = true;
-                    snap.board = search.board().0.to_vec();
-                    snap.nply = search.ply();
-                    snap.plymax = search.max_ply();
-                    snap.color = search.side_to_move().byte();
-                    snap.score = v.score().0;
-                    snap.two_plies_up = v.two_plies_up().0;
-                    evaluated_at_ply = true;
-                    if v.cutoff() {
-                        stop.store(true, Ordering::Relaxed);
-                    }
+                snap.evaluated = true;
+                snap.board = search.board().0.to_vec();
+                snap.nply = search.ply();
+                snap.plymax = search.max_ply();
+                snap.color = search.side_to_move().byte();
+                snap.score = v.score().0;
+                snap.two_plies_up = v.two_plies_up().0;
+                evaluated_at_ply = true;
+                if v.cutoff() {
+                    stop.store(true, Ordering::Relaxed);
                 }
             }
             HookEvent::BestTest(v) if evaluated_at_ply && snap.one_ply_up.is_none() => {
@@ -126,6 +124,5 @@ pub fn snapshot(
         Err(e) => return Err(e),
     }
     drop(hooks);
-    drop(hook);
     Ok((seen_list || snap.evaluated).then_some(snap))
 }
