@@ -535,3 +535,45 @@ fn memory_at_a_node_is_read_on_both_engines() {
     assert_eq!(m["same"], true, "{m}");
     assert_eq!(m["emulator"], m["port"]);
 }
+
+#[test]
+fn the_originals_profile_and_listing_come_from_the_users_copy() {
+    let server = Server::start(&[]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 2}));
+    let id = v["id"].as_u64().unwrap();
+    assert_eq!(server.wait(id)["state"], "done");
+    let (_, engines) = server.get("/api/engines");
+    if engines["emulator"]["available"] != true {
+        let (status, v) = server.get(&format!("/api/search/{id}/profile"));
+        assert_eq!(status, 409, "{v}");
+        let (status, v) = server.get("/api/listing/FNDMOV");
+        assert_eq!(status, 409, "{v}");
+        common::skip_for_want_of_rom(
+            "the_originals_profile_and_listing_come_from_the_users_copy",
+            "the server has no ROM",
+        );
+        return;
+    }
+    common::ran_with_rom("the_originals_profile_and_listing_come_from_the_users_copy");
+    let (status, p) = server.get(&format!("/api/search/{id}/profile"));
+    assert_eq!(status, 200, "{p}");
+    let rows = p["rows"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["routine"] == "POINTS"), "{p}");
+    let sum: u64 = rows.iter().map(|r| r["t_states"].as_u64().unwrap()).sum();
+    assert_eq!(sum, p["totals"]["t_states"].as_u64().unwrap());
+    // The same figures as `sargon profile`.
+    let cli = common::sargon(&["profile", ITALIAN, "--depth", "2", "--format", "json"]);
+    let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(p["totals"], cli["totals"]);
+    // A routine's listing, with its hook points and the port's links, as `sargon listing
+    // --port` prints it.
+    let (status, l) = server.get("/api/listing/FNDMOV");
+    assert_eq!(status, 200, "{l}");
+    let text = l["text"].as_str().unwrap();
+    assert!(text.contains("<- hook"), "{text:.300}");
+    assert!(text.contains("-> port"), "{text:.300}");
+    let cli = common::sargon(&["listing", "FNDMOV", "--port"]);
+    assert!(String::from_utf8_lossy(&cli.stdout).contains(text));
+    let (status, v) = server.get("/api/listing/NOSUCHROUTINE");
+    assert_eq!(status, 404, "{v}");
+}

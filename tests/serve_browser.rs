@@ -85,6 +85,7 @@ fn the_explorer_works_in_a_real_browser() {
     ];
     if rom {
         shots.push("explorer-compare.png");
+        shots.push("explorer-profile.png");
         common::ran_with_rom("the_explorer_works_in_a_real_browser");
     } else {
         common::skip_for_want_of_rom(

@@ -183,6 +183,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/search/{id}/pv-steps", get(pv_steps))
         .route("/api/compare", post(compare_route))
         .route("/api/models", get(models_route))
+        .route("/api/search/{id}/profile", get(profile_route))
+        .route("/api/listing/{routine}", get(listing_route))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(middleware::from_fn_with_state(app.clone(), check_host))
         .with_state(app)
@@ -930,5 +932,71 @@ async fn models_route(
         "real_fen": sargon_tools::models::REAL_FEN,
         "depth": sargon_tools::models::DEPTH,
         "examples": all,
+    })))
+}
+
+// ---------------------------------------------------------------------------------------
+// Inside the original: the profile of a search, the listing of a routine
+
+/// `GET /api/search/{id}/profile`: where the original spends the search's time, routine
+/// by routine (`sargon profile`): the search run again on the emulator with the profiler.
+async fn profile_route(
+    AxumState(app): AxumState<Arc<App>>,
+    UrlPath(id): UrlPath<u64>,
+) -> Result<Json<Value>, ApiError> {
+    let search = get_search(&app, id)?;
+    let f = finished(&search)?;
+    let request = search.request.clone();
+    EngineKind::Emulator
+        .check_depth(request.depth)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let rom = app
+        .searches
+        .store
+        .load(app.searches.rom.as_deref())
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let root = f.root.clone();
+    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+        let setup = position::setup(&root, request.book).map_err(|e| e.to_string())?;
+        let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
+        let opts = SearchOptions::depth(request.depth);
+        let (profile, outcome) = sargon_original::profile::profile_search(&mut emu, &setup, &opts)
+            .map_err(|e| e.to_string())?;
+        Ok(json!({
+            "rows": profile.rows,
+            "totals": profile.totals,
+            "best": outcome.best.map(|m| m.uci()),
+            "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
+        }))
+    });
+    let v = work
+        .await
+        .map_err(|e| ApiError::bad(format!("the profile failed: {e}")))?
+        .map_err(ApiError::bad)?;
+    Ok(Json(v))
+}
+
+/// `GET /api/listing/{routine}`: the annotated disassembly of one routine of the user's
+/// own imported copy (never bundled: read from the ROM store on this machine), with its
+/// hook points and, under each label, the port function that implements it.
+async fn listing_route(
+    AxumState(app): AxumState<Arc<App>>,
+    UrlPath(routine): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let rom = app
+        .searches
+        .store
+        .load(app.searches.rom.as_deref())
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let hooks = sargon_original::listing::hook_addresses(&rom);
+    let program = sargon_original::program::Program::of_rom(&rom);
+    let links = sargon_studies::port_links::PortLinks::of_port();
+    let text = sargon_studies::port_links::port_listing_of(&program, &hooks, &links, &routine)
+        .map_err(|e| ApiError::not_found(e.to_string()))?;
+    Ok(Json(json!({
+        "routine": routine,
+        "rom": rom.meta.name,
+        "verified": rom.verified(),
+        "text": text,
     })))
 }

@@ -142,6 +142,15 @@ try {
     await page.waitForFunction(() => document.getElementById("result").textContent.includes("TRS-80"), null, { timeout: 120000 });
     await shot("explorer-compare.png");
     ok("compare: 0 divergences; the original's search shows its TRS-80 time");
+    // Inside the original: the profile, then a routine's listing from the user's copy.
+    await page.click("#profile");
+    await page.waitForSelector(".profile .bar-row", { timeout: 120000 });
+    // Only the bars are pictured: the listing is the user's own copy, not for docs/.
+    await page.locator("#profile-view").screenshot({ path: `${outDir}/explorer-profile.png` });
+    await page.click('.profile .bar-row[data-routine="POINTS"]');
+    await page.waitForFunction(() => document.getElementById("listing").textContent.startsWith("; routine POINTS"));
+    assert.ok((await page.$$eval("#listing .port", (l) => l.length)) > 0);
+    ok("the profile's bars, and a routine's listing with the port's links");
   } else {
     assert.equal(await page.isDisabled("#compare"), true);
     assert.match(await page.textContent("#engine-reason"), /needs your own copy/);

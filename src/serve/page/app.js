@@ -289,6 +289,10 @@ function showSearch(s, selectPath) {
   $("result").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>";
   buildTree(s, selectPath);
   loadPvSteps();
+  const rom = state.engines && state.engines.emulator.available;
+  $("profile").disabled = !rom || s.request.depth > state.engines.emulator.max_depth;
+  $("profile").title = rom ? "" : "Needs the original: " + state.engines.emulator.reason;
+  $("profile-view").innerHTML = ""; $("listing").hidden = true;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -606,6 +610,53 @@ $("read-pgn").addEventListener("click", async () => {
     box.innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
 });
+
+// ---------------------------------------------------------------------------------------
+// Inside the original: the profile and the listing
+
+$("profile").addEventListener("click", async () => {
+  $("profile-error").textContent = "";
+  $("profile-view").textContent = "profiling the search on the emulator...";
+  $("listing").hidden = true;
+  try {
+    const p = await api("GET", `/api/search/${state.searchId}/profile`);
+    const total = p.totals.t_states || 1;
+    const rows = p.rows.slice(0, 16);
+    const max = Math.max(...rows.map((r) => r.t_states), 1);
+    $("profile-view").innerHTML =
+      `<div class="sub">${p.totals.instructions.toLocaleString()} Z80 instructions, ${p.totals.t_states.toLocaleString()} T-states: ${fmtSeconds(p.trs80_seconds)} on a TRS-80; the ${rows.length} routines that cost most, by their own T-states (callees excluded):</div>` +
+      rows.map((r) => `<div class="bar-row" data-routine="${escapeHtml(r.routine)}"><span class="name">${escapeHtml(r.routine)}</span>` +
+        `<div><div class="bar" style="width:${(100 * r.t_states / max).toFixed(1)}%"></div></div>` +
+        `<span class="sub">${(100 * r.t_states / total).toFixed(1)}% &middot; ${r.calls.toLocaleString()} calls</span></div>`).join("");
+    $("profile-view").querySelectorAll(".bar-row").forEach((row) => row.addEventListener("click", () => {
+      $("profile-view").querySelectorAll(".bar-row").forEach((r) => r.classList.remove("current"));
+      row.classList.add("current");
+      showListing(row.dataset.routine);
+    }));
+  } catch (e) {
+    $("profile-view").textContent = "";
+    $("profile-error").textContent = e.message;
+  }
+});
+
+async function showListing(routine) {
+  const pre = $("listing");
+  pre.hidden = false;
+  pre.textContent = `reading ${routine}...`;
+  try {
+    const l = await api("GET", `/api/listing/${encodeURIComponent(routine)}`);
+    pre.innerHTML = l.text.split("\n").map((line) => {
+      const html = escapeHtml(line);
+      if (line.includes("<- hook")) return `<span class="hook">${html}</span>`;
+      if (/^\s*; -> port/.test(line)) return `<span class="port">${html}</span>`;
+      if (/^[A-Z0-9_]+:/.test(line)) return `<span class="label">${html}</span>`;
+      return html;
+    }).join("\n");
+    pre.dataset.routine = routine;
+  } catch (e) {
+    pre.textContent = e.message;
+  }
+}
 
 // ---------------------------------------------------------------------------------------
 // The models of "A Window into Sargon"
