@@ -369,6 +369,7 @@ fn position_json(pos: &Chess, notices: &[String]) -> Value {
         "legal": legal,
         "book_position": position::setup(pos, true).map(|s| s.plays_from_book()).unwrap_or(false),
         "representable": position::setup(pos, false).err().map(|e| e.to_string()),
+        "game_end": sargon_tools::analysis::GameEnd::of(pos),
         "notices": notices,
     })
 }

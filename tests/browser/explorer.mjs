@@ -173,6 +173,45 @@ try {
   await page.locator("#models-panel").scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${outDir}/explorer-models.png`, fullPage: true });
 
+  // A game against Sargon on the port: two moves each, then the PGN, read back by the server.
+  await page.click("#start");
+  await page.waitForFunction(() => document.getElementById("board").dataset.fen.startsWith("rnbqkbnr/pppppppp/8/8/8/8/"));
+  await page.selectOption("#engine", "port");
+  await page.fill("#depth", "2");
+  await page.click("#play-box summary");
+  await page.selectOption("#play-side", "white");
+  await page.click("#new-game");
+  const move = async (from, to, plies) => {
+    await page.click(`rect[data-sq="${from}"]`);
+    await page.click(`rect[data-sq="${to}"]`);
+    await page.waitForFunction((n) => document.getElementById("play-status").textContent.endsWith("your move") &&
+      document.getElementById("game-moves").textContent.split(" ").filter((w) => !/^\d+\.$/.test(w)).length === n, plies, { timeout: 60000 });
+  };
+  await move("e2", "e4", 2);
+  await move("g1", "f3", 4);
+  await page.click("#pgn-export");
+  const pgn = await page.inputValue("#pgn-out");
+  assert.match(pgn, /\[White "Human"\]/);
+  assert.match(pgn, /1\. e4 \S+ 2\. Nf3 \S+ \*/);
+  const back = await page.evaluate(async (text) => (await fetch("/api/pgn", { method: "POST", body: JSON.stringify({ pgn: text }) })).json(), pgn);
+  assert.equal(back.positions.length, 5, JSON.stringify(back));
+  await shot("explorer-play.png");
+  ok(`a game against Sargon: ${pgn.split("\n").pop() || pgn.trim().split("\n").pop()}`);
+  if (expectRom === "1") {
+    // At 1978 pace on the original: Sargon waits a fraction of its TRS-80 time.
+    await page.selectOption("#engine", "emulator");
+    await page.fill("#depth", "1");
+    await page.check("#pace");
+    await page.fill("#pace-fraction", "0.1");
+    await page.click("#new-game");
+    await page.click('rect[data-sq="b1"]');
+    await page.click('rect[data-sq="c3"]');
+    await page.waitForFunction(() => document.getElementById("play-status").textContent.includes("the TRS-80 took"), null, { timeout: 60000 });
+    await page.waitForFunction(() => document.getElementById("play-status").textContent.endsWith("your move"), null, { timeout: 60000 });
+    ok("1978 pace on the original");
+    await page.click("#resign");
+  }
+
   // Cancel a long search.
   await page.selectOption("#engine", "port");
   await page.fill("#depth", "9");

@@ -104,7 +104,8 @@ $("board").addEventListener("click", (ev) => {
     if (moves.length) {
       // A promotion is to a queen unless another is chosen (its UCI ends with the piece).
       const m = moves.find((m) => m.uci.length === 4 || m.uci.endsWith("q")) || moves[0];
-      setPosition(`${state.fen} moves ${m.uci}`);
+      if (game.on) humanMove(m);
+      else setPosition(`${state.fen} moves ${m.uci}`);
       return;
     }
   }
@@ -119,6 +120,7 @@ async function setPosition(text, keepSearch) {
     const pos = await api("POST", "/api/position", { text });
     state.posFen = pos.fen;
     state.fen = pos.fen;
+    state.gameEnd = pos.game_end;
     state.legal = pos.legal;
     state.rootLegal = pos.legal;
     state.from = null;
@@ -252,6 +254,12 @@ function watch(s, selectPath) {
       if (st.state === "done") showSearch(st, selectPath);
       else if (st.state === "cancelled") $("progress").textContent = "cancelled";
       else { $("progress").textContent = ""; $("search-error").textContent = st.error; }
+      if (st.state !== "done" && game.waiting) {
+        game.waiting = false;
+        game.on = false;
+        $("resign").disabled = true;
+        showGame(`the game stopped: Sargon's search ${st.state === "cancelled" ? "was cancelled" : "failed"}`);
+      }
     }
   };
   source.onerror = () => {
@@ -293,6 +301,7 @@ function showSearch(s, selectPath) {
   $("profile").disabled = !rom || s.request.depth > state.engines.emulator.max_depth;
   $("profile").title = rom ? "" : "Needs the original: " + state.engines.emulator.reason;
   $("profile-view").innerHTML = ""; $("listing").hidden = true;
+  if (game.on && game.waiting && s.request.fen === state.posFen) sargonReplies(s);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -342,13 +351,15 @@ function makeRow(n) {
 function buildTree(s, selectPath) {
   state.rows.clear();
   state.selected = null;
+  $("memory").disabled = true;
+  $("memory-view").innerHTML = "";
   const tree = $("tree");
   tree.innerHTML = "";
   tree.append(makeRow(s.root));
   expand(0).then(() => {
     performance.mark("tree-drawn");
     if (selectPath) findPath(selectPath);
-    else select(0);
+    else if (!game.on) select(0); // in a game the board shows the game, not the search
   });
 }
 
@@ -609,6 +620,111 @@ $("read-pgn").addEventListener("click", async () => {
   } catch (e) {
     box.innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
+});
+
+// ---------------------------------------------------------------------------------------
+// A game against Sargon
+
+const game = { on: false, waiting: false, human: "white", startFen: START, moves: [], result: "*" };
+
+function gameMovesHtml() {
+  let fen = game.startFen.split(" "), number = Number(fen[5] || 1), white = fen[1] === "w";
+  const parts = [];
+  game.moves.forEach((m, i) => {
+    if (white) parts.push(`${number}.`);
+    else if (i === 0) parts.push(`${number}...`);
+    parts.push(escapeHtml(m.san));
+    if (!white) number += 1;
+    white = !white;
+  });
+  return parts.join(" ") + (game.result !== "*" ? ` ${game.result}` : "");
+}
+
+function gamePgn() {
+  const date = new Date().toISOString().slice(0, 10).replaceAll("-", ".");
+  const engine = `Sargon (${$("engine").value}, depth ${$("depth").value})`;
+  const tags = [["Event", "Game against Sargon (sargon serve)"], ["Site", "?"], ["Date", date], ["Round", "-"],
+    ["White", game.human === "white" ? "Human" : engine], ["Black", game.human === "black" ? "Human" : engine], ["Result", game.result]];
+  if (game.startFen !== START) tags.push(["SetUp", "1"], ["FEN", game.startFen]);
+  const head = tags.map(([k, v]) => `[${k} "${v}"]`).join("\n");
+  return `${head}\n\n${gameMovesHtml().replaceAll("&amp;", "&")}${game.result === "*" ? " *" : ""}\n`;
+}
+
+function showGame(status) {
+  $("game-moves").innerHTML = gameMovesHtml();
+  if (status !== undefined) $("play-status").textContent = status;
+  $("pgn-export").disabled = game.moves.length === 0;
+}
+
+function endIfOver() {
+  if (!state.gameEnd) return false;
+  const moverWasWhite = state.posFen.split(" ")[1] === "b";
+  game.result = state.gameEnd === "checkmate" ? (moverWasWhite ? "1-0" : "0-1") : "1/2-1/2";
+  game.on = false;
+  $("resign").disabled = true;
+  showGame(`game over: ${state.gameEnd} (${game.result})`);
+  return true;
+}
+
+$("new-game").addEventListener("click", async () => {
+  game.on = true; game.waiting = false; game.moves = []; game.result = "*";
+  game.human = $("play-side").value;
+  game.startFen = state.posFen;
+  $("resign").disabled = false; $("pgn-out").hidden = true;
+  showGame(`a new game from the position set; you play ${game.human}`);
+  const toMove = state.posFen.split(" ")[1] === "w" ? "white" : "black";
+  if (!endIfOver() && toMove !== game.human) askSargon();
+});
+
+$("resign").addEventListener("click", () => {
+  game.on = false; game.waiting = false;
+  $("resign").disabled = true;
+  if (state.searchId != null) api("POST", `/api/search/${state.searchId}/cancel`).catch(() => {});
+  showGame("game stopped");
+});
+
+async function humanMove(m) {
+  if (game.waiting) return;
+  game.moves.push({ san: m.san, uci: m.uci });
+  await setPosition(`${state.posFen} moves ${m.uci}`, true);
+  showGame();
+  if (!endIfOver()) askSargon();
+}
+
+function askSargon() {
+  game.waiting = true;
+  state.legal = []; // no moves on the board while Sargon thinks
+  showGame("Sargon is thinking...");
+  startSearch();
+}
+
+async function sargonReplies(s) {
+  const r = s.result;
+  if (!r.best_uci) { game.waiting = false; endIfOver(); return; }
+  if ($("pace").checked) {
+    if (r.trs80_seconds == null) {
+      showGame("1978 pace needs the original (the TRS-80 time is measured on the Z80 code): playing at once");
+    } else {
+      const wait = r.trs80_seconds * Number($("pace-fraction").value || 0);
+      showGame(`the TRS-80 took ${fmtSeconds(r.trs80_seconds)} for this move: waiting ${fmtSeconds(wait)}...`);
+      await new Promise((done) => setTimeout(done, wait * 1000));
+    }
+  }
+  if (!game.on) return;
+  game.waiting = false;
+  game.moves.push({ san: r.best_san, uci: r.best_uci });
+  await setPosition(`${state.posFen} moves ${r.best_uci}`, true);
+  state.arrow = arrowOf(r.best_uci);
+  drawBoard();
+  $("board-caption").textContent = `Sargon played ${r.best_san}${r.from_book ? " (book)" : ""}; its search is in the tree`;
+  if (!endIfOver()) showGame(`Sargon played ${r.best_san}; your move`);
+}
+
+$("pgn-export").addEventListener("click", () => {
+  const out = $("pgn-out");
+  out.value = gamePgn();
+  out.hidden = false;
+  out.select();
 });
 
 // ---------------------------------------------------------------------------------------
