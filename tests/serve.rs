@@ -577,3 +577,33 @@ fn the_originals_profile_and_listing_come_from_the_users_copy() {
     let (status, v) = server.get("/api/listing/NOSUCHROUTINE");
     assert_eq!(status, 404, "{v}");
 }
+
+#[test]
+fn another_address_is_served_with_a_warning_and_a_taken_port_is_explained() {
+    // --bind beyond loopback: a warning on stderr, and the server still answers.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["serve", "--port", "0", "--bind", "0.0.0.0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut err)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(err.starts_with("warning: listening on 0.0.0.0:"), "{err}");
+    assert!(err.contains("anyone who can reach this machine"), "{err}");
+    // A port already taken: the error says so and how to pick another.
+    let server = Server::start(&[]);
+    let port = server.port.to_string();
+    let out = common::sargon(&["serve", "--port", &port]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert!(err.contains("--port 0"), "{err}");
+}

@@ -346,6 +346,38 @@ mod tests {
     }
 
     #[test]
+    fn compare_reports_the_divergence_and_a_stop_from_outside() {
+        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let three = vec![Event::Ascend { ply: 0 }; 3];
+        let two = vec![Event::Ascend { ply: 0 }; 2];
+        let c = compare(
+            &mut Scripted(three.clone()),
+            &mut Scripted(two),
+            &setup,
+            &SearchOptions::depth(1),
+        )
+        .unwrap();
+        assert_eq!(c.divergence.expect("lengths differ").index, 2);
+        assert_eq!(c.events, 2);
+        // Two real searches, stopped from outside before they end: unfinished, not a
+        // divergence (a stopped engine's trace only looks shorter).
+        let stop = Arc::new(AtomicBool::new(true));
+        let opts = SearchOptions {
+            depth: 12,
+            stop: Some(stop),
+            ..SearchOptions::default()
+        };
+        let mut left = sargon_port::Port::new();
+        let mut right = sargon_port::Port::new();
+        let r = compare(&mut left, &mut right, &setup, &opts);
+        assert!(matches!(r, Err(SearchError::Stopped)), "{r:?}");
+        // Without a stop, the same comparison (shallower) agrees.
+        let c = compare(&mut left, &mut right, &setup, &SearchOptions::depth(2)).unwrap();
+        assert!(c.divergence.is_none());
+        assert!(c.events > 100);
+    }
+
+    #[test]
     fn each_engine_thread_has_its_cpu_time_measured() {
         // Burn some CPU on this thread only: the thread clock must see it.
         let (sum, spent) =
