@@ -470,31 +470,32 @@ fn a_long_search_on_a_terminal_shows_signs_of_life() {
     assert!(started.elapsed() >= Duration::from_millis(900));
 }
 
-#[test]
-fn progress_writes_a_line_a_second_where_stderr_is_no_terminal() {
-    // The same long search with stderr a pipe: silent, unless `--progress` is given; then
-    // one plain line a second (no escape sequences), for logs and CI.
+/// Run `sargon ARGS` for `seconds` with stderr a pipe, with `--progress` or without, and
+/// check its progress lines (those containing `marker`): none without the flag; with it,
+/// between one and `most`, each passing `each`, none with an escape sequence.
+fn check_progress_lines(
+    args: &str,
+    seconds: u32,
+    marker: &str,
+    most: usize,
+    each: fn(&str) -> bool,
+) {
     let sargon = env!("CARGO_BIN_EXE_sargon");
     for forced in [false, true] {
         let progress = if forced { "--progress" } else { "" };
-        let command = format!("timeout 3 {sargon} {progress} analyze '{ITALIAN}' --depth 12");
+        let command = format!("timeout {seconds} {sargon} {progress} {args}");
         let out = Command::new("sh")
             .args(["-c", &command])
             .stdin(Stdio::null())
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = err
-            .lines()
-            .filter(|l| l.starts_with("searching to depth 12: "))
-            .collect();
+        let lines: Vec<&str> = err.lines().filter(|l| l.contains(marker)).collect();
         if forced {
             assert!(!lines.is_empty(), "{err:?}");
-            assert!(lines.len() <= 3, "one line a second: {err:?}");
+            assert!(lines.len() <= most, "too many lines: {err:?}");
             assert!(
-                lines
-                    .iter()
-                    .all(|l| l.ends_with(" s") && !l.contains('\x1b')),
+                lines.iter().all(|l| each(l) && !l.contains('\x1b')),
                 "{err:?}"
             );
         } else {
@@ -504,40 +505,29 @@ fn progress_writes_a_line_a_second_where_stderr_is_no_terminal() {
 }
 
 #[test]
+fn progress_writes_a_line_a_second_where_stderr_is_no_terminal() {
+    // A long search with stderr a pipe: silent, unless `--progress` is given; then one
+    // plain line a second, for logs and CI.
+    check_progress_lines(
+        &format!("analyze '{ITALIAN}' --depth 12"),
+        3,
+        "searching to depth 12: ",
+        3,
+        |l| l.ends_with(" s"),
+    );
+}
+
+#[test]
 fn progress_writes_a_line_every_few_seconds_for_many_searches() {
-    // A batch (`analyze --epd`) with stderr a pipe: under `--progress`, a plain line every
-    // 5 s with the count done, the time and the time left; none without it.
-    let sargon = env!("CARGO_BIN_EXE_sargon");
-    for forced in [false, true] {
-        let progress = if forced { "--progress" } else { "" };
-        // Long enough for two lines (at 5 s and 10 s) with --progress; without it, for one.
-        let seconds = if forced { 12 } else { 6 };
-        let command = format!(
-            "timeout {seconds} {sargon} {progress} analyze --epd tests/positions/varied-200.epd --depth 6"
-        );
-        let out = Command::new("sh")
-            .args(["-c", &command])
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        let lines: Vec<&str> = err
-            .lines()
-            .filter(|l| l.contains("/200 positions, "))
-            .collect();
-        if forced {
-            assert!(!lines.is_empty(), "{err:?}");
-            assert!(lines.len() <= 3, "a line every 5 s: {err:?}");
-            assert!(
-                lines
-                    .iter()
-                    .all(|l| l.contains(" left") && !l.contains('\x1b')),
-                "{err:?}"
-            );
-        } else {
-            assert!(lines.is_empty(), "{err:?}");
-        }
-    }
+    // A batch (`analyze --epd`): under `--progress`, a line every 5 s with the count done,
+    // the time and the time left (12 s: room for two lines).
+    check_progress_lines(
+        "analyze --epd tests/positions/varied-200.epd --depth 6",
+        12,
+        "/200 positions, ",
+        3,
+        |l| l.contains(" left"),
+    );
 }
 
 /// Standard output closed (`sargon ... | head -1` once `head` has gone): the command ends

@@ -20,24 +20,12 @@ struct Server {
 
 impl Server {
     fn start(extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
-            .args(["serve", "--port", "0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("sargon serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        // "sargon serve: http://127.0.0.1:PORT/  (Ctrl-C stops it)"
-        let port = line
-            .split("127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no address in {line:?}"));
+        let (child, url) = common::start_serve(extra);
+        let port = url
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap_or_else(|_| panic!("no port in {url}"));
         Server { child, port }
     }
 

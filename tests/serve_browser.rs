@@ -10,9 +10,8 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -41,21 +40,7 @@ fn the_explorer_works_in_a_real_browser() {
         .load(None)
         .is_ok();
 
-    let mut server = Command::new(env!("CARGO_BIN_EXE_sargon"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sargon serve starts");
-    let mut line = String::new();
-    BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let (mut server, url) = common::start_serve(&[]);
 
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explorer");
     std::fs::create_dir_all(&out_dir).unwrap();

@@ -97,3 +97,27 @@ pub fn temp_file(suffix: &str, text: &str) -> tempfile::NamedTempFile {
     f
 }
 pub mod golden;
+
+/// `sargon serve --port 0 ARGS`, started; the child (stdout read past its first line) and
+/// the address it printed (`http://127.0.0.1:PORT/`).
+pub fn start_serve(args: &[&str]) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("sargon serve starts");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // "sargon serve: http://127.0.0.1:PORT/  (Ctrl-C stops it)"
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, url)
+}

@@ -136,7 +136,7 @@ pub fn analyse_with(
     extra: &mut [&mut dyn Hook],
 ) -> Result<(Analysis, SearchOutcome), AnalysisError> {
     let recorded = record::search(engine, setup, opts, Detail::BestOnly, extra)?;
-    describe(&*engine, setup, opts, recorded, None)
+    analyse_recorded(&*engine, setup, opts, recorded, None)
 }
 
 /// [`analyse`], also counting the nodes the search created: the `created` events of its
@@ -156,24 +156,13 @@ pub fn analyse_counting_nodes(
             _ => {}
         })?;
     let recorded = record::Recorded { outcome, events };
-    describe(&*engine, setup, opts, recorded, Some(created))
+    analyse_recorded(&*engine, setup, opts, recorded, Some(created))
 }
 
-/// The analysis of a search already recorded (with at least its `best` events and its
-/// result) by `engine`, for a program that keeps the whole trace for its own use (the
-/// explorer of `sargon serve`).
+/// The analysis of a search already recorded by `engine` (with at least its `best` events
+/// and its result), for a program that keeps the whole trace for its own use (the explorer
+/// of `sargon serve`).
 pub fn analyse_recorded(
-    engine: &dyn Engine,
-    setup: &Setup,
-    opts: &SearchOptions,
-    recorded: record::Recorded,
-    nodes_created: Option<u64>,
-) -> Result<(Analysis, SearchOutcome), AnalysisError> {
-    describe(engine, setup, opts, recorded, nodes_created)
-}
-
-/// The analysis of a recorded search.
-fn describe(
     engine: &dyn Engine,
     setup: &Setup,
     opts: &SearchOptions,
