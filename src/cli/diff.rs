@@ -72,6 +72,14 @@ pub struct DiffArgs {
     /// Record every divergence and go on (the exit status is still 1 at the end)
     #[arg(long)]
     pub keep_going: bool,
+    /// Compare all of Sargon's data (variables, tables, board, move list, pointers as
+    /// offsets) at every point where an event arises, not only the events
+    #[arg(long, conflicts_with_all = ["out", "resume", "shard", "shard_from_env"])]
+    pub state: bool,
+    /// With --state: leave out these cells or areas by name (e.g. `VALM`, `MLIST`);
+    /// `--state-skip ''` compares everything (see docs/port.md for the defaults)
+    #[arg(long, value_delimiter = ',', requires = "state")]
+    pub state_skip: Vec<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -240,6 +248,15 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         .collect::<Result<Vec<_>>>()?;
     let (mut left, mut right, rom) = make_engines(store, args)?;
     diff_run::check_depths(&[left.as_ref(), right.as_ref()], &depths)?;
+    if args.state {
+        return super::diff_state::run(
+            left.as_mut(),
+            right.as_mut(),
+            &positions,
+            &depths,
+            &args.state_skip,
+        );
+    }
     let unverified = rom.as_ref().and_then(|r| r.unverified_note());
     if let Some(note) = &unverified {
         println!("{note}");

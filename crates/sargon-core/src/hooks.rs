@@ -193,6 +193,27 @@ pub trait SargonMemory {
     fn table(&self, table: Table) -> u16;
     /// The byte at an address of the engine's memory.
     fn peek(&self, addr: u16) -> u8;
+
+    /// For the whole-state comparison ([`crate::state`]): the one-byte variable `name`
+    /// (one of [`crate::state::VARIABLES`]), or `None` if the engine does not keep it.
+    fn state_var(&self, name: &str) -> Option<u8> {
+        let _ = name;
+        None
+    }
+
+    /// For the whole-state comparison: the pointer variable `name` (one of
+    /// [`crate::state::POINTERS`]) as an address of this engine's memory.
+    fn state_pointer(&self, name: &str) -> Option<u16> {
+        let _ = name;
+        None
+    }
+
+    /// For the whole-state comparison: where an area of Sargon's data starts in this
+    /// engine's memory.
+    fn area(&self, area: crate::state::Area) -> Option<u16> {
+        let _ = area;
+        None
+    }
 }
 
 /// The registers a routine continues with after a hook point, which the views expose
@@ -265,6 +286,11 @@ impl<'a> Search<'a> {
             path.push(self.entry(self.mem.pointer(Pointer::Mlptrj)));
         }
         path
+    }
+
+    /// Sargon's whole data state as it stands ([`crate::state`]).
+    pub fn state(&self) -> crate::state::DataState {
+        crate::state::DataState::of(self.mem)
     }
 
     /// The board as it stands (with the moves of the path made).

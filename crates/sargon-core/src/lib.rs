@@ -41,6 +41,7 @@ pub mod input;
 pub mod position;
 pub mod pv;
 pub mod record;
+pub mod state;
 pub mod trace;
 pub mod vocab;
 

@@ -4,8 +4,9 @@
 //! for both engines; the port only says where its variables and tables are. Callers test
 //! the mask first, so an unhooked search pays one bit test per point.
 
-use super::state::{Machine, BOARDA};
+use super::state::{Machine, BMOVES, BOARDA, DIRECT, MLIST, SCRATCH};
 use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
+use sargon_core::state::Area;
 
 impl SargonMemory for Machine {
     fn var(&self, var: Var) -> u8 {
@@ -37,6 +38,63 @@ impl SargonMemory for Machine {
 
     fn peek(&self, addr: u16) -> u8 {
         self.rd(addr)
+    }
+
+    // The whole state: the port keeps every one-byte variable and pointer the comparison
+    // reads as a field named after the original's, and its areas in its byte memory.
+    fn state_var(&self, name: &str) -> Option<u8> {
+        Some(match name {
+            "M1" => self.m1,
+            "M2" => self.m2,
+            "M3" => self.m3,
+            "M4" => self.m4,
+            "T1" => self.t1,
+            "T2" => self.t2,
+            "T3" => self.t3,
+            "NPINS" => self.npins,
+            "KOLOR" => self.kolor,
+            "COLOR" => self.color,
+            "P1" => self.p1,
+            "P2" => self.p2,
+            "P3" => self.p3,
+            "PMATE" => self.pmate,
+            "MOVENO" => self.moveno,
+            "PLYMAX" => self.plymax,
+            "NPLY" => self.nply,
+            "CKFLG" => self.ckflg,
+            "MATEF" => self.matef,
+            "VALM" => self.valm,
+            "BRDC" => self.brdc,
+            "PTSL" => self.ptsl,
+            "PTSW1" => self.ptsw1,
+            "PTSW2" => self.ptsw2,
+            "MTRL" => self.mtrl,
+            "BC0" => self.bc0,
+            "MV0" => self.mv0,
+            "PTSCK" => self.ptsck,
+            _ => return None,
+        })
+    }
+
+    fn state_pointer(&self, name: &str) -> Option<u16> {
+        Some(match name {
+            "MLPTRI" => self.mlptri,
+            "MLPTRJ" => self.mlptrj,
+            "SCRIX" => self.scrix,
+            "BESTM" => self.bestm,
+            "MLLST" => self.mllst,
+            "MLNXT" => self.mlnxt,
+            _ => return None,
+        })
+    }
+
+    fn area(&self, area: Area) -> Option<u16> {
+        Some(match area {
+            Area::Tables => DIRECT,
+            Area::Book => BMOVES,
+            Area::MoveList => MLIST,
+            Area::Scratch => SCRATCH,
+        })
     }
 }
 

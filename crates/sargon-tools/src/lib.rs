@@ -28,6 +28,7 @@ pub mod fuzzing;
 pub mod models;
 pub mod pgn;
 pub mod play;
+pub mod state_diff;
 pub mod tree;
 pub mod uci;
 pub mod uci_client;

@@ -102,6 +102,37 @@ pub struct Symbols {
     pub valm: u16,
     /// Address of each hook point, indexed by `HookPoint as usize`.
     pub hooks: [u16; 8],
+    /// Where the whole-state comparison reads ([`sargon_core::state`]); each `None` where
+    /// the image has no such symbol.
+    pub state: StateSymbols,
+}
+
+/// The addresses of what [`sargon_core::state::DataState`] reads, from the image's symbols.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateSymbols {
+    /// Each of [`sargon_core::state::VARIABLES`].
+    pub variables: Vec<Option<u16>>,
+    /// Each of [`sargon_core::state::POINTERS`].
+    pub pointers: Vec<Option<u16>>,
+    /// DIRECT: TBASE - 0x80, where the table area starts.
+    pub tables: Option<u16>,
+    /// BMOVES: the book.
+    pub book: Option<u16>,
+    /// MLIST: the move list.
+    pub move_list: Option<u16>,
+}
+
+impl StateSymbols {
+    fn resolve(rom: &Rom) -> StateSymbols {
+        let s = |n: &str| rom.symbol(n).ok();
+        StateSymbols {
+            variables: sargon_core::state::VARIABLES.iter().map(|n| s(n)).collect(),
+            pointers: sargon_core::state::POINTERS.iter().map(|n| s(n)).collect(),
+            tables: s("TBASE").map(|t| t.wrapping_sub(0x80)),
+            book: s("BMOVES"),
+            move_list: s("MLIST"),
+        }
+    }
 }
 
 /// How each hook point is found: symbol, offset, and the instruction bytes expected there
@@ -276,6 +307,7 @@ impl Symbols {
             m2: s("M2"),
             valm: s("VALM"),
             hooks,
+            state: StateSymbols::resolve(rom),
         })
     }
 }
@@ -891,5 +923,32 @@ impl SargonMemory for EmuMemory<'_> {
 
     fn peek(&self, addr: u16) -> u8 {
         self.mem[addr as usize]
+    }
+
+    // The whole state, at the image's own symbols (M1-M4 and T1-T3 are index words whose
+    // low byte, at the symbol, is the value).
+    fn state_var(&self, name: &str) -> Option<u8> {
+        let i = sargon_core::state::VARIABLES
+            .iter()
+            .position(|&v| v == name)?;
+        let addr = self.syms.state.variables[i]?;
+        Some(self.mem[addr as usize])
+    }
+
+    fn state_pointer(&self, name: &str) -> Option<u16> {
+        let i = sargon_core::state::POINTERS
+            .iter()
+            .position(|&v| v == name)?;
+        Some(self.word(self.syms.state.pointers[i]?))
+    }
+
+    fn area(&self, area: sargon_core::state::Area) -> Option<u16> {
+        use sargon_core::state::Area;
+        match area {
+            Area::Tables => self.syms.state.tables,
+            Area::Book => self.syms.state.book,
+            Area::MoveList => self.syms.state.move_list,
+            Area::Scratch => Some(SCRATCH_ENTRY),
+        }
     }
 }
