@@ -206,7 +206,6 @@ pub fn compare_state(
             hooks.add(&mut hook);
             right.search(setup, &opts, &mut hooks)
         };
-        drop(hook);
         drop(rx);
         let left_result = left_thread
             .join()
