@@ -378,7 +378,6 @@ impl UciClient {
     }
 
     /// The names of the options the engine offers.
-    #[cfg(test)]
     pub fn options(&self) -> &[String] {
         &self.options
     }
