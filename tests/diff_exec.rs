@@ -125,9 +125,17 @@ fn the_python_replayer_agrees_and_an_altered_event_is_caught_at_its_index() {
     let exec = recorded_traces(dir.path(), fen);
     let run = |alter: Option<u64>, out: &Path| {
         let mut cmd = Command::new(SARGON);
-        cmd.args(["diff", "--left", "port", fen, "--depths", "1-3", "--no-book"])
-            .args(["--right", &exec, "--keep-going", "--out"])
-            .arg(out);
+        cmd.args([
+            "diff",
+            "--left",
+            "port",
+            fen,
+            "--depths",
+            "1-3",
+            "--no-book",
+        ])
+        .args(["--right", &exec, "--keep-going", "--out"])
+        .arg(out);
         if let Some(i) = alter {
             cmd.env("REPLAY_ALTER", i.to_string());
         }
@@ -191,7 +199,10 @@ fn failing(command: &str, extra: &[&str]) -> String {
         line.starts_with("ERROR in position 0 (startpos) at depth 1: exec: "),
         "{line}"
     );
-    assert!(!line.contains('\u{1b}'), "no raw control characters: {line:?}");
+    assert!(
+        !line.contains('\u{1b}'),
+        "no raw control characters: {line:?}"
+    );
     line.to_string()
 }
 
@@ -214,14 +225,19 @@ fn a_program_that_misbehaves_gets_one_clear_error_naming_the_line() {
         "{trace} | head -n 2; printf '\\033[2J{{\"event\":\"warp\"}}'; head -c 500 /dev/zero | tr '\\0' x; echo"
     );
     let e = failing(&garbage, &[]);
-    assert!(e.contains("line 3 of its output is not a trace event"), "{e}");
+    assert!(
+        e.contains("line 3 of its output is not a trace event"),
+        "{e}"
+    );
     assert!(e.contains("\\u{1b}[2J"), "{e}");
     assert!(e.contains("more characters)`"), "{e}");
     assert!(e.len() < 400, "{e}");
 
     let e = failing(r#"echo '{"event":"created","ply":2,"path":["e2e4"]}'"#, &[]);
     assert!(
-        e.contains("line 1 of its output is not a trace event: `ply` is 2 but the path has 1 moves"),
+        e.contains(
+            "line 1 of its output is not a trace event: `ply` is 2 but the path has 1 moves"
+        ),
         "{e}"
     );
 
@@ -237,7 +253,9 @@ fn a_program_that_misbehaves_gets_one_clear_error_naming_the_line() {
         &[],
     );
     assert!(
-        e.contains("exited with status 139 after 5 lines of output; its stderr ends: segmentation fault"),
+        e.contains(
+            "exited with status 139 after 5 lines of output; its stderr ends: segmentation fault"
+        ),
         "{e}"
     );
 
@@ -316,7 +334,10 @@ fn exec_runs_shard_record_resume_and_report_like_any_diff() {
     let out = shard(0, &files[0], true);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(stderr.contains("4 searches already recorded, 0 to do"), "{stderr}");
+    assert!(
+        stderr.contains("4 searches already recorded, 0 to do"),
+        "{stderr}"
+    );
 
     // The report puts the shards together.
     let out = Command::new(SARGON)
@@ -331,7 +352,14 @@ fn exec_runs_shard_record_resume_and_report_like_any_diff() {
 
     // Another program is another run: its results cannot continue this one.
     let other = Command::new(SARGON)
-        .args(["diff", "--left", "port", "--right", "exec:true", "--no-book"])
+        .args([
+            "diff",
+            "--left",
+            "port",
+            "--right",
+            "exec:true",
+            "--no-book",
+        ])
         .arg("--epd")
         .arg(&epd)
         .args(["--depths", "1-2", "--shard", "0/2", "--out"])
@@ -352,7 +380,9 @@ fn bad_contenders_are_refused_before_any_search() {
     let out = diff(&["startpos", "--depth", "1", "--right", "exec:"]);
     assert!(!out.status.success());
     assert!(
-        text(&out).1.contains("`exec:` needs a command after the colon"),
+        text(&out)
+            .1
+            .contains("`exec:` needs a command after the colon"),
         "{:?}",
         text(&out)
     );
@@ -381,7 +411,11 @@ fn bad_contenders_are_refused_before_any_search() {
 fn uci_wrapper(sed: &str) -> String {
     format!(
         "uci:sh -c {}",
-        sh_quote(&format!("{} uci | sed -u {}", sh_quote(SARGON), sh_quote(sed)))
+        sh_quote(&format!(
+            "{} uci | sed -u {}",
+            sh_quote(SARGON),
+            sh_quote(sed)
+        ))
     )
 }
 
@@ -405,7 +439,13 @@ fn uci_mode_agrees_with_sargon_uci() {
         "positions: 4, searches: 12, events compared: 0, divergences: 0"
     );
     // The same through a wrapper that changes nothing: the pipe itself is not a difference.
-    let out = diff(&[POSITIONS[2], "--depth", "2", "--right", &uci_wrapper("s/^$//")]);
+    let out = diff(&[
+        POSITIONS[2],
+        "--depth",
+        "2",
+        "--right",
+        &uci_wrapper("s/^$//"),
+    ]);
     assert!(out.status.success(), "{:?}", text(&out));
 }
 
@@ -448,15 +488,24 @@ fn uci_mode_catches_a_changed_best_move_and_a_changed_score() {
         )),
         "{stdout}"
     );
-    assert!(stdout.contains(&format!("uci      bestmove {other} score cp ")), "{stdout}");
-    assert!(stdout.contains(&format!("port     bestmove {best} score cp ")), "{stdout}");
+    assert!(
+        stdout.contains(&format!("uci      bestmove {other} score cp ")),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("port     bestmove {best} score cp ")),
+        "{stdout}"
+    );
 
     // A score one centipawn off is a difference too.
     let shifted = uci_wrapper(r"s/score cp \(-\?[0-9]*\)/score cp \11/");
     let out = diff(&[POSITIONS[2], "--depth", "2", "--right", &shifted]);
     let (stdout, stderr) = text(&out);
     assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
-    assert!(stdout.contains("DIFFERENT ANSWER in position 0"), "{stdout}");
+    assert!(
+        stdout.contains("DIFFERENT ANSWER in position 0"),
+        "{stdout}"
+    );
 }
 
 // ---------------------------------------------------------------------------------------

@@ -237,8 +237,7 @@ fn make_engines(
             timeout,
         }),
         Contender::Uci(command) => RightSide::Uci(
-            UciPort::start(command, !args.no_book, timeout)
-                .context("cannot start the UCI port")?,
+            UciPort::start(command, !args.no_book, timeout).context("cannot start the UCI port")?,
         ),
     };
     let right_rom = match &right {

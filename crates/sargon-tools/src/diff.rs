@@ -162,7 +162,10 @@ pub(crate) struct EngineCost {
 }
 
 impl EngineCost {
-    pub(crate) fn of(cpu: Option<Duration>, result: &Result<SearchOutcome, SearchError>) -> EngineCost {
+    pub(crate) fn of(
+        cpu: Option<Duration>,
+        result: &Result<SearchOutcome, SearchError>,
+    ) -> EngineCost {
         EngineCost {
             cpu,
             z80_instructions: result.as_ref().ok().and_then(|o| o.stats.z80_instructions),

@@ -54,6 +54,10 @@ pub const MAX_LINE_BYTES: usize = 64 * 1024;
 /// may take minutes at depth 5 where the native port takes a second.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// Lines of an `exec:` port's output read ahead of the comparison: with [`MAX_LINE_BYTES`]
+/// this bounds the memory a program that floods its stdout can take (16 MiB).
+const LINES_IN_FLIGHT: usize = 256;
+
 /// Lines of an `exec:` port's stderr quoted when it fails.
 const STDERR_LINES: usize = 3;
 
@@ -100,7 +104,9 @@ impl FromStr for Contender {
         } else if let Some(c) = s.strip_prefix("uci:") {
             Ok(Contender::Uci(command(c, "uci")?))
         } else {
-            s.parse().map(Contender::Engine).map_err(ContenderError::Unknown)
+            s.parse()
+                .map(Contender::Engine)
+                .map_err(ContenderError::Unknown)
         }
     }
 }
@@ -250,7 +256,7 @@ impl Running {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
 
-        let (tx, lines) = mpsc::sync_channel(CHANNEL_DEPTH);
+        let (tx, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
             loop {
@@ -388,7 +394,13 @@ pub(crate) fn compare_exec(
             })
         });
         let read = read_and_compare(&mut running, &rx, port.timeout);
-        if !matches!(read, Ok(ReadEnd { divergence: None, .. })) {
+        if !matches!(
+            read,
+            Ok(ReadEnd {
+                divergence: None,
+                ..
+            })
+        ) {
             stop.store(true, Ordering::Relaxed);
             running.kill();
         }
@@ -554,9 +566,8 @@ pub(crate) fn compare_uci(
     opts: &SearchOptions,
 ) -> Result<SearchComparison, CompareError> {
     let mut nodes = 0;
-    let (searched, left_cpu) = cpu_timed(|| {
-        crate::uci::search_depth(&mut *left, setup, opts, &mut nodes, None, &mut [])
-    });
+    let (searched, left_cpu) =
+        cpu_timed(|| crate::uci::search_depth(&mut *left, setup, opts, &mut nodes, None, &mut []));
     let left_result = searched?;
     let reply = port.client.go(
         &setup.position,
@@ -572,7 +583,7 @@ pub(crate) fn compare_uci(
     let expected = Answer {
         best: uci(&left_result.best),
         // A move from the book comes without a search, so without a score to compare.
-        score: (!left_result.from_book).then(|| match left_result.mate {
+        score: (!left_result.from_book).then_some(match left_result.mate {
             Some(n) => EngineScore::Mate(n),
             None => EngineScore::Cp(left_result.score_cp),
         }),
@@ -620,6 +631,9 @@ mod tests {
             "`exec:` needs a command after the colon"
         );
         let e = "zargon".parse::<Contender>().unwrap_err().to_string();
-        assert!(e.contains("unknown engine `zargon`") && e.contains("exec:COMMAND"), "{e}");
+        assert!(
+            e.contains("unknown engine `zargon`") && e.contains("exec:COMMAND"),
+            "{e}"
+        );
     }
 }
