@@ -402,6 +402,16 @@ fn bad_contenders_are_refused_before_any_search() {
         "0",
     ]);
     assert!(text(&out).1.contains("not a number of seconds above 0"));
+    // A UCI port that does not start is refused before any search.
+    let out = diff(&["startpos", "--depth", "1", "--right", "uci:exit 3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out)
+            .1
+            .contains("cannot start the UCI port: exit 3 exited while"),
+        "{:?}",
+        text(&out)
+    );
 }
 
 // ---------------------------------------------------------------------------------------

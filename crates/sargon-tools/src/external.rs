@@ -15,8 +15,8 @@
 //!   one line is read past the left engine's trace, and a search is given up after the
 //!   port's timeout, counted only while we wait for the program (a slow left engine does
 //!   not eat into it).
-//! * **`uci:COMMAND`** ([`UciPort`]): for a port that speaks only UCI, `position fen ...`
-//!   and `go depth N`, and only the answer is compared: the best move and the last
+//! * **`uci:COMMAND`** ([`UciPort`]): for a port that speaks only UCI, started once through
+//!   `sh -c`, `position fen ...` and `go depth N`, and only the answer is compared: the best move and the last
 //!   `info score`. Two ports can agree there and still have searched differently.
 //!
 //! The process of an `exec:` port runs in a process group of its own, so that giving up on
@@ -542,10 +542,10 @@ pub struct UciPort {
 }
 
 impl UciPort {
-    /// Start the engine (a command line as `sargon play` takes one: words and quotes, no
-    /// shell), and tell it whether to use its book when it offers `OwnBook`.
+    /// Start the engine through `sh -c`, as an `exec:` port is run, and tell it whether to
+    /// use its book when it offers `OwnBook`.
     pub fn start(command: &str, book: bool, timeout: Duration) -> Result<UciPort, ClientError> {
-        let mut client = UciClient::spawn(command)?;
+        let mut client = UciClient::spawn_shell(command)?;
         if client
             .options()
             .iter()
