@@ -348,7 +348,12 @@ fn exec_runs_shard_record_resume_and_report_like_any_diff() {
         .unwrap();
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
-    assert!(stdout.contains("exec:"), "{stdout}");
+    assert!(stdout.contains("compared: port with exec:"), "{stdout}");
+    // The table names the program's column short, and does not pretend to know its time.
+    let header = stdout.lines().find(|l| l.starts_with("depth")).unwrap();
+    assert!(header.ends_with("port cpu       exec cpu"), "{header}");
+    let depth_1 = stdout.lines().find(|l| l.starts_with("    1 ")).unwrap();
+    assert!(depth_1.ends_with(" -"), "{depth_1}");
 
     // Another program is another run: its results cannot continue this one.
     let other = Command::new(SARGON)
