@@ -319,7 +319,9 @@ impl Running {
         #[cfg(unix)]
         {
             // SAFETY: kill(2) with a negative pid signals the process group the child leads
-            // (process_group(0) made it the leader); it touches no memory of ours.
+            // (process_group(0) made it the leader); it touches no memory of ours. The group
+            // keeps its id while any process it started lives, even after the leader has
+            // been reaped, so the signal reaches those and no one else.
             unsafe {
                 libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
             }
