@@ -136,17 +136,30 @@ pub enum CompareError {
     Uci(#[from] ClientError),
 }
 
-/// What comparing one search found.
+/// What comparing one search found: `D` says where the sides differ, a [`Divergence`] for
+/// two traces, an [`AnswerDifference`] for two UCI answers, a [`Difference`] for either.
 #[derive(Clone, Debug)]
-pub(crate) struct SearchComparison {
+pub(crate) struct SearchComparison<D = Divergence> {
     /// Events compared and found equal.
     pub events: u64,
     /// Where the sides first differ, if they do.
-    pub divergence: Option<Difference>,
+    pub divergence: Option<D>,
     /// What the first engine's search cost.
     pub left: EngineCost,
     /// What the second engine's search cost.
     pub right: EngineCost,
+}
+
+impl<D> SearchComparison<D> {
+    /// The same comparison with its difference said another way.
+    pub(crate) fn map<E>(self, f: impl FnOnce(D) -> E) -> SearchComparison<E> {
+        SearchComparison {
+            events: self.events,
+            divergence: self.divergence.map(f),
+            left: self.left,
+            right: self.right,
+        }
+    }
 }
 
 /// What one engine's side of a comparison cost.
@@ -340,7 +353,7 @@ pub(crate) fn compare_search(
             (Err(e), _) | (_, Err(e)) if !matches!(e, SearchError::Stopped) => Err(e),
             _ => Ok(SearchComparison {
                 events,
-                divergence: divergence.map(Difference::Trace),
+                divergence,
                 left,
                 right,
             }),
@@ -418,9 +431,7 @@ mod tests {
         assert!(r.divergence.is_none());
         assert_eq!(r.events, 4, "three ascends and the result");
         let r = compare_search(&mut Scripted(three), &mut Scripted(two), &setup, &opts).unwrap();
-        let Some(Difference::Trace(d)) = r.divergence else {
-            panic!("lengths differ: {:?}", r.divergence)
-        };
+        let d = r.divergence.expect("lengths differ");
         assert_eq!(d.index, 2);
         assert!(matches!(d.left, Some(Event::Ascend { .. })));
         assert!(matches!(d.right, Some(Event::Result { .. })));

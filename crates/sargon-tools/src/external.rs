@@ -40,8 +40,8 @@ use sargon_core::trace::{Detail, Event};
 use sargon_core::trace_line::{parse_trace_line, TraceLine, TraceLineError};
 
 use crate::diff::{
-    cpu_timed, Answer, AnswerDifference, CompareError, Difference, Divergence, EngineCost,
-    SearchComparison, CHANNEL_DEPTH,
+    cpu_timed, Answer, AnswerDifference, CompareError, Divergence, EngineCost, SearchComparison,
+    CHANNEL_DEPTH,
 };
 use crate::uci_client::{ClientError, EngineScore, Limit, UciClient};
 
@@ -416,7 +416,7 @@ pub(crate) fn compare_exec(
             (_, Err(e)) => Err(e.into()),
             (_, Ok(end)) => Ok(SearchComparison {
                 events: end.events,
-                divergence: end.divergence.map(Difference::Trace),
+                divergence: end.divergence,
                 left,
                 right: EngineCost::default(),
             }),
@@ -566,7 +566,7 @@ pub(crate) fn compare_uci(
     port: &mut UciPort,
     setup: &Setup,
     opts: &SearchOptions,
-) -> Result<SearchComparison, CompareError> {
+) -> Result<SearchComparison<AnswerDifference>, CompareError> {
     let mut nodes = 0;
     let (searched, left_cpu) =
         cpu_timed(|| crate::uci::search_depth(&mut *left, setup, opts, &mut nodes, None, &mut []));
@@ -598,10 +598,10 @@ pub(crate) fn compare_uci(
         && (expected.score.is_none() || expected.score == answered.score);
     Ok(SearchComparison {
         events: 0,
-        divergence: (!agree).then_some(Difference::Answer(AnswerDifference {
+        divergence: (!agree).then_some(AnswerDifference {
             left: expected,
             right: answered,
-        })),
+        }),
         left: EngineCost {
             cpu: left_cpu,
             z80_instructions: None,

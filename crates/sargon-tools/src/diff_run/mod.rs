@@ -337,11 +337,14 @@ pub fn run_against(
         let started = Instant::now();
         let setup = &search.position.setup;
         let result = match &mut right {
-            Right::Engine(engine) => {
-                compare_search(left, &mut **engine, setup, &opts).map_err(CompareError::from)
+            Right::Engine(engine) => compare_search(left, &mut **engine, setup, &opts)
+                .map(|c| c.map(Difference::Trace))
+                .map_err(CompareError::from),
+            Right::Exec(port) => compare_exec(left, port, setup, &opts, identity.book)
+                .map(|c| c.map(Difference::Trace)),
+            Right::Uci(port) => {
+                compare_uci(left, port, setup, &opts).map(|c| c.map(Difference::Answer))
             }
-            Right::Exec(port) => compare_exec(left, port, setup, &opts, identity.book),
-            Right::Uci(port) => compare_uci(left, port, setup, &opts),
         };
         let wall = started.elapsed();
         let (record, divergence) = make_record(search, identity, result, wall.as_micros() as u64);
@@ -374,7 +377,7 @@ fn engine_record(name: String, cost: &EngineCost) -> EngineRecord {
 fn make_record(
     search: &Search,
     identity: &RunIdentity,
-    result: Result<SearchComparison, CompareError>,
+    result: Result<SearchComparison<Difference>, CompareError>,
     wall_us: u64,
 ) -> (SearchRecord, Option<Difference>) {
     let (cmp, error) = match result {
