@@ -435,7 +435,7 @@ fn keep_going_records_every_divergence() {
     };
     let identity = RunIdentity {
         left: EngineKind::Port,
-        right: EngineKind::Port,
+        right: EngineKind::Port.into(),
         rom: None,
         book: false,
         shard: Shard::ALL,

@@ -14,11 +14,23 @@ use super::Format;
 use sargon_core::engine::{Engine, EngineKind, RomId};
 use sargon_core::position::{self, BoardDiagram};
 use sargon_original::rom::RomStore;
-use sargon_tools::diff::Divergence;
+use sargon_tools::diff::{AnswerDifference, Difference, Divergence};
 use sargon_tools::diff_run::{
-    self, report, InputPosition, Observer, ResultsFile, RunIdentity, Search, SearchRecord, Shard,
-    Tally, Verdict,
+    self, report, InputPosition, Observer, ResultsFile, Right, RunIdentity, Search, SearchRecord,
+    Shard, Tally, Verdict,
 };
+use sargon_tools::external::{self, Contender, ExecPort, UciPort};
+
+/// A timeout in seconds: positive and finite.
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() && s <= 1e9 => Ok(s),
+        _ => Err(format!(
+            "`{}` is not a number of seconds above 0",
+            sargon_core::input::echo(text)
+        )),
+    }
+}
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -39,9 +51,14 @@ pub struct DiffArgs {
     /// The reference engine
     #[arg(long, default_value = "emulator", value_parser = |s: &str| s.parse::<EngineKind>())]
     pub left: EngineKind,
-    /// The engine checked against it
-    #[arg(long, default_value = "port", value_parser = |s: &str| s.parse::<EngineKind>())]
-    pub right: EngineKind,
+    /// What is checked against it: `port`, `emulator`, `exec:COMMAND` (another port that
+    /// prints its trace, run through `sh -c` once per search) or `uci:COMMAND` (a UCI
+    /// engine: best move and score only); see docs/checking-your-port.md
+    #[arg(long, default_value = "port", value_parser = |s: &str| s.parse::<Contender>())]
+    pub right: Contender,
+    /// Give up on an `exec:` or `uci:` search after this many seconds of waiting for it
+    #[arg(long, value_name = "SECONDS", default_value_t = external::DEFAULT_TIMEOUT.as_secs_f64(), value_parser = parse_timeout)]
+    pub exec_timeout: f64,
     /// ROM for the emulator
     #[arg(long)]
     pub rom: Option<String>,
@@ -195,14 +212,47 @@ fn shard_of(args: &DiffArgs) -> Result<Shard> {
 
 type BoxedEngine = Box<dyn Engine + Send>;
 
-/// The engines of the comparison, and the ROM when one is the emulator.
+/// The right side of the comparison, made.
+enum RightSide {
+    Engine(BoxedEngine),
+    Exec(ExecPort),
+    Uci(UciPort),
+}
+
+impl RightSide {
+    fn as_right(&mut self) -> Right<'_> {
+        match self {
+            RightSide::Engine(e) => Right::Engine(e.as_mut()),
+            RightSide::Exec(p) => Right::Exec(p),
+            RightSide::Uci(p) => Right::Uci(p),
+        }
+    }
+}
+
+/// The two sides of the comparison, and the ROM when one is the emulator.
 fn make_engines(
     store: &RomStore,
     args: &DiffArgs,
-) -> Result<(BoxedEngine, BoxedEngine, Option<RomId>)> {
+) -> Result<(BoxedEngine, RightSide, Option<RomId>)> {
     let left = make_engine(store, args.left, args.rom.as_deref())?;
-    let right = make_engine(store, args.right, args.rom.as_deref())?;
-    let rom = left.rom_id().or(right.rom_id()).cloned();
+    let timeout = std::time::Duration::from_secs_f64(args.exec_timeout);
+    let right = match &args.right {
+        Contender::Engine(kind) => {
+            RightSide::Engine(make_engine(store, *kind, args.rom.as_deref())?)
+        }
+        Contender::Exec(command) => RightSide::Exec(ExecPort {
+            command: command.clone(),
+            timeout,
+        }),
+        Contender::Uci(command) => RightSide::Uci(
+            UciPort::start(command, !args.no_book, timeout).context("cannot start the UCI port")?,
+        ),
+    };
+    let right_rom = match &right {
+        RightSide::Engine(e) => e.rom_id(),
+        _ => None,
+    };
+    let rom = left.rom_id().or(right_rom).cloned();
     Ok((left, right, rom))
 }
 
@@ -247,8 +297,14 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         .map(|(i, fen)| InputPosition::new(i, fen, book))
         .collect::<Result<Vec<_>>>()?;
     let (mut left, mut right, rom) = make_engines(store, args)?;
-    diff_run::check_depths(&[left.as_ref(), right.as_ref()], &depths)?;
+    match &right {
+        RightSide::Engine(r) => diff_run::check_depths(&[left.as_ref(), r.as_ref()], &depths)?,
+        _ => diff_run::check_depths(&[left.as_ref()], &depths)?,
+    }
     if args.state {
+        let RightSide::Engine(right) = &mut right else {
+            bail!("--state compares two engines' memories: `exec:` and `uci:` programs show none");
+        };
         return super::diff_state::run(
             left.as_mut(),
             right.as_mut(),
@@ -263,7 +319,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     }
     let identity = RunIdentity {
         left: args.left,
-        right: args.right,
+        right: args.right.clone(),
         rom,
         book,
         shard,
@@ -301,12 +357,16 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     let progress = Progress::new(searches.len() as u64, "searches");
     let mut printer = Printer {
         progress: &progress,
-        left: args.left,
-        right: args.right,
+        left: args.left.to_string(),
+        right: match &args.right {
+            Contender::Engine(kind) => kind.to_string(),
+            Contender::Exec(_) => "exec".to_string(),
+            Contender::Uci(_) => "uci".to_string(),
+        },
     };
-    let outcome = diff_run::run(
+    let outcome = diff_run::run_against(
         left.as_mut(),
-        right.as_mut(),
+        right.as_right(),
         &searches,
         &identity,
         args.keep_going,
@@ -341,8 +401,8 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
 /// Shows a run as it goes: the progress bar, and every divergence or error in full.
 struct Printer<'a> {
     progress: &'a Progress,
-    left: EngineKind,
-    right: EngineKind,
+    left: String,
+    right: String,
 }
 
 impl Observer for Printer<'_> {
@@ -357,11 +417,16 @@ impl Observer for Printer<'_> {
         &mut self,
         search: &Search,
         record: &SearchRecord,
-        divergence: Option<&Divergence>,
+        difference: Option<&Difference>,
     ) {
         self.progress.inc();
-        match (record.verdict, divergence) {
-            (Verdict::Diverge, Some(d)) => self.progress.suspend(|| self.show(search, d)),
+        match (record.verdict, difference) {
+            (Verdict::Diverge, Some(Difference::Trace(d))) => {
+                self.progress.suspend(|| self.show(search, d))
+            }
+            (Verdict::Diverge, Some(Difference::Answer(a))) => {
+                self.progress.suspend(|| self.show_answers(search, a))
+            }
             (Verdict::Error, _) => self.progress.println(format!(
                 "ERROR in position {} ({}) at depth {}: {}",
                 search.position.index,
@@ -375,6 +440,19 @@ impl Observer for Printer<'_> {
 }
 
 impl Printer<'_> {
+    fn show_answers(&self, search: &Search, a: &AnswerDifference) {
+        println!(
+            "DIFFERENT ANSWER in position {} ({}) at depth {}:",
+            search.position.index, search.position.fen, search.depth
+        );
+        println!("  {:<8} {}", self.left, a.left);
+        println!(
+            "  {:<8} {}",
+            self.right,
+            sargon_core::input::echo(&a.right.to_string())
+        );
+    }
+
     fn show(&self, search: &Search, d: &Divergence) {
         let show = |e: &Option<sargon_core::trace::Event>| match e {
             Some(e) => e.to_string(),
@@ -384,8 +462,8 @@ impl Printer<'_> {
             "DIVERGENCE in position {} ({}) at depth {}, event #{}:",
             search.position.index, search.position.fen, search.depth, d.index
         );
-        println!("  {:<8} {}", self.left.to_string(), show(&d.left));
-        println!("  {:<8} {}", self.right.to_string(), show(&d.right));
+        println!("  {:<8} {}", self.left, show(&d.left));
+        println!("  {:<8} {}", self.right, show(&d.right));
         if let Some(path) = d.path() {
             let moves: Vec<String> = path.iter().map(|m| m.uci()).collect();
             println!(

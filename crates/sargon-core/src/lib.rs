@@ -11,7 +11,8 @@
 //! * [`position`]: FEN and `startpos` in, Sargon's [`Setup`] out.
 //! * [`engine`]: the [`Engine`] trait, [`SearchOptions`] and [`SearchOutcome`].
 //! * [`hooks`]: the points of the program a [`Hook`] can observe and steer.
-//! * [`trace`] and [`record`]: a search as a list of events.
+//! * [`trace`] and [`record`]: a search as a list of events; [`trace_line`]: a trace read
+//!   back from its JSON Lines form (another program's).
 //! * [`pv`]: the principal variation from the "best so far" events.
 //! * [`clock`]: T-states as time on the machines of 1978.
 //! * [`input`]: quoting what the user typed in an error.
@@ -43,6 +44,7 @@ pub mod pv;
 pub mod record;
 pub mod state;
 pub mod trace;
+pub mod trace_line;
 pub mod vocab;
 
 pub use engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};

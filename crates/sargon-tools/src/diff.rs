@@ -23,8 +23,11 @@ use sargon_core::position::Setup;
 use sargon_core::record;
 use sargon_core::trace::{self, Detail, Event};
 
+use crate::external::ExecError;
+use crate::uci_client::{ClientError, EngineScore};
+
 /// Events in flight between the two engines.
-const CHANNEL_DEPTH: usize = 1 << 14;
+pub(crate) const CHANNEL_DEPTH: usize = 1 << 14;
 
 /// Where two traces first differ.
 #[derive(Clone, Debug)]
@@ -60,17 +63,103 @@ impl Divergence {
     }
 }
 
-/// What comparing one search found.
+/// How two sides of a comparison differ: in their traces, or (for a UCI port, which has
+/// none to show) in their answers.
 #[derive(Clone, Debug)]
-pub(crate) struct SearchComparison {
+pub enum Difference {
+    /// The traces part at an event.
+    Trace(Divergence),
+    /// The best moves or the scores differ.
+    Answer(AnswerDifference),
+}
+
+/// What a search answers in UCI terms: the best move and the score of the last `info`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move, in UCI text.
+    pub best: String,
+    /// The score (none: a book move, made without a search, or no `info score` given).
+    pub score: Option<EngineScore>,
+}
+
+impl Answer {
+    /// As a JSON object, for the results file.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "event": "answer",
+            "best": self.best,
+            "score": self.score.as_ref().map(score_words),
+        })
+    }
+}
+
+/// `cp 25` or `mate 3`, as the `info` line writes it.
+fn score_words(score: &EngineScore) -> String {
+    match score {
+        EngineScore::Cp(cp) => format!("cp {cp}"),
+        EngineScore::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// `bestmove e2e4 score cp 25`.
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bestmove {}", self.best)?;
+        match &self.score {
+            Some(s) => write!(f, " score {}", score_words(s)),
+            None => write!(f, " (no score)"),
+        }
+    }
+}
+
+/// The left engine's answer and the UCI port's, when they differ.
+#[derive(Clone, Debug)]
+pub struct AnswerDifference {
+    /// The left engine's, as `sargon uci` would give it.
+    pub left: Answer,
+    /// The port's.
+    pub right: Answer,
+}
+
+/// Why a search could not be compared.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CompareError {
+    /// An engine of ours could not search.
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// An `exec:` port failed.
+    #[error(transparent)]
+    Exec(#[from] ExecError),
+    /// A `uci:` port failed.
+    #[error("uci: {0}")]
+    Uci(#[from] ClientError),
+}
+
+/// What comparing one search found: `D` says where the sides differ, a [`Divergence`] for
+/// two traces, an [`AnswerDifference`] for two UCI answers, a [`Difference`] for either.
+#[derive(Clone, Debug)]
+pub(crate) struct SearchComparison<D = Divergence> {
     /// Events compared and found equal.
     pub events: u64,
-    /// Where the traces first differ, if they do.
-    pub divergence: Option<Divergence>,
+    /// Where the sides first differ, if they do.
+    pub divergence: Option<D>,
     /// What the first engine's search cost.
     pub left: EngineCost,
     /// What the second engine's search cost.
     pub right: EngineCost,
+}
+
+impl<D> SearchComparison<D> {
+    /// The same comparison with its difference said another way.
+    pub(crate) fn map<E>(self, f: impl FnOnce(D) -> E) -> SearchComparison<E> {
+        SearchComparison {
+            events: self.events,
+            divergence: self.divergence.map(f),
+            left: self.left,
+            right: self.right,
+        }
+    }
 }
 
 /// What one engine's side of a comparison cost.
@@ -86,7 +175,10 @@ pub(crate) struct EngineCost {
 }
 
 impl EngineCost {
-    fn of(cpu: Option<Duration>, result: &Result<SearchOutcome, SearchError>) -> EngineCost {
+    pub(crate) fn of(
+        cpu: Option<Duration>,
+        result: &Result<SearchOutcome, SearchError>,
+    ) -> EngineCost {
         EngineCost {
             cpu,
             z80_instructions: result.as_ref().ok().and_then(|o| o.stats.z80_instructions),
@@ -113,7 +205,7 @@ pub(crate) fn thread_cpu_time() -> Option<Duration> {
 }
 
 /// The CPU time the calling thread spends in `work`.
-fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
+pub(crate) fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
     let before = thread_cpu_time();
     let value = work();
     let spent = match (before, thread_cpu_time()) {

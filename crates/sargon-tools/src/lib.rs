@@ -3,7 +3,8 @@
 //! What people do with either Sargon engine. Each tool sees an engine only through
 //! [`sargon_core::Engine`] and its trace through [`sargon_core::trace`], recorded by
 //! [`sargon_core::record`]: analysis and the principal variation ([`analysis`]), the
-//! differential runner ([`diff`], and [`diff_run`] for sharded, resumable runs),
+//! differential runner ([`diff`], [`diff_run`] for sharded, resumable runs, and
+//! [`external`] for other people's ports, run as programs or UCI engines),
 //! search-tree pictures ([`tree`]), the minimax models of "A Window into Sargon"
 //! ([`models`]), EPD batches ([`batch`]), the UCI protocol from both sides ([`uci`]: Sargon
 //! as an engine; [`uci_client`]: a client that drives other engines), matches with PGN out
@@ -22,6 +23,7 @@ pub mod diff_run;
 pub mod elo;
 #[cfg(feature = "emulator")]
 pub mod engines;
+pub mod external;
 #[cfg(feature = "fuzzing")]
 #[doc(hidden)]
 pub mod fuzzing;

@@ -292,11 +292,27 @@ impl UciClient {
     /// Start the engine `command` (a command line, see [`split_command`]) and complete the
     /// handshake (`uci` ... `uciok`).
     pub fn spawn(command: &str) -> Result<UciClient, ClientError> {
+        let words = split_command(command).map_err(|reason| ClientError::Start {
+            command: echo(command),
+            reason,
+        })?;
+        let name = echo(&words[0]);
+        UciClient::start(command, &words, name)
+    }
+
+    /// Start the engine `command` through `sh -c` (a pipeline, variables and quotes as the
+    /// shell takes them) and complete the handshake. Until the engine names itself, it is
+    /// called by the command.
+    pub fn spawn_shell(command: &str) -> Result<UciClient, ClientError> {
+        let words = ["sh".to_string(), "-c".to_string(), command.to_string()];
+        UciClient::start(command, &words, echo(command))
+    }
+
+    fn start(command: &str, words: &[String], name: String) -> Result<UciClient, ClientError> {
         let start_error = |reason: String| ClientError::Start {
             command: echo(command),
             reason,
         };
-        let words = split_command(command).map_err(start_error)?;
         let mut child = Command::new(&words[0])
             .args(&words[1..])
             .stdin(Stdio::piped())
@@ -343,7 +359,7 @@ impl UciClient {
                 stderr_tail,
             },
             lines,
-            name: echo(&words[0]),
+            name,
             options: Vec::new(),
         };
         client.handshake()?;
@@ -378,7 +394,6 @@ impl UciClient {
     }
 
     /// The names of the options the engine offers.
-    #[cfg(test)]
     pub fn options(&self) -> &[String] {
         &self.options
     }

@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::diff::{compare_search, Divergence, EngineCost, SearchComparison};
-use sargon_core::engine::{Engine, EngineKind, RomId, SearchError, SearchOptions};
+use crate::diff::{compare_search, CompareError, Difference, EngineCost, SearchComparison};
+use crate::external::{compare_exec, compare_uci, Contender, ExecPort, UciPort};
+use sargon_core::engine::{Engine, EngineKind, RomId, SearchOptions};
 use sargon_core::position::{self, Setup};
 use sargon_core::trace::Event;
 
@@ -147,8 +148,8 @@ pub fn check_depths(engines: &[&dyn Engine], depths: &[u8]) -> Result<()> {
 pub struct RunIdentity {
     /// The first engine compared.
     pub left: EngineKind,
-    /// The second engine compared.
-    pub right: EngineKind,
+    /// What is compared with it: an engine of ours, or another person's port.
+    pub right: Contender,
     /// The ROM, when an engine is the emulator.
     pub rom: Option<RomId>,
     /// Is Sargon's opening book allowed?
@@ -264,12 +265,12 @@ impl Tally {
 pub trait Observer {
     /// A search is about to start.
     fn starting(&mut self, _search: &Search) {}
-    /// A search finished and was recorded (`divergence` with the full events).
+    /// A search finished and was recorded (`difference` with the full events or answers).
     fn finished(
         &mut self,
         _search: &Search,
         _record: &SearchRecord,
-        _divergence: Option<&Divergence>,
+        _difference: Option<&Difference>,
     ) {
     }
 }
@@ -286,12 +287,43 @@ pub struct RunOutcome {
     pub left_undone: usize,
 }
 
+/// The right side of a run, as it runs.
+pub enum Right<'a> {
+    /// An engine of ours, compared through its hooks.
+    Engine(&'a mut (dyn Engine + Send)),
+    /// A program that prints its trace, run once per search.
+    Exec(&'a ExecPort),
+    /// A UCI engine, asked for its answer.
+    Uci(&'a mut UciPort),
+}
+
 /// Run `searches` on both engines, writing each search's record to `out` as it completes.
 /// Without `keep_going` the run stops at the first divergence or error; with it, every
 /// search is done and recorded. Only failing to write a record is an `Err`.
 pub fn run(
     left: &mut (dyn Engine + Send),
     right: &mut (dyn Engine + Send),
+    searches: &[Search],
+    identity: &RunIdentity,
+    keep_going: bool,
+    out: Option<&mut ResultsFile>,
+    observer: &mut dyn Observer,
+) -> Result<RunOutcome> {
+    run_against(
+        left,
+        Right::Engine(right),
+        searches,
+        identity,
+        keep_going,
+        out,
+        observer,
+    )
+}
+
+/// [`run`] with any right side: an engine of ours or another person's port.
+pub fn run_against(
+    left: &mut (dyn Engine + Send),
+    mut right: Right,
     searches: &[Search],
     identity: &RunIdentity,
     keep_going: bool,
@@ -303,7 +335,17 @@ pub fn run(
         observer.starting(search);
         let opts = SearchOptions::depth(search.depth);
         let started = Instant::now();
-        let result = compare_search(left, right, &search.position.setup, &opts);
+        let setup = &search.position.setup;
+        let result = match &mut right {
+            Right::Engine(engine) => compare_search(left, &mut **engine, setup, &opts)
+                .map(|c| c.map(Difference::Trace))
+                .map_err(CompareError::from),
+            Right::Exec(port) => compare_exec(left, port, setup, &opts, identity.book)
+                .map(|c| c.map(Difference::Trace)),
+            Right::Uci(port) => {
+                compare_uci(left, port, setup, &opts).map(|c| c.map(Difference::Answer))
+            }
+        };
         let wall = started.elapsed();
         let (record, divergence) = make_record(search, identity, result, wall.as_micros() as u64);
         if let Some(out) = out.as_deref_mut() {
@@ -324,9 +366,9 @@ pub fn run(
     })
 }
 
-fn engine_record(kind: EngineKind, cost: &EngineCost) -> EngineRecord {
+fn engine_record(name: String, cost: &EngineCost) -> EngineRecord {
     EngineRecord {
-        engine: kind.to_string(),
+        engine: name,
         cpu_us: cost.cpu.map(|d| d.as_micros() as u64),
         z80_instructions: cost.z80_instructions,
     }
@@ -335,9 +377,9 @@ fn engine_record(kind: EngineKind, cost: &EngineCost) -> EngineRecord {
 fn make_record(
     search: &Search,
     identity: &RunIdentity,
-    result: Result<SearchComparison, SearchError>,
+    result: Result<SearchComparison<Difference>, CompareError>,
     wall_us: u64,
-) -> (SearchRecord, Option<Divergence>) {
+) -> (SearchRecord, Option<Difference>) {
     let (cmp, error) = match result {
         Ok(cmp) => (Some(cmp), None),
         Err(e) => (None, Some(e.to_string())),
@@ -353,8 +395,14 @@ fn make_record(
         position: search.position.index,
         fen: search.position.fen.clone(),
         depth: search.depth,
-        left: engine_record(identity.left, cmp.as_ref().map_or(&no_cost, |c| &c.left)),
-        right: engine_record(identity.right, cmp.as_ref().map_or(&no_cost, |c| &c.right)),
+        left: engine_record(
+            identity.left.to_string(),
+            cmp.as_ref().map_or(&no_cost, |c| &c.left),
+        ),
+        right: engine_record(
+            identity.right.to_string(),
+            cmp.as_ref().map_or(&no_cost, |c| &c.right),
+        ),
         book: identity.book,
         sargon_version: SARGON_VERSION.to_string(),
         git_commit: GIT_COMMIT.to_string(),
@@ -364,11 +412,19 @@ fn make_record(
         shard: identity.shard.to_string(),
         verdict,
         events: cmp.as_ref().map_or(0, |c| c.events),
-        divergence: divergence.as_ref().map(|d| DivergenceRecord {
-            event: d.index,
-            left: d.left.as_ref().map(Event::to_json),
-            right: d.right.as_ref().map(Event::to_json),
-            path: d.path().map(|p| p.iter().map(|m| m.uci()).collect()),
+        divergence: divergence.as_ref().map(|d| match d {
+            Difference::Trace(d) => DivergenceRecord {
+                event: d.index,
+                left: d.left.as_ref().map(Event::to_json),
+                right: d.right.as_ref().map(Event::to_json),
+                path: d.path().map(|p| p.iter().map(|m| m.uci()).collect()),
+            },
+            Difference::Answer(a) => DivergenceRecord {
+                event: 0,
+                left: Some(a.left.to_json()),
+                right: Some(a.right.to_json()),
+                path: None,
+            },
         }),
         error,
         wall_us,
@@ -448,7 +504,7 @@ mod tests {
     fn a_resumed_file_must_come_from_the_same_comparison() {
         let identity = RunIdentity {
             left: EngineKind::Emulator,
-            right: EngineKind::Port,
+            right: EngineKind::Port.into(),
             rom: Some(RomId {
                 name: "sargon".into(),
                 sha256: "aa".repeat(32),
@@ -484,7 +540,7 @@ mod tests {
     fn a_resumed_file_must_come_from_the_same_positions() {
         let identity = RunIdentity {
             left: EngineKind::Port,
-            right: EngineKind::Port,
+            right: EngineKind::Port.into(),
             rom: None,
             book: false,
             shard: Shard::ALL,

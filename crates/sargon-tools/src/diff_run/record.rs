@@ -32,9 +32,10 @@ pub enum Verdict {
 /// One engine's side of a search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EngineRecord {
-    /// `emulator` or `port`.
+    /// `emulator`, `port`, or another person's port: `exec:COMMAND`, `uci:COMMAND`.
     pub engine: String,
-    /// CPU time of the engine's thread, in microseconds.
+    /// CPU time of the engine's thread, in microseconds (`None` for a program of another
+    /// person's, which runs in a process of its own).
     pub cpu_us: Option<u64>,
     /// Z80 instructions executed (the emulator, when its search ran to the end).
     pub z80_instructions: Option<u64>,

@@ -172,6 +172,18 @@ pub struct DepthRow {
     pub wall_s: f64,
 }
 
+/// A side's name in a column or beside its event: `exec` and `uci` for another person's
+/// program, whose whole command is in the consistency section.
+fn side_label(engine: &str) -> &str {
+    if engine.starts_with("exec:") {
+        "exec"
+    } else if engine.starts_with("uci:") {
+        "uci"
+    } else {
+        engine
+    }
+}
+
 /// A search whose engines disagreed, or could not search.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
@@ -598,17 +610,30 @@ impl Report {
         )
     }
 
-    /// The names of the CPU-time columns: the engines' (`emulator`, `port`) when the run
-    /// compared one pair.
+    /// The names of the CPU-time columns: the engines' (`emulator`, `port`, `exec`, `uci`)
+    /// when the run compared one pair.
     fn cpu_columns(&self) -> (String, String) {
         match self.consistency.comparisons.as_slice() {
-            [c] if c.left != c.right => (format!("{} cpu", c.left), format!("{} cpu", c.right)),
+            [c] if c.left != c.right => (
+                format!("{} cpu", side_label(&c.left)),
+                format!("{} cpu", side_label(&c.right)),
+            ),
             [c] => (
-                format!("{} cpu (left)", c.left),
-                format!("{} cpu (right)", c.right),
+                format!("{} cpu (left)", side_label(&c.left)),
+                format!("{} cpu (right)", side_label(&c.right)),
             ),
             _ => ("left cpu".into(), "right cpu".into()),
         }
+    }
+
+    /// Is the right side's CPU time measured? Not for another person's program (`exec:`,
+    /// `uci:`), which runs in a process of its own.
+    fn right_cpu_measured(&self) -> bool {
+        !self
+            .consistency
+            .comparisons
+            .iter()
+            .any(|c| side_label(&c.right) != c.right)
     }
 
     /// The report for people.
@@ -742,11 +767,18 @@ impl Report {
                 row.events,
                 row.divergences,
                 format!("{:.2} s", row.left_cpu_s),
-                format!("{:.2} s", row.right_cpu_s)
+                if self.right_cpu_measured() {
+                    format!("{:.2} s", row.right_cpu_s)
+                } else {
+                    "-".to_string()
+                }
             );
         }
         let (left_name, right_name) = match k.comparisons.as_slice() {
-            [c] => (c.left.clone(), c.right.clone()),
+            [c] => (
+                side_label(&c.left).to_string(),
+                side_label(&c.right).to_string(),
+            ),
             _ => ("left".into(), "right".into()),
         };
         let event = |e: &Option<serde_json::Value>| match e {
