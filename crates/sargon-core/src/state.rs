@@ -17,9 +17,12 @@
 //! An engine keeps these wherever it likes (the original at its assembled addresses, the
 //! port in its own byte memory with its own addresses), so a pointer is never compared as an
 //! address: it is translated to the area it points into and an offset there
-//! ([`Target`]). That applies to the pointer variables, to the ply table's words and to the
-//! link word that starts every 6-byte move-list entry. A pointer whose high byte is 0 is
-//! Sargon's null, whatever its low byte.
+//! ([`Target`]). That applies to the pointer variables and to the ply table's words. The
+//! move list is kept as bytes, because its entries start wherever ADMOVE put them (from
+//! MLIST for a search, from MLIST+1024 for VALMOV, and stale entries of earlier lists lie
+//! beyond); two move-list bytes that differ are the same when they belong to a word that
+//! points at the same place in each engine's own areas ([`DataState::same`]). A pointer
+//! outside the areas whose high byte is 0 is Sargon's null, whatever its low byte.
 //!
 //! Engines say where their areas are and what their variables hold through
 //! [`crate::hooks::SargonMemory`]; what an engine does not keep is a [`Cell::NotKept`],
@@ -121,6 +124,9 @@ fn area_name(area: Area) -> &'static str {
 pub struct DataState {
     /// The cells.
     pub cells: Vec<Cell>,
+    /// Where this engine keeps each area ([`Area`] order: tables, book, move list,
+    /// scratch), to tell a relocated pointer in the move list from a different byte.
+    bases: [Option<u16>; 4],
 }
 
 /// The table area's named parts, by their offset from DIRECT.
@@ -180,10 +186,12 @@ impl DataState {
             i >= PLYIX_IN_TABLES && (i - PLYIX_IN_TABLES).is_multiple_of(2)
         });
         area(&mut cells, Area::Book, BOOK_AREA, &|_| false);
-        area(&mut cells, Area::MoveList, MOVE_LIST_AREA, &|i| {
-            i % ENTRY == 0
-        });
-        DataState { cells }
+        // The move list is kept as bytes: its entries start wherever ADMOVE put them (from
+        // MLIST for a search, from MLIST+1024 for VALMOV), so their link words are found
+        // when two states are compared ([`DataState::same`]), not here.
+        area(&mut cells, Area::MoveList, MOVE_LIST_AREA, &|_| false);
+        let bases = [Area::Tables, Area::Book, Area::MoveList, Area::Scratch].map(|a| mem.area(a));
+        DataState { cells, bases }
     }
 
     /// The name of cell `i`: a variable (`NPLY`), or an area and offset (`BOARDA+21`,
@@ -213,10 +221,37 @@ impl DataState {
         } else if i < book {
             format!("BMOVES+{}", i - tables)
         } else {
-            let off = i - book;
-            let field = ["link", "link", "from", "to", "flags", "score"][off % ENTRY as usize];
-            format!("MLIST+{off} (entry {}, {field})", off / ENTRY as usize)
+            format!("MLIST+{}", i - book)
         }
+    }
+
+    /// Whether cell `i` is the same in `self` and `other`: equal, or, in the move list,
+    /// bytes of a pointer word that points at the same place in each engine's own areas
+    /// (the word ending or starting at `i`).
+    pub fn same(&self, other: &DataState, i: usize) -> bool {
+        let (a, b) = (self.cells[i], other.cells[i]);
+        if a == b {
+            return true;
+        }
+        let start = self.cells.len() - MOVE_LIST_AREA as usize;
+        if i < start {
+            return false;
+        }
+        let byte = |s: &DataState, j: usize| match s.cells.get(j) {
+            Some(Cell::Byte(b)) if j >= start => Some(*b),
+            _ => None,
+        };
+        let word_at = |j: usize| -> bool {
+            let pair = |s: &DataState| Some(u16::from_le_bytes([byte(s, j)?, byte(s, j + 1)?]));
+            match (pair(self), pair(other)) {
+                (Some(x), Some(y)) => {
+                    let (tx, ty) = (target_in(&self.bases, x), target_in(&other.bases, y));
+                    tx == ty && matches!(tx, Target::In(..))
+                }
+                _ => false,
+            }
+        };
+        word_at(i) || (i > start && word_at(i - 1))
     }
 
     /// The first cell where `self` and `other` differ, skipping the cells `skip` names.
@@ -225,12 +260,7 @@ impl DataState {
         other: &DataState,
         skip: &dyn Fn(usize) -> bool,
     ) -> Option<usize> {
-        self.cells
-            .iter()
-            .zip(&other.cells)
-            .enumerate()
-            .find(|(i, (a, b))| a != b && !skip(*i))
-            .map(|(i, _)| i)
+        (0..self.cells.len().min(other.cells.len())).find(|&i| !skip(i) && !self.same(other, i))
     }
 }
 
@@ -238,14 +268,20 @@ impl DataState {
 /// in the original the book lies in page 0, and BESTM points at `BMOVES - 2 + 3k` after a
 /// book move, an address whose high byte is 0 but which is read as a move entry.
 fn target(mem: &dyn SargonMemory, pointer: u16) -> Target {
-    for (area, before, len) in [
+    let bases = [Area::Tables, Area::Book, Area::MoveList, Area::Scratch].map(|a| mem.area(a));
+    target_in(&bases, pointer)
+}
+
+/// [`target`], with the areas' bases given ([`Area`] order).
+fn target_in(bases: &[Option<u16>; 4], pointer: u16) -> Target {
+    for (base, (area, before, len)) in bases.iter().zip([
         (Area::Tables, 0, TABLE_AREA),
         // BESTM reads a book move as an entry starting two bytes before it.
         (Area::Book, 2, BOOK_AREA + 2),
         (Area::MoveList, 0, MOVE_LIST_AREA),
         (Area::Scratch, 0, ENTRY),
-    ] {
-        if let Some(base) = mem.area(area) {
+    ]) {
+        if let Some(base) = base {
             let off = pointer.wrapping_sub(base.wrapping_sub(before));
             if off < len {
                 return Target::In(area, off);

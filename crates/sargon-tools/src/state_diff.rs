@@ -171,14 +171,8 @@ pub fn compare_state(
             let mine = search.state();
             let skip = |i: usize| skipped[i];
             if let Some(i) = theirs.state.first_difference(&mine, &skip) {
-                let differing: Vec<usize> = theirs
-                    .state
-                    .cells
-                    .iter()
-                    .zip(&mine.cells)
-                    .enumerate()
-                    .filter(|(j, (a, b))| a != b && !skipped[*j])
-                    .map(|(j, _)| j)
+                let differing: Vec<usize> = (0..mine.cells.len())
+                    .filter(|&j| !skipped[j] && !theirs.state.same(&mine, j))
                     .collect();
                 let cells_differing = differing.len();
                 let others = differing
