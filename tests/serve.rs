@@ -595,3 +595,72 @@ fn another_address_is_served_with_a_warning_and_a_taken_port_is_explained() {
     );
     assert!(err.contains("--port 0"), "{err}");
 }
+
+#[test]
+fn compare_shows_where_a_changed_image_parts_from_the_port() {
+    // The user's transcription with the pawn's value changed, stored with
+    // --accept-different in a store of its own: the page must say it is not verified, and
+    // Compare must show the first divergence, not "0".
+    let test = "compare_shows_where_a_changed_image_parts_from_the_port";
+    let Some(rom) = common::rom(test) else {
+        return;
+    };
+    let store_dir = sargon_original::rom::RomStore::open(None)
+        .dir()
+        .join(&rom.meta.name);
+    let source = std::fs::read_to_string(store_dir.join("source.asm")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("changed.asm");
+    std::fs::write(
+        &file,
+        common::source_edit::with_changed_table(&source, "PVALUE"),
+    )
+    .unwrap();
+    let store = dir.path().join("store");
+    let store = store.to_str().unwrap();
+    let out = common::sargon(&[
+        "--roms",
+        store,
+        "rom",
+        "import",
+        file.to_str().unwrap(),
+        "--name",
+        "changed",
+        "--accept-different",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let server = Server::start(&["--roms", store]);
+    let (_, engines) = server.get("/api/engines");
+    assert_eq!(engines["emulator"]["verified"], false, "{engines}");
+    assert!(
+        engines["emulator"]["warning"].as_str().is_some(),
+        "{engines}"
+    );
+    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["divergences"], 1, "{v}");
+    let d = &v["divergence"];
+    assert_eq!(
+        d["index"], v["events"],
+        "the first divergence follows the equal events: {v}"
+    );
+    assert_ne!(d["emulator"], d["port"], "{v}");
+    // Its position is the one after its path.
+    let path: Vec<&str> = d["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let text = if path.is_empty() {
+        ITALIAN.to_string()
+    } else {
+        format!("{ITALIAN} moves {}", path.join(" "))
+    };
+    let (_, pos) = server.post("/api/position", json!({"text": text}));
+    assert_eq!(d["fen"], pos["fen"], "{v}");
+}

@@ -2,6 +2,8 @@
 //! imported ROM, or say clearly why a test that needs the original is skipped.
 #![allow(dead_code)]
 
+pub mod source_edit;
+
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{Rom, RomStore};
 
