@@ -18,6 +18,7 @@ pub mod analyze;
 pub mod annotate;
 pub mod bench;
 pub mod diff;
+pub mod emulator;
 pub mod graphviz;
 pub mod history;
 pub mod listing;
