@@ -47,7 +47,11 @@ fn both_cores_agree_on_small_searches() {
         let outcome = emu
             .search(&s, &SearchOptions::depth(depth), &mut Hooks::new())
             .unwrap();
-        assert_eq!(check.instructions, emu.instructions(), "{fen} depth {depth}");
+        assert_eq!(
+            check.instructions,
+            emu.instructions(),
+            "{fen} depth {depth}"
+        );
         assert_eq!(check.table_t_states, emu.t_states(), "{fen} depth {depth}");
         assert!(outcome.stats.z80_instructions.unwrap() <= check.instructions);
         assert_eq!(check.second_t_states, check.table_t_states);

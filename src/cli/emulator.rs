@@ -14,9 +14,7 @@ use anyhow::{bail, Context, Result};
 use super::progress::Progress;
 use sargon_core::engine::EngineKind;
 use sargon_core::position::{self, parse_position};
-use sargon_original::emu::lockstep::{
-    flag_names, Crosscheck, CycleMismatch, Options, SearchCheck,
-};
+use sargon_original::emu::lockstep::{flag_names, Crosscheck, CycleMismatch, Options, SearchCheck};
 use sargon_original::rom::RomStore;
 
 #[derive(clap::Subcommand, Debug)]
@@ -240,8 +238,8 @@ fn crosscheck(store: &RomStore, args: CrosscheckArgs) -> Result<bool> {
             let options = options.clone();
             scope.spawn(move || {
                 let work = || -> Result<()> {
-                    let mut cc = Crosscheck::new(rom, options)
-                        .context("the imported ROM cannot be used")?;
+                    let mut cc =
+                        Crosscheck::new(rom, options).context("the imported ROM cannot be used")?;
                     while !stop.load(Ordering::Relaxed) {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(job) = jobs.get(i) else { break };
@@ -378,7 +376,7 @@ fn group(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);

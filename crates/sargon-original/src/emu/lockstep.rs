@@ -193,7 +193,7 @@ pub enum Fault {
 }
 
 /// How a crosscheck compares.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// Compare the undocumented flag bits 5 and 3 too. Off by default: iz80 does not
     /// model them where they come from the Z80's hidden MEMPTR register (`BIT n,(HL)`),
@@ -206,16 +206,6 @@ pub struct Options {
     pub time_cores: bool,
     /// A fault to inject: (instruction index in the search, fault).
     pub fault: Option<(u64, Fault)>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            undocumented_flags: false,
-            time_cores: false,
-            fault: None,
-        }
-    }
 }
 
 /// Both cores' speed on one search's FNDMOV call, each run alone from the same start.
@@ -284,7 +274,9 @@ impl Crosscheck {
             ..Default::default()
         };
         self.lockstep().begin_search();
-        let result = self.emu.search_observed(setup, &opts, &mut Hooks::new(), &mut NoObserver);
+        let result = self
+            .emu
+            .search_observed(setup, &opts, &mut Hooks::new(), &mut NoObserver);
         let ls = self.lockstep();
         let disagreed = ls.disagreement.is_some();
         match result {
@@ -300,7 +292,10 @@ impl Crosscheck {
     }
 
     fn lockstep(&mut self) -> &mut Lockstep {
-        self.emu.lockstep.as_deref_mut().expect("a crosscheck has a lock-step")
+        self.emu
+            .lockstep
+            .as_deref_mut()
+            .expect("a crosscheck has a lock-step")
     }
 }
 
@@ -363,7 +358,8 @@ impl Snapshot {
         let hook = emu.syms.hooks[HookPoint::BookRandom as usize];
         // iz80 alone.
         let mut cpu = Cpu::new_z80();
-        cpu.deserialize(&self.registers).expect("iz80's own serialisation");
+        cpu.deserialize(&self.registers)
+            .expect("iz80's own serialisation");
         let mut machine = Plain(self.mem.clone());
         let started = Instant::now();
         let mut iz80_instructions = 0u64;
@@ -428,7 +424,8 @@ impl Machine for Plain {
 
 fn cpu_from(registers: &[u8]) -> Cpu {
     let mut cpu = Cpu::new_z80();
-    cpu.deserialize(registers).expect("iz80's own serialisation");
+    cpu.deserialize(registers)
+        .expect("iz80's own serialisation");
     cpu
 }
 
@@ -625,7 +622,8 @@ impl Lockstep {
         let r = cpu.immutable_registers();
         self.z.set_acc(r.a());
         let c = self.z.get_reg16(StkReg16::BC) as u8;
-        self.z.set_reg16(StkReg16::BC, u16::from_be_bytes([r.get8(Reg8::B), c]));
+        self.z
+            .set_reg16(StkReg16::BC, u16::from_be_bytes([r.get8(Reg8::B), c]));
     }
 
     fn place(&self, pc: u16) -> String {
@@ -928,7 +926,12 @@ impl Emulator {
                 });
             }
             let sp = self.cpu.immutable_registers().get16(Reg16::SP);
-            let stepped = ls.step(routine, &mut self.cpu, &mut self.machine.mem, &mut self.timing);
+            let stepped = ls.step(
+                routine,
+                &mut self.cpu,
+                &mut self.machine.mem,
+                &mut self.timing,
+            );
             let after = self.cpu.immutable_registers();
             self.t_states += u64::from(self.timing.t_states(
                 &self.machine.mem,
@@ -1038,7 +1041,10 @@ mod tests {
         assert_eq!(ls.flag_mask, 0xff);
         ls.options.fault = Some((2, Fault::Flags(0x28)));
         let (_, d, _) = run_with(ls);
-        assert_eq!(d.expect("caught").items, vec![Item::Flags { differing: 0x28 }]);
+        assert_eq!(
+            d.expect("caught").items,
+            vec![Item::Flags { differing: 0x28 }]
+        );
     }
 
     fn run_with(mut ls: Lockstep) -> (u64, Option<Box<Disagreement>>, usize) {
