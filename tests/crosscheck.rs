@@ -82,3 +82,46 @@ fn a_fault_in_the_second_core_is_named() {
         assert!(!d.place.is_empty() && !d.instruction.is_empty());
     }
 }
+
+#[test]
+fn the_command_checks_an_epd_file() {
+    let Some(_) = common::rom("the_command_checks_an_epd_file") else {
+        return;
+    };
+    let epd = common::temp_file(".epd", "8/8/8/3k4/8/8/8/K1Q5 w - - 0 1\n");
+    let out = common::sargon(&[
+        "emulator",
+        "crosscheck",
+        epd.path().to_str().unwrap(),
+        "--depths",
+        "1-2",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // A line per search, beside the progress bar on stderr.
+    let err = String::from_utf8_lossy(&out.stderr);
+    for d in ["d1", "d2"] {
+        let line = format!("#1 {d}: ");
+        assert!(err.contains(&line), "{err}");
+    }
+    assert!(err.contains("agree, T-states as the table"), "{err}");
+    assert!(text.contains("2 of 2 searches"), "{text}");
+    assert!(text.ends_with("0 disagreements\n"), "{text}");
+}
+
+#[test]
+fn the_command_refuses_bad_input() {
+    // Neither needs a ROM: the positions are read first.
+    let out = common::sargon(&["emulator", "crosscheck", "/nonexistent/positions.epd"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot read /nonexistent/positions.epd"),
+        "{err}"
+    );
+    let corpus = common::temp_file(".txt", "a | 1,9 | book | startpos\n");
+    let out = common::sargon(&["emulator", "crosscheck", corpus.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("depth"), "{err}");
+}

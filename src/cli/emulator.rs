@@ -151,6 +151,9 @@ fn corpus_jobs(text: &str, range: Option<&[u8]>, path: &Path) -> Result<Vec<Job>
         };
         for d in f[1].split(',') {
             let depth: u8 = d.trim().parse().map_err(|_| bad("bad depth"))?;
+            EngineKind::Emulator
+                .check_depth(depth)
+                .map_err(|e| bad(&e.to_string()))?;
             if range.is_some_and(|r| !r.contains(&depth)) {
                 continue;
             }
@@ -256,8 +259,14 @@ fn crosscheck(store: &RomStore, args: CrosscheckArgs) -> Result<bool> {
                         } else {
                             "agree"
                         };
+                        let t_states = if check.cycle_mismatches.is_empty() {
+                            "T-states as the table".to_string()
+                        } else {
+                            let n: u64 = check.cycle_mismatches.iter().map(|m| m.count).sum();
+                            format!("{} instructions' T-states differ from the table", group(n))
+                        };
                         progress.println(format!(
-                            "{} d{}: {} instructions, {verdict} ({:.1} s)",
+                            "{} d{}: {} instructions, {verdict}, {t_states} ({:.1} s)",
                             job.label,
                             job.depth,
                             group(check.instructions),
