@@ -63,6 +63,11 @@ enum Command {
     },
     /// Disassemble the imported program with its symbols, T-states and hook points
     Listing(cli::listing::ListingArgs),
+    /// Check the emulator itself: the original on a second Z80 core in lock-step
+    Emulator {
+        #[command(subcommand)]
+        command: cli::emulator::EmulatorCommand,
+    },
     /// Explore Sargon's searches in the browser: the tree, the PV, both engines side by side
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
@@ -150,6 +155,15 @@ fn main() -> ExitCode {
         Command::Diff(args) => match cli::diff::run(&store, args) {
             Ok(true) => return ExitCode::SUCCESS,
             // Divergences were reported on stdout: no other message.
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                return ExitCode::from(2);
+            }
+        },
+        // As diff: 0 the cores agree, 1 they disagree (reported on stdout), 2 trouble.
+        Command::Emulator { command } => match cli::emulator::run(&store, command) {
+            Ok(true) => return ExitCode::SUCCESS,
             Ok(false) => return ExitCode::from(1),
             Err(e) => {
                 eprintln!("error: {e:#}");

@@ -19,6 +19,7 @@ pub mod annotate;
 pub mod bench;
 pub mod diff;
 pub mod diff_state;
+pub mod emulator;
 pub mod graphviz;
 pub mod history;
 pub mod listing;

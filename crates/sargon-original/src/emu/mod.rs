@@ -28,6 +28,8 @@
 //! * The book reads the Z80 refresh register (`LD A,R`) as a random number; the harness
 //!   replaces it with [`SearchOptions::book_random`].
 
+pub mod lockstep;
+
 use std::time::Instant;
 
 use iz80::{Cpu, Machine, Reg16, Reg8};
@@ -461,6 +463,8 @@ pub struct Emulator {
     /// With [`Emulator::track_coverage`]: this search's instructions, and where each
     /// search adds them.
     coverage: Option<(Coverage, SharedCoverage)>,
+    /// In a [`lockstep::Crosscheck`]: the second core every call runs beside iz80.
+    lockstep: Option<Box<lockstep::Lockstep>>,
 }
 
 /// The addresses whose image byte some search read before anything overwrote it (as an
@@ -496,6 +500,7 @@ impl Emulator {
             stop_check_interval: STOP_CHECK_INTERVAL,
             reads: None,
             coverage: None,
+            lockstep: None,
         })
     }
 
@@ -608,6 +613,11 @@ impl Emulator {
         stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
+        if let Some(mut ls) = self.lockstep.take() {
+            let result = self.run_lockstep(&mut ls, routine, addr, budget, hooks, book_random);
+            self.lockstep = Some(ls);
+            return result;
+        }
         // Two run loops, so that the untracked one has no per-instruction test for tracking.
         if self.tracking() {
             self.run::<O, true>(routine, addr, budget, hooks, book_random, stop, observer)
