@@ -272,17 +272,20 @@ impl<'s> Recorder<'s> {
     }
 }
 
+/// The hook points where a full trace's events arise (what [`Detail::Full`] records).
+pub const EVENT_POINTS: [HookPoint; 6] = [
+    HookPoint::MovegenDone,
+    HookPoint::PointsEnd,
+    HookPoint::AlphaBeta,
+    HookPoint::BestTest,
+    HookPoint::BestConfirmed,
+    HookPoint::Ascend,
+];
+
 impl Hook for Recorder<'_> {
     fn points(&self) -> HookMask {
         match self.detail {
-            Detail::Full => HookMask::of(&[
-                HookPoint::MovegenDone,
-                HookPoint::PointsEnd,
-                HookPoint::AlphaBeta,
-                HookPoint::BestTest,
-                HookPoint::BestConfirmed,
-                HookPoint::Ascend,
-            ]),
+            Detail::Full => HookMask::of(&EVENT_POINTS),
             Detail::BestOnly => HookMask::of(&[HookPoint::BestConfirmed]),
         }
     }

@@ -24,14 +24,7 @@ use sargon_core::vocab::SMove;
 const CHANNEL_DEPTH: usize = 256;
 
 /// The points compared: those where the trace's events arise.
-pub const POINTS: [HookPoint; 6] = [
-    HookPoint::MovegenDone,
-    HookPoint::PointsEnd,
-    HookPoint::AlphaBeta,
-    HookPoint::BestTest,
-    HookPoint::BestConfirmed,
-    HookPoint::Ascend,
-];
+pub use sargon_core::trace::EVENT_POINTS as POINTS;
 
 /// One snapshot: where it was taken, and the state.
 struct Snapshot {
