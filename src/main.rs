@@ -44,6 +44,11 @@ enum Command {
     Models(cli::models::ModelsArgs),
     /// Run the original and the port on the same searches and compare them event by event
     Diff(cli::diff::DiffArgs),
+    /// The original's traces that `sargon diff` keeps for reruns: where, how big, clear
+    Cache {
+        #[command(subcommand)]
+        command: cli::cache::CacheCommand,
+    },
     /// Measure the port against the emulator, and against the TRS-80 of 1978
     Bench(cli::bench::BenchArgs),
     /// Speak the UCI protocol on stdin/stdout, for chess GUIs (see docs/uci.md)
@@ -147,6 +152,7 @@ fn main() -> ExitCode {
         Command::History { command } => cli::history::run(&store, command),
         Command::Listing(args) => cli::listing::run(&store, args),
         Command::Bench(args) => cli::bench::run(&store, args),
+        Command::Cache { command } => cli::cache::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&store, args),
         // As diff(1): 0 the engines agree, 1 they differ (or a report found a gap), 2

@@ -5,7 +5,9 @@ mod common;
 use std::process::Command;
 
 fn sargon() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sargon"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_sargon"));
+    command.env("SARGON_CACHE", common::test_cache_dir());
+    command
 }
 
 #[test]
@@ -81,7 +83,7 @@ use sargon_core::position::{self, Setup};
 use sargon_core::vocab::Score;
 use sargon_port::Port;
 use sargon_tools::diff_run::{
-    self, InputPosition, ResultsFile, RunIdentity, SearchRecord, Shard, Verdict,
+    self, InputPosition, ResultsFile, RunIdentity, RunSettings, SearchRecord, Shard, Verdict,
 };
 
 /// The first `n` positions of the 200 varied ones, as an EPD file in `dir`.
@@ -451,7 +453,10 @@ fn keep_going_records_every_divergence() {
         &mut nudged(),
         &searches,
         &identity,
-        false,
+        RunSettings {
+            keep_going: false,
+            cache: None,
+        },
         Some(&mut out),
         &mut (),
     )
@@ -470,7 +475,10 @@ fn keep_going_records_every_divergence() {
         &mut nudged(),
         &searches,
         &identity,
-        true,
+        RunSettings {
+            keep_going: true,
+            cache: None,
+        },
         Some(&mut out),
         &mut (),
     )

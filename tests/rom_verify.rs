@@ -271,6 +271,7 @@ fn first_half(source: &str) -> String {
 
 fn sargon(store: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .env("SARGON_CACHE", common::test_cache_dir())
         .arg("--roms")
         .arg(store)
         .args(args)

@@ -278,9 +278,14 @@ fn sharded_array_reports_what_one_run_reports() {
     fs::write(&epd, first_40.join("\n") + "\n").unwrap();
     let sargon = env!("CARGO_BIN_EXE_sargon");
 
+    // The array's tasks keep the original's traces in one cache (sbatch passes the
+    // environment on); the single run below then reads them all from it, so the two
+    // reports agreeing also shows that traces kept by other processes are read right.
+    let cache = dir.path().join("trace-cache");
     let sharded = dir.path().join("sharded");
     let out = run(cluster
         .command(repo().join("scripts/slurm/submit-diff.sh"))
+        .env("SARGON_CACHE", &cache)
         .arg("--epd")
         .arg(&epd)
         .args(["--depths", "1-2", "--tasks", "4", "--out"])
@@ -302,6 +307,7 @@ fn sharded_array_reports_what_one_run_reports() {
 
     let single = dir.path().join("single.jsonl");
     let out = run(Command::new(sargon)
+        .env("SARGON_CACHE", &cache)
         .args(["diff", "--epd"])
         .arg(&epd)
         .args(["--depths", "1-2", "--out"])
@@ -309,6 +315,11 @@ fn sharded_array_reports_what_one_run_reports() {
     assert!(
         out.status.success(),
         "unsharded diff failed:\n{}",
+        text(&out)
+    );
+    assert!(
+        text(&out).contains("the original's traces: 80 read from the cache, 0 searched"),
+        "{}",
         text(&out)
     );
     let out = run(Command::new(sargon)

@@ -16,10 +16,11 @@ use sargon_core::position::{self, BoardDiagram};
 use sargon_original::rom::RomStore;
 use sargon_tools::diff::{AnswerDifference, Difference, Divergence};
 use sargon_tools::diff_run::{
-    self, report, InputPosition, Observer, ResultsFile, Right, RunIdentity, Search, SearchRecord,
-    Shard, Tally, Verdict,
+    self, report, InputPosition, Observer, ResultsFile, Right, RunIdentity, RunSettings, Search,
+    SearchRecord, Shard, Tally, Verdict,
 };
 use sargon_tools::external::{self, Contender, ExecPort, UciPort};
+use sargon_tools::trace_cache::TraceCache;
 
 /// A timeout in seconds: positive and finite.
 fn parse_timeout(text: &str) -> Result<f64, String> {
@@ -93,6 +94,18 @@ pub struct DiffArgs {
     /// offsets) at every point where an event arises, not only the events
     #[arg(long, conflicts_with_all = ["out", "resume", "shard", "shard_from_env"])]
     pub state: bool,
+    /// Search the original every time: neither read its traces from the cache nor keep
+    /// them there
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Where the original's traces are kept between runs, so that a rerun costs only the
+    /// other side (default: $SARGON_CACHE, else $XDG_CACHE_HOME/sargon/traces, else
+    /// ~/.cache/sargon/traces); `sargon cache clear` empties it
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Keep the cache under this many megabytes (the least recently used traces go first)
+    #[arg(long, value_name = "MB", default_value_t = sargon_tools::trace_cache::DEFAULT_LIMIT / 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub cache_limit: u64,
     /// With --state: leave out these cells or areas by name (e.g. `VALM`, `MLIST`);
     /// `--state-skip ''` compares everything (see docs/port.md for the defaults)
     #[arg(long, value_delimiter = ',', requires = "state")]
@@ -354,6 +367,15 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         );
     }
 
+    // The original's traces are cached; the port's (which changes with every build) and
+    // other people's programs' never are.
+    let cache = match (args.no_cache, args.left) {
+        (false, EngineKind::Emulator) => Some(TraceCache::open(
+            super::cache::dir(args.cache_dir.as_ref())?,
+            args.cache_limit.saturating_mul(1_000_000),
+        )?),
+        _ => None,
+    };
     let progress = Progress::new(searches.len() as u64, "searches");
     let mut printer = Printer {
         progress: &progress,
@@ -369,7 +391,10 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         right.as_right(),
         &searches,
         &identity,
-        args.keep_going,
+        RunSettings {
+            keep_going: args.keep_going,
+            cache: cache.as_ref(),
+        },
         out.as_mut(),
         &mut printer,
     )?;
@@ -391,11 +416,34 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         );
     }
     println!("{}", report::summary_line(shard_positions, &tally));
+    if let Some(cache) = &cache {
+        eprintln!("{}", cache_line(cache));
+    }
     if let Some(note) = unverified {
         // Again under the summary, where a reader of the result looks.
         println!("{note}");
     }
     Ok(tally.all_agree())
+}
+
+/// What the cache of the original's traces did in this run, in one line.
+fn cache_line(cache: &TraceCache) -> String {
+    let c = cache.counts();
+    let mut line = format!(
+        "the original's traces: {} read from the cache, {} searched and kept",
+        c.hits, c.stored
+    );
+    if c.corrupt > 0 {
+        line += &format!(", {} damaged entries removed and searched again", c.corrupt);
+    }
+    if c.evicted > 0 {
+        line += &format!(
+            ", {} old entries removed to stay under {}",
+            c.evicted,
+            super::cache::mb(cache.limit())
+        );
+    }
+    line + &format!(" ({})", cache.dir().display())
 }
 
 /// Shows a run as it goes: the progress bar, and every divergence or error in full.

@@ -17,6 +17,7 @@ use sargon_original::rom::RomStore;
 pub mod analyze;
 pub mod annotate;
 pub mod bench;
+pub mod cache;
 pub mod diff;
 pub mod diff_state;
 pub mod emulator;

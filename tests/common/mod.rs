@@ -81,14 +81,23 @@ pub fn pychess_check(script: &str, args: &[&str], last_line: &str) -> String {
 }
 
 /// Run the `sargon` binary with `args`; its output is printed (shown when a test fails).
+/// The original's traces that `sargon diff` caches go to a directory of the build's, not
+/// to the user's cache (a test of the cache itself names its own with `--cache-dir`).
 pub fn sargon(args: &[&str]) -> std::process::Output {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .env("SARGON_CACHE", test_cache_dir())
         .args(args)
         .output()
         .expect("sargon runs");
     println!("{}", String::from_utf8_lossy(&out.stdout));
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     out
+}
+
+/// Where the tests' runs of `sargon diff` keep the original's traces: a directory of the
+/// build's, never the user's cache.
+pub fn test_cache_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("trace-cache")
 }
 
 /// A temporary file named `*{suffix}` holding `text` (deleted when dropped).

@@ -24,6 +24,7 @@ use sargon_core::record;
 use sargon_core::trace::{self, Detail, Event};
 
 use crate::external::ExecError;
+use crate::trace_cache::{left_search, LeftRun, TraceCache};
 use crate::uci_client::{ClientError, EngineScore};
 
 /// Events in flight between the two engines.
@@ -172,6 +173,8 @@ pub(crate) struct EngineCost {
     /// Z80 instructions executed (emulator only; `None` also when a divergence stopped the
     /// search before it finished).
     pub z80_instructions: Option<u64>,
+    /// The trace was read from the cache of the original's traces, not searched.
+    pub cached: bool,
 }
 
 impl EngineCost {
@@ -182,6 +185,7 @@ impl EngineCost {
         EngineCost {
             cpu,
             z80_instructions: result.as_ref().ok().and_then(|o| o.stats.z80_instructions),
+            cached: false,
         }
     }
 }
@@ -279,6 +283,18 @@ pub(crate) fn compare_search(
     setup: &Setup,
     opts: &SearchOptions,
 ) -> Result<SearchComparison, SearchError> {
+    compare_search_cached(left, None, right, setup, opts)
+}
+
+/// [`compare_search`], the left engine's trace read from `cache` when it holds it (and
+/// kept there when it does not).
+pub(crate) fn compare_search_cached(
+    left: &mut (dyn Engine + Send),
+    cache: Option<&TraceCache>,
+    right: &mut (dyn Engine + Send),
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<SearchComparison, SearchError> {
     // The flag that stops both searches at a divergence (the caller's, if it gave one).
     let stop = opts
         .stop
@@ -291,11 +307,9 @@ pub(crate) fn compare_search(
     std::thread::scope(|scope| {
         let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
-            cpu_timed(|| {
-                // A closed channel means the comparison is over: nothing more to send.
-                record::search_streaming(left, setup, &left_opts, Detail::Full, &mut [], |e| {
-                    let _ = tx.send(e);
-                })
+            // A closed channel means the comparison is over: nothing more to send.
+            left_search(left, cache, setup, &left_opts, |e| {
+                let _ = tx.send(e);
             })
         });
 
@@ -343,10 +357,12 @@ pub(crate) fn compare_search(
             }
         }
         drop(rx);
-        let (left_result, left_cpu) = left_thread
+        let LeftRun {
+            result: left_result,
+            cost: left,
+        } = left_thread
             .join()
             .expect("the left engine's thread panicked");
-        let left = EngineCost::of(left_cpu, &left_result);
         let right = EngineCost::of(right_cpu, &right_result);
         // A divergence stops both searches, so "stopped" is expected; other errors are real.
         match (left_result, right_result) {

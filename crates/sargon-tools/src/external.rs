@@ -35,14 +35,14 @@ use std::time::{Duration, Instant};
 use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, UnknownEngine};
 use sargon_core::input::echo;
 use sargon_core::position::{self, Setup};
-use sargon_core::record;
-use sargon_core::trace::{Detail, Event};
+use sargon_core::trace::Event;
 use sargon_core::trace_line::{parse_trace_line, TraceLine, TraceLineError};
 
 use crate::diff::{
     cpu_timed, Answer, AnswerDifference, CompareError, Divergence, EngineCost, SearchComparison,
     CHANNEL_DEPTH,
 };
+use crate::trace_cache::{left_search, LeftRun, TraceCache};
 use crate::uci_client::{ClientError, EngineScore, Limit, UciClient};
 
 /// The longest line read from an `exec:` port. A trace line holds one path: at depth 20
@@ -375,6 +375,7 @@ struct ReadEnd {
 /// Run one search on the left engine and on the `exec:` port, and compare the traces.
 pub(crate) fn compare_exec(
     left: &mut (dyn Engine + Send),
+    cache: Option<&TraceCache>,
     port: &ExecPort,
     setup: &Setup,
     opts: &SearchOptions,
@@ -389,10 +390,8 @@ pub(crate) fn compare_exec(
     thread::scope(|scope| {
         let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
-            cpu_timed(|| {
-                record::search_streaming(left, setup, &left_opts, Detail::Full, &mut [], |e| {
-                    let _ = tx.send(e);
-                })
+            left_search(left, cache, setup, &left_opts, |e| {
+                let _ = tx.send(e);
             })
         });
         let read = read_and_compare(&mut running, &rx, port.timeout);
@@ -407,10 +406,12 @@ pub(crate) fn compare_exec(
             running.kill();
         }
         drop(rx);
-        let (left_result, left_cpu) = left_thread
+        let LeftRun {
+            result: left_result,
+            cost: left,
+        } = left_thread
             .join()
             .expect("the left engine's thread panicked");
-        let left = EngineCost::of(left_cpu, &left_result);
         match (left_result, read) {
             (Err(e), _) if !matches!(e, SearchError::Stopped) => Err(e.into()),
             (_, Err(e)) => Err(e.into()),
@@ -605,6 +606,7 @@ pub(crate) fn compare_uci(
         left: EngineCost {
             cpu: left_cpu,
             z80_instructions: None,
+            cached: false,
         },
         right: EngineCost::default(),
     })

@@ -31,6 +31,7 @@ pub mod models;
 pub mod pgn;
 pub mod play;
 pub mod state_diff;
+pub mod trace_cache;
 pub mod tree;
 pub mod uci;
 pub mod uci_client;

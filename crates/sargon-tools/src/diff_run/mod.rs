@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::diff::{compare_search, CompareError, Difference, EngineCost, SearchComparison};
+use crate::diff::{compare_search_cached, CompareError, Difference, EngineCost, SearchComparison};
 use crate::external::{compare_exec, compare_uci, Contender, ExecPort, UciPort};
+use crate::trace_cache::TraceCache;
 use sargon_core::engine::{Engine, EngineKind, RomId, SearchOptions};
 use sargon_core::position::{self, Setup};
 use sargon_core::trace::Event;
@@ -297,6 +298,16 @@ pub enum Right<'a> {
     Uci(&'a mut UciPort),
 }
 
+/// How a run goes on.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RunSettings<'a> {
+    /// Do every search even after a divergence or an error (else the run stops there).
+    pub keep_going: bool,
+    /// Where the left engine's traces are kept between runs (only the emulator's are; see
+    /// [`crate::trace_cache`]).
+    pub cache: Option<&'a TraceCache>,
+}
+
 /// Run `searches` on both engines, writing each search's record to `out` as it completes.
 /// Without `keep_going` the run stops at the first divergence or error; with it, every
 /// search is done and recorded. Only failing to write a record is an `Err`.
@@ -305,7 +316,7 @@ pub fn run(
     right: &mut (dyn Engine + Send),
     searches: &[Search],
     identity: &RunIdentity,
-    keep_going: bool,
+    settings: RunSettings,
     out: Option<&mut ResultsFile>,
     observer: &mut dyn Observer,
 ) -> Result<RunOutcome> {
@@ -314,7 +325,7 @@ pub fn run(
         Right::Engine(right),
         searches,
         identity,
-        keep_going,
+        settings,
         out,
         observer,
     )
@@ -326,10 +337,11 @@ pub fn run_against(
     mut right: Right,
     searches: &[Search],
     identity: &RunIdentity,
-    keep_going: bool,
+    settings: RunSettings,
     mut out: Option<&mut ResultsFile>,
     observer: &mut dyn Observer,
 ) -> Result<RunOutcome> {
+    let RunSettings { keep_going, cache } = settings;
     let mut tally = Tally::default();
     for (done, search) in searches.iter().enumerate() {
         observer.starting(search);
@@ -337,10 +349,12 @@ pub fn run_against(
         let started = Instant::now();
         let setup = &search.position.setup;
         let result = match &mut right {
-            Right::Engine(engine) => compare_search(left, &mut **engine, setup, &opts)
-                .map(|c| c.map(Difference::Trace))
-                .map_err(CompareError::from),
-            Right::Exec(port) => compare_exec(left, port, setup, &opts, identity.book)
+            Right::Engine(engine) => {
+                compare_search_cached(left, cache, &mut **engine, setup, &opts)
+                    .map(|c| c.map(Difference::Trace))
+                    .map_err(CompareError::from)
+            }
+            Right::Exec(port) => compare_exec(left, cache, port, setup, &opts, identity.book)
                 .map(|c| c.map(Difference::Trace)),
             Right::Uci(port) => {
                 compare_uci(left, port, setup, &opts).map(|c| c.map(Difference::Answer))
@@ -371,6 +385,7 @@ fn engine_record(name: String, cost: &EngineCost) -> EngineRecord {
         engine: name,
         cpu_us: cost.cpu.map(|d| d.as_micros() as u64),
         z80_instructions: cost.z80_instructions,
+        cached: cost.cached,
     }
 }
 

@@ -39,6 +39,10 @@ pub struct EngineRecord {
     pub cpu_us: Option<u64>,
     /// Z80 instructions executed (the emulator, when its search ran to the end).
     pub z80_instructions: Option<u64>,
+    /// The trace was read from the cache of the original's traces (`cpu_us` is then the
+    /// time to read it); absent in files made before the cache, and when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 /// Where the two traces first differ.
@@ -281,11 +285,13 @@ pub(crate) mod tests {
                 engine: "emulator".into(),
                 cpu_us: Some(2000),
                 z80_instructions: Some(1000),
+                cached: false,
             },
             right: EngineRecord {
                 engine: "port".into(),
                 cpu_us: Some(10),
                 z80_instructions: None,
+                cached: false,
             },
             book: true,
             sargon_version: "0.1.0".into(),
