@@ -44,8 +44,8 @@ use codec::{EventReader, Writer};
 /// of event, a hook moved), so that traces recorded before are never compared again.
 const MAGIC: &str = "sargon trace cache 1";
 
-/// The size limit when none is given: 2 GiB.
-pub const DEFAULT_LIMIT: u64 = 2 << 30;
+/// The size limit when none is given: 2 GB.
+pub const DEFAULT_LIMIT: u64 = 2_000_000_000;
 
 /// Why the cache could not be used.
 #[derive(Debug, thiserror::Error)]
