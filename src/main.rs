@@ -1,6 +1,10 @@
 //! The `sargon` command: a thin dispatcher over the subcommands in `cli/`, each a thin layer
 //! of arguments and printing over the `sargon` library.
 
+// A binary has no public API: what its modules share is `pub(crate)`, and the lint keeps
+// it so.
+#![warn(unreachable_pub)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

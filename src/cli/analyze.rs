@@ -17,7 +17,7 @@ use sargon_tools::batch::{self, BatchRow};
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
-pub enum AnalyzeFormat {
+pub(crate) enum AnalyzeFormat {
     /// For people (one position)
     Text,
     /// One JSON object (one position)
@@ -32,7 +32,7 @@ pub enum AnalyzeFormat {
 
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("input").required(true).args(["position", "epd"])))]
-pub struct AnalyzeArgs {
+pub(crate) struct AnalyzeArgs {
     /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
     /// then maybe `moves` and moves in UCI notation
     #[arg(num_args = 1..)]
@@ -53,7 +53,7 @@ pub struct AnalyzeArgs {
     pub jobs: Option<usize>,
 }
 
-pub fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
     // The arguments, before any work.
     args.engine.engine.check_depth(args.depth)?;
     if let Some(path) = &args.epd {
@@ -186,7 +186,7 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
 }
 
 /// The text form of an analysis.
-pub fn render_text(a: &Analysis) -> String {
+pub(crate) fn render_text(a: &Analysis) -> String {
     let mut out = String::new();
     let mut line = |s: String| {
         out.push_str(&s);

@@ -14,7 +14,7 @@ use sargon_original::rom::RomStore;
 use sargon_tools::{annotate, pgn};
 
 #[derive(clap::Args, Debug)]
-pub struct AnnotateArgs {
+pub(crate) struct AnnotateArgs {
     /// The PGN file of the games
     pub pgn: PathBuf,
     /// Search depth in plies for every position
@@ -31,7 +31,7 @@ pub struct AnnotateArgs {
     pub output: Option<PathBuf>,
 }
 
-pub fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
     let text = fs::read_to_string(&args.pgn)
         .with_context(|| format!("reading {}", super::shown(&args.pgn)))?;
     let games = pgn::read_games(&text).with_context(|| super::shown(&args.pgn))?;

@@ -23,7 +23,7 @@ use sargon_studies::history::BENCHMARK_POSITIONS;
 const TRS80_LEVEL6_SECONDS: f64 = sargon_studies::history::MANUAL_SECONDS[5];
 
 #[derive(clap::Args, Debug)]
-pub struct BenchArgs {
+pub(crate) struct BenchArgs {
     /// Depth of the port-against-emulator comparison (1-6; 1-20 with --no-emulator) and
     /// of the hook comparison (which stops at 5)
     #[arg(long, default_value_t = 4, value_parser = super::parse_depth, allow_negative_numbers = true)]
@@ -78,7 +78,7 @@ fn nodes(engine: &mut dyn Engine, s: &Setup, depth: u8) -> Result<u64> {
 /// deeper searches take minutes each.
 const HOOKS_MAX_DEPTH: u8 = 5;
 
-pub fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
     // The arguments, before any work.
     EngineKind::Port.check_depth(args.depth)?;
     if !args.no_emulator {

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use sargon_tools::trace_cache::{self, TraceCache};
 
 #[derive(clap::Subcommand, Debug)]
-pub enum CacheCommand {
+pub(crate) enum CacheCommand {
     /// Where the cache is, how many searches it holds and their size
     Info(CacheDirArgs),
     /// Remove every trace in the cache
@@ -16,7 +16,7 @@ pub enum CacheCommand {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct CacheDirArgs {
+pub(crate) struct CacheDirArgs {
     /// The cache directory (default: $SARGON_CACHE, else $XDG_CACHE_HOME/sargon/traces,
     /// else ~/.cache/sargon/traces)
     #[arg(long, value_name = "DIR")]
@@ -36,7 +36,7 @@ pub(super) fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
 }
 
-pub fn run(command: CacheCommand) -> Result<()> {
+pub(crate) fn run(command: CacheCommand) -> Result<()> {
     match command {
         CacheCommand::Info(args) => {
             let dir = dir(args.cache_dir.as_ref())?;

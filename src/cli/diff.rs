@@ -35,7 +35,7 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
-pub struct DiffArgs {
+pub(crate) struct DiffArgs {
     #[command(subcommand)]
     pub command: Option<DiffCommand>,
     /// Positions: FENs or `startpos` (or use --epd)
@@ -113,14 +113,14 @@ pub struct DiffArgs {
 }
 
 #[derive(clap::Subcommand, Debug)]
-pub enum DiffCommand {
+pub(crate) enum DiffCommand {
     /// Put a run's results files (one per shard) together: coverage, consistency, counts
     /// by depth and every divergence; exits 1 on a divergence, a gap or a mixed run
     Report(ReportArgs),
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ReportArgs {
+pub(crate) struct ReportArgs {
     /// The run's positions: the file given to `sargon diff --epd`
     #[arg(long)]
     pub epd: PathBuf,
@@ -271,7 +271,7 @@ fn make_engines(
 
 /// Run the comparison or the report; returns whether everything agreed (and, for a
 /// report, whether the run is complete and consistent).
-pub fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
+pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
     match &args.command {
         Some(DiffCommand::Report(report_args)) => run_report(report_args),
         None => run_diff(store, &args),

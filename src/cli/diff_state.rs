@@ -15,12 +15,12 @@ use sargon_tools::state_diff::{compare_state, StateOptions};
 /// the ply table's slots for plies 9 and 10, whose bytes the original's display data is
 /// assembled over (`ORG START+384`) and which no search up to depth 6 reaches; the port
 /// keeps zeros there.
-pub const DEFAULT_SKIP: &[&str] = &[
+pub(crate) const DEFAULT_SKIP: &[&str] = &[
     "PLYIX+32", "PLYIX+33", "PLYIX+34", "PLYIX+35", "PLYIX+36", "PLYIX+37", "PLYIX+38", "PLYIX+39",
 ];
 
 /// Compare every search state by state; whether all agreed.
-pub fn run(
+pub(crate) fn run(
     left: &mut (dyn Engine + Send),
     right: &mut (dyn Engine + Send),
     positions: &[InputPosition],

@@ -18,7 +18,7 @@ use sargon_original::emu::lockstep::{flag_names, Crosscheck, CycleMismatch, Opti
 use sargon_original::rom::RomStore;
 
 #[derive(clap::Subcommand, Debug)]
-pub enum EmulatorCommand {
+pub(crate) enum EmulatorCommand {
     /// Run searches on iz80 and on a second Z80 core (z80emu) in lock-step, comparing
     /// every instruction: registers, flags, memory writes, and T-states against the
     /// documented table
@@ -26,7 +26,7 @@ pub enum EmulatorCommand {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct CrosscheckArgs {
+pub(crate) struct CrosscheckArgs {
     /// The positions: the golden corpus format (`label | depths | book | FEN`) or an EPD
     /// file (default: tests/golden/corpus.txt, run from the repository)
     pub positions: Option<PathBuf>,
@@ -63,7 +63,7 @@ struct Job {
 
 const DEFAULT_POSITIONS: &str = "tests/golden/corpus.txt";
 
-pub fn run(store: &RomStore, command: EmulatorCommand) -> Result<bool> {
+pub(crate) fn run(store: &RomStore, command: EmulatorCommand) -> Result<bool> {
     match command {
         EmulatorCommand::Crosscheck(args) => crosscheck(store, args),
     }

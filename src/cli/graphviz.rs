@@ -5,7 +5,7 @@ use std::io::Write as _;
 use std::process::{Command, Stdio};
 
 /// Is Graphviz's `dot` installed? Its version line if so.
-pub fn graphviz_version() -> Option<String> {
+pub(crate) fn graphviz_version() -> Option<String> {
     let out = Command::new("dot").arg("-V").output().ok()?;
     // `dot -V` writes to stderr.
     let text = String::from_utf8_lossy(&out.stderr).trim().to_string();
@@ -13,7 +13,7 @@ pub fn graphviz_version() -> Option<String> {
 }
 
 /// Run Graphviz's `dot` on a DOT graph to make `format` (`svg`, `png`, ...).
-pub fn render_with_graphviz(dot: &str, format: &str) -> anyhow::Result<Vec<u8>> {
+pub(crate) fn render_with_graphviz(dot: &str, format: &str) -> anyhow::Result<Vec<u8>> {
     if graphviz_version().is_none() {
         anyhow::bail!(
             "Graphviz's `dot` is needed for {format} output and was not found: install graphviz \
@@ -43,6 +43,6 @@ pub fn render_with_graphviz(dot: &str, format: &str) -> anyhow::Result<Vec<u8>> 
 }
 
 /// SVG of a DOT graph, by Graphviz.
-pub fn render_svg(dot: &str) -> anyhow::Result<String> {
+pub(crate) fn render_svg(dot: &str) -> anyhow::Result<String> {
     Ok(String::from_utf8(render_with_graphviz(dot, "svg")?)?)
 }

@@ -25,7 +25,7 @@ fn at_least_one(s: &str) -> Result<usize, String> {
 }
 
 #[derive(clap::Subcommand, Debug)]
-pub enum HistoryCommand {
+pub(crate) enum HistoryCommand {
     /// Run levels 1..=N over a position set (book off) and compare the estimated TRS-80
     /// time per move with the original manual's
     Levels(LevelsArgs),
@@ -40,7 +40,7 @@ pub enum HistoryCommand {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct StrengthArgs {
+pub(crate) struct StrengthArgs {
     /// The matches' PGN files
     #[arg(required = true, value_name = "FILE.pgn")]
     pub pgn: Vec<PathBuf>,
@@ -53,7 +53,7 @@ pub struct StrengthArgs {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct GamesArgs {
+pub(crate) struct GamesArgs {
     /// The levels to play: `N` or `A-B` (1-6)
     #[arg(long, default_value = "1-4", value_parser = level_range)]
     pub levels: (u8, u8),
@@ -126,7 +126,7 @@ fn level_range(text: &str) -> Result<(u8, u8), String> {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct LevelsArgs {
+pub(crate) struct LevelsArgs {
     /// Positions: one FEN (or `startpos`) per line, `#` comments (default: a built-in set
     /// of 12)
     #[arg(long)]
@@ -153,7 +153,7 @@ pub struct LevelsArgs {
     pub quiet: bool,
 }
 
-pub fn run(store: &RomStore, command: HistoryCommand) -> Result<()> {
+pub(crate) fn run(store: &RomStore, command: HistoryCommand) -> Result<()> {
     match command {
         HistoryCommand::Levels(args) => levels(store, args),
         HistoryCommand::Games(args) => games(store, args),

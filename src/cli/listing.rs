@@ -12,7 +12,7 @@ use sargon_original::rom::RomStore;
 use sargon_studies::port_links::{port_listing_of, PortLinks};
 
 #[derive(clap::Args, Debug)]
-pub struct ListingArgs {
+pub(crate) struct ListingArgs {
     /// A routine or label (case-insensitive); without it, all the code
     pub routine: Option<String>,
     /// ROM to list (default: the only one imported, or `sargon`)
@@ -25,7 +25,7 @@ pub struct ListingArgs {
     pub port: bool,
 }
 
-pub fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
     let rom = store.load(args.rom.as_deref())?;
     let hooks = hook_addresses(&rom);
     let program = Program::of_rom(&rom);

@@ -14,35 +14,35 @@ use sargon_core::engine::{Engine, EngineKind, SearchOptions};
 use sargon_core::position::{self, Setup};
 use sargon_original::rom::RomStore;
 
-pub mod analyze;
-pub mod annotate;
-pub mod bench;
-pub mod cache;
-pub mod diff;
-pub mod diff_state;
-pub mod emulator;
-pub mod graphviz;
-pub mod history;
-pub mod listing;
-pub mod models;
-pub mod play;
-pub mod profile;
-pub mod progress;
-pub mod rom;
-pub mod trace;
-pub mod tree;
-pub mod uci;
+pub(crate) mod analyze;
+pub(crate) mod annotate;
+pub(crate) mod bench;
+pub(crate) mod cache;
+pub(crate) mod diff;
+pub(crate) mod diff_state;
+pub(crate) mod emulator;
+pub(crate) mod graphviz;
+pub(crate) mod history;
+pub(crate) mod listing;
+pub(crate) mod models;
+pub(crate) mod play;
+pub(crate) mod profile;
+pub(crate) mod progress;
+pub(crate) mod rom;
+pub(crate) mod trace;
+pub(crate) mod tree;
+pub(crate) mod uci;
 
 /// Text for people or JSON for programs.
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
-pub enum Format {
+pub(crate) enum Format {
     Text,
     Json,
 }
 
 /// Which engine a command drives, and how it sets up positions.
 #[derive(clap::Args, Clone, Debug)]
-pub struct EngineArgs {
+pub(crate) struct EngineArgs {
     /// Which engine runs the search: the native port, or the original in the emulator
     #[arg(long, default_value = "port", value_parser = parse_engine)]
     pub engine: EngineKind,
@@ -63,7 +63,7 @@ fn parse_engine(s: &str) -> Result<EngineKind, sargon_core::engine::UnknownEngin
 
 impl EngineArgs {
     /// Search options for `depth` with this engine choice's book byte.
-    pub fn options(&self, depth: u8) -> SearchOptions {
+    pub(crate) fn options(&self, depth: u8) -> SearchOptions {
         SearchOptions {
             depth,
             book_random: self.book_random,
@@ -73,7 +73,7 @@ impl EngineArgs {
 
     /// Read a position (see [`read_position`]) and build Sargon's set-up with this
     /// choice's book switch.
-    pub fn setup(&self, position_text: &str) -> Result<Setup> {
+    pub(crate) fn setup(&self, position_text: &str) -> Result<Setup> {
         let pos = read_position(position_text)?;
         Ok(position::setup(&pos, !self.no_book)?)
     }
@@ -82,7 +82,7 @@ impl EngineArgs {
 /// Read a position as a person gives it on the command line ([`position::read_position`]:
 /// a FEN, `startpos`, a board alone, an EPD line, then maybe `moves ...`), printing on
 /// stderr what had to be assumed or was ignored.
-pub fn read_position(text: &str) -> Result<Chess> {
+pub(crate) fn read_position(text: &str) -> Result<Chess> {
     let read = position::read_position(text)?;
     for notice in &read.notices {
         eprintln!("note: {notice}");
@@ -92,14 +92,14 @@ pub fn read_position(text: &str) -> Result<Chess> {
 
 /// The words of a position argument as one text: a FEN may be given quoted or as its
 /// separate words (`sargon analyze 8/8/8/8/8/8/8/K1k5 w - - 0 1`).
-pub fn position_text(words: &[String]) -> String {
+pub(crate) fn position_text(words: &[String]) -> String {
     words.join(" ")
 }
 
 /// `--depth`: a whole number of plies, at least 1. Which depths an engine takes
 /// ([`EngineKind::check_depth`]) each command checks before any work, once it knows the
 /// engine.
-pub fn parse_depth(text: &str) -> Result<u8, String> {
+pub(crate) fn parse_depth(text: &str) -> Result<u8, String> {
     let (port, emulator) = (
         EngineKind::Port.max_depth(),
         EngineKind::Emulator.max_depth(),
@@ -125,17 +125,17 @@ pub fn parse_depth(text: &str) -> Result<u8, String> {
 
 /// A path as a message quotes it: through [`echo`](sargon_core::input::echo), as any other
 /// input (a path can hold a terminal escape, or be thousands of characters long).
-pub fn shown(path: &std::path::Path) -> String {
+pub(crate) fn shown(path: &std::path::Path) -> String {
     sargon_core::input::echo(&path.display().to_string())
 }
 
 /// The ROM store a command uses: `--roms`, `$SARGON_ROMS` or the XDG default.
-pub fn store(roms: Option<&PathBuf>) -> RomStore {
+pub(crate) fn store(roms: Option<&PathBuf>) -> RomStore {
     RomStore::open(roms.map(|p| p.as_path()))
 }
 
 /// An engine ready to search: the port, or the emulator running `rom` of `store`.
-pub fn make_engine(
+pub(crate) fn make_engine(
     store: &RomStore,
     kind: EngineKind,
     rom: Option<&str>,
@@ -152,7 +152,7 @@ pub fn make_engine(
 /// Check, before any work, that `path` can be written: a search of minutes must not end in
 /// "cannot write" with its result lost. An existing file is opened for writing without
 /// being changed; a new one is created and removed again.
-pub fn check_writable(path: &std::path::Path) -> Result<()> {
+pub(crate) fn check_writable(path: &std::path::Path) -> Result<()> {
     let existed = path.exists();
     std::fs::OpenOptions::new()
         .append(true)
@@ -166,7 +166,7 @@ pub fn check_writable(path: &std::path::Path) -> Result<()> {
 }
 
 /// Seconds as "12.3 s", "4m16s" or "4h02m".
-pub fn human_duration(secs: f64) -> String {
+pub(crate) fn human_duration(secs: f64) -> String {
     if secs < 60.0 {
         format!("{secs:.1} s")
     } else if secs < 3600.0 {

@@ -10,7 +10,7 @@ use sargon_tools::tree;
 
 /// Output forms of `sargon models`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
-pub enum ModelsFormat {
+pub(crate) enum ModelsFormat {
     /// The lesson, for people
     Text,
     /// Every figure, for programs
@@ -22,7 +22,7 @@ pub enum ModelsFormat {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct ModelsArgs {
+pub(crate) struct ModelsArgs {
     /// Run only this example (1-5)
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
     pub example: Option<u8>,
@@ -36,7 +36,7 @@ pub struct ModelsArgs {
     pub format: ModelsFormat,
 }
 
-pub fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
     if args.format == ModelsFormat::Svg && super::graphviz::graphviz_version().is_none() {
         // The explanation, before any search.
         super::graphviz::render_svg("")?;

@@ -20,7 +20,7 @@ use sargon_tools::play::{
 use sargon_tools::uci_client::Limit;
 
 #[derive(clap::Args, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Sargon's depth per move (its FixedDepth) [default: 3, unless --movetime]
@@ -114,7 +114,7 @@ pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
     Ok(openings)
 }
 
-pub fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if args.depth.is_some() && args.movetime.is_some() {
         bail!("give Sargon a --depth or a --movetime, not both");
     }

@@ -12,7 +12,7 @@ use sargon_original::profile::{self, Profile};
 use sargon_original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
-pub struct ProfileArgs {
+pub(crate) struct ProfileArgs {
     /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
     /// then maybe `moves` and moves in UCI notation
     #[arg(required = true, num_args = 1..)]
@@ -54,7 +54,7 @@ struct Report<'a> {
     z80a_4mhz_seconds: f64,
 }
 
-pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
     EngineKind::Emulator.check_depth(args.depth)?;
     let pos = super::read_position(&super::position_text(&args.position))?;
     let setup = position::setup(&pos, !args.no_book)?;
@@ -110,7 +110,7 @@ pub fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
 }
 
 /// The profile as a text table, with the totals and the 1978 time estimates.
-pub fn render_table(p: &Profile) -> String {
+pub(crate) fn render_table(p: &Profile) -> String {
     let mut out = String::new();
     let total = p.totals.t_states.max(1) as f64;
     let _ = writeln!(

@@ -13,7 +13,7 @@ use sargon_core::hooks::{FnHook, Hook, HookPoint};
 static FORCED_LINES: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Set once from the command line (`--progress`).
-pub fn force_lines(on: bool) {
+pub(crate) fn force_lines(on: bool) {
     FORCED_LINES.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
@@ -35,7 +35,7 @@ const SPINNER: [char; 4] = ['|', '/', '-', '\\'];
 /// machine-readable output, and logs stay clean). Cheap to clone and to share between
 /// threads.
 #[derive(Clone)]
-pub struct Progress {
+pub(crate) struct Progress {
     bar: indicatif::ProgressBar,
     visible: bool,
     /// With `--progress` and no terminal: what is counted, and when the last line was
@@ -56,7 +56,7 @@ const LINE_EVERY: Duration = Duration::from_secs(5);
 impl Progress {
     /// A bar for `total` items of `what` ("positions"), visible when stderr is a terminal;
     /// with `--progress` and no terminal, a plain line every few seconds instead.
-    pub fn new(total: u64, what: &str) -> Progress {
+    pub(crate) fn new(total: u64, what: &str) -> Progress {
         let terminal = std::io::stderr().is_terminal();
         let mut progress = Progress::with_visibility(total, what, terminal);
         if !terminal && FORCED_LINES.load(std::sync::atomic::Ordering::Relaxed) {
@@ -94,7 +94,7 @@ impl Progress {
     }
 
     /// One more item done.
-    pub fn inc(&self) {
+    pub(crate) fn inc(&self) {
         self.bar.inc(1);
         if let Some(lines) = &self.lines {
             let now = Instant::now();
@@ -109,12 +109,12 @@ impl Progress {
     }
 
     /// A short note after the counts (e.g. the last position's id, a running score).
-    pub fn set_message(&self, msg: impl Into<String>) {
+    pub(crate) fn set_message(&self, msg: impl Into<String>) {
         self.bar.set_message(msg.into());
     }
 
     /// Print a line on stderr above the bar (or plainly when there is no bar).
-    pub fn println(&self, line: impl AsRef<str>) {
+    pub(crate) fn println(&self, line: impl AsRef<str>) {
         if self.visible {
             self.bar.println(line.as_ref());
         } else {
@@ -123,12 +123,12 @@ impl Progress {
     }
 
     /// Run `f` (which prints, e.g. on stdout) with the bar taken off the screen.
-    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+    pub(crate) fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         self.bar.suspend(f)
     }
 
     /// Remove the bar.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.bar.finish_and_clear();
     }
 }
@@ -159,7 +159,7 @@ impl ProgressLines {
 ///
 /// It is fed by a hook at `points.end` ([`SearchTicker::hook`]), which counts and, every
 /// few thousand positions, looks at the clock: cheap enough to leave on for every search.
-pub struct SearchTicker {
+pub(crate) struct SearchTicker {
     depth: u8,
     style: TickerStyle,
     draws: usize,
@@ -178,7 +178,7 @@ impl SearchTicker {
     /// A ticker for a search to `depth`, drawn when stderr is a terminal and `wanted`
     /// (false where the command's own output already shows life on the same terminal),
     /// or written a line a second with `--progress` when stderr is not a terminal.
-    pub fn new(depth: u8, wanted: bool) -> SearchTicker {
+    pub(crate) fn new(depth: u8, wanted: bool) -> SearchTicker {
         let started = Instant::now();
         let terminal = std::io::stderr().is_terminal();
         let style = if wanted && terminal {
@@ -201,7 +201,7 @@ impl SearchTicker {
     }
 
     /// The hook that feeds the ticker, for the search's extra hooks.
-    pub fn hook(&mut self) -> impl Hook + '_ {
+    pub(crate) fn hook(&mut self) -> impl Hook + '_ {
         FnHook::new(&[HookPoint::PointsEnd], move |_| self.tick())
     }
 
@@ -241,7 +241,7 @@ impl SearchTicker {
     }
 
     /// Erase the line, if one was drawn (before the command prints its results).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         if self.drawn {
             eprint!("\r\x1b[K");
             self.drawn = false;

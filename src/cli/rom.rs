@@ -14,7 +14,7 @@ use sargon_tools::behaviour::Case;
 use sargon_tools::verify::{self, Scope, VerifyError};
 
 #[derive(clap::Subcommand, Debug)]
-pub enum RomCommand {
+pub(crate) enum RomCommand {
     /// Assemble the Z80 transcription (or read its zmac listing), check that it behaves as
     /// the known Sargon, and store it
     Import {
@@ -67,7 +67,7 @@ pub enum RomCommand {
     },
 }
 
-pub fn run(store: &RomStore, command: RomCommand) -> Result<()> {
+pub(crate) fn run(store: &RomStore, command: RomCommand) -> Result<()> {
     match command {
         RomCommand::Import {
             file,

@@ -12,7 +12,7 @@ use sargon_core::trace::{self, Detail};
 use sargon_original::rom::RomStore;
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
-pub enum TraceFormat {
+pub(crate) enum TraceFormat {
     /// One event per line (docs/trace-format.md)
     Text,
     /// JSON Lines: one JSON object per event
@@ -22,7 +22,7 @@ pub enum TraceFormat {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct TraceArgs {
+pub(crate) struct TraceArgs {
     /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
     /// then maybe `moves` and moves in UCI notation
     #[arg(required = true, num_args = 1..)]
@@ -36,7 +36,7 @@ pub struct TraceArgs {
     pub format: TraceFormat,
 }
 
-pub fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     args.engine.engine.check_depth(args.depth)?;
     let setup = args.engine.setup(&super::position_text(&args.position))?;
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;

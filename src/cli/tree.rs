@@ -15,7 +15,7 @@ use sargon_original::rom::RomStore;
 use sargon_tools::tree::{self, DotLayout, TreeBuilder, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
-pub enum TreeFormat {
+pub(crate) enum TreeFormat {
     /// An indented text tree
     Text,
     /// Graphviz DOT
@@ -27,7 +27,7 @@ pub enum TreeFormat {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct TreeArgs {
+pub(crate) struct TreeArgs {
     /// A FEN (quoted or as separate words), `startpos`, a board alone or an EPD line,
     /// then maybe `moves` and moves in UCI notation
     #[arg(required = true, num_args = 1..)]
@@ -85,7 +85,7 @@ fn parse_keep_nodes(text: &str) -> Result<usize, String> {
     }
 }
 
-pub fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     args.engine.engine.check_depth(args.depth)?;
     if let Some(path) = &args.output {
         super::check_writable(path)?;

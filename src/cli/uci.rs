@@ -9,7 +9,7 @@ use sargon_original::rom::RomStore;
 use sargon_tools::uci::{Settings, Uci};
 
 #[derive(clap::Args, Debug)]
-pub struct UciArgs {
+pub(crate) struct UciArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Start value of the FixedDepth option (0: iterative deepening under the clock)
@@ -17,7 +17,7 @@ pub struct UciArgs {
     pub fixed_depth: u8,
 }
 
-pub fn run(store: &RomStore, args: UciArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: UciArgs) -> Result<()> {
     let kind = args.engine.engine;
     if args.fixed_depth > kind.max_depth() {
         bail!(

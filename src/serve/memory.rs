@@ -21,7 +21,7 @@ use sargon_core::vocab::SMove;
 
 /// What one engine's memory held at a node.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// The node's ply's move list, in list order, as GENMOV left it.
     pub moves: Vec<SMove>,
     /// Whether the node was evaluated (else only the move list is known).
@@ -44,7 +44,7 @@ pub struct Snapshot {
 
 impl Snapshot {
     /// As the page reads it.
-    pub fn to_json(&self) -> Value {
+    pub(crate) fn to_json(&self) -> Value {
         json!({
             "moves": self.moves.iter().map(|m| json!({"uci": m.uci(), "from": m.from.0, "to": m.to.0, "flags": format!("{:02x}", m.flags)})).collect::<Vec<_>>(),
             "evaluated": self.evaluated,
@@ -61,7 +61,7 @@ impl Snapshot {
 
 /// Run `setup` to `depth` on `engine` and take the snapshot of the node at `path`.
 /// `None` when the search never reached the node's ply list (a path not in the tree).
-pub fn snapshot(
+pub(crate) fn snapshot(
     engine: &mut dyn Engine,
     setup: &Setup,
     depth: u8,

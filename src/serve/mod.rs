@@ -36,8 +36,8 @@ use sargon_core::trace::Event;
 use sargon_original::rom::RomStore;
 use sargon_tools::tree::{pawns, SearchTree, Status};
 
-pub mod memory;
-pub mod searches;
+pub(crate) mod memory;
+pub(crate) mod searches;
 
 use searches::{Finished, Search, SearchRequest, Searches, State};
 
@@ -46,7 +46,7 @@ const MAX_BODY: usize = 1 << 20;
 
 /// `sargon serve`.
 #[derive(clap::Args, Debug)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Port to listen on (0: any free port)
     #[arg(long, default_value_t = 8078)]
     pub port: u16,
@@ -77,7 +77,7 @@ struct App {
 }
 
 /// Run the server until Ctrl-C.
-pub fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
+pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -27,7 +27,7 @@ use sargon_tools::tree::{SearchTree, TreeBuilder};
 
 /// What a page asks to search.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
-pub struct SearchRequest {
+pub(crate) struct SearchRequest {
     /// The position, as a FEN (normalised by the server).
     pub fen: String,
     /// Which engine.
@@ -40,7 +40,7 @@ pub struct SearchRequest {
 
 impl SearchRequest {
     /// The command that streams this search's trace, for a search too big to keep.
-    pub fn trace_command(&self) -> String {
+    pub(crate) fn trace_command(&self) -> String {
         let book = if self.book { "" } else { " --no-book" };
         format!(
             "sargon trace '{}' --depth {} --engine {}{book}",
@@ -51,7 +51,7 @@ impl SearchRequest {
 
 /// Where a search is.
 #[derive(Clone)]
-pub enum State {
+pub(crate) enum State {
     /// In line behind others.
     Waiting,
     /// On a worker.
@@ -66,7 +66,7 @@ pub enum State {
 
 impl State {
     /// The state's name, as the API gives it.
-    pub fn name(&self) -> &'static str {
+    pub(crate) fn name(&self) -> &'static str {
         match self {
             State::Waiting => "waiting",
             State::Running => "running",
@@ -77,13 +77,13 @@ impl State {
     }
 
     /// Whether the search is over, one way or another.
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         !matches!(self, State::Waiting | State::Running)
     }
 }
 
 /// A finished search: what the explorer shows of it.
-pub struct Finished {
+pub(crate) struct Finished {
     /// The position searched.
     pub root: Chess,
     /// The search tree, children in Sargon's order.
@@ -99,7 +99,7 @@ pub struct Finished {
 }
 
 /// One search, shared between the worker that runs it and the pages that watch it.
-pub struct Search {
+pub(crate) struct Search {
     /// The search's number, in URLs.
     pub id: u64,
     /// What was asked.
@@ -121,7 +121,7 @@ pub struct Search {
 
 impl Search {
     /// Where the search is now.
-    pub fn state(&self) -> State {
+    pub(crate) fn state(&self) -> State {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
@@ -130,7 +130,7 @@ impl Search {
     }
 
     /// Time on a worker so far (or in all, once over).
-    pub fn elapsed(&self) -> Duration {
+    pub(crate) fn elapsed(&self) -> Duration {
         if let Some(ran) = *self.ran.lock().unwrap_or_else(|e| e.into_inner()) {
             return ran;
         }
@@ -141,7 +141,7 @@ impl Search {
     }
 
     /// Ask the search to stop; a search still waiting is cancelled at once.
-    pub fn cancel(&self) {
+    pub(crate) fn cancel(&self) {
         self.stop.store(true, Ordering::Relaxed);
         let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if matches!(*state, State::Waiting) {
@@ -151,7 +151,7 @@ impl Search {
 }
 
 /// Everything the server knows of searches.
-pub struct Searches {
+pub(crate) struct Searches {
     /// Where the original's ROM is, for the emulator.
     pub store: RomStore,
     /// Which ROM of the store (default: the only one, or `sargon`).
@@ -178,7 +178,7 @@ struct Inner {
 
 /// Why a search could not even be queued.
 #[derive(Debug, thiserror::Error)]
-pub enum AskError {
+pub(crate) enum AskError {
     /// The position or depth is not one the engine takes.
     #[error("{0}")]
     Refused(String),
@@ -186,7 +186,12 @@ pub enum AskError {
 
 impl Searches {
     /// No searches yet.
-    pub fn new(store: RomStore, rom: Option<String>, workers: usize, keep_nodes: usize) -> Self {
+    pub(crate) fn new(
+        store: RomStore,
+        rom: Option<String>,
+        workers: usize,
+        keep_nodes: usize,
+    ) -> Self {
         Searches {
             store,
             rom,
@@ -201,7 +206,7 @@ impl Searches {
     }
 
     /// A search by its number, marked as just used.
-    pub fn get(&self, id: u64) -> Option<Arc<Search>> {
+    pub(crate) fn get(&self, id: u64) -> Option<Arc<Search>> {
         let mut inner = self.inner();
         let search = inner.by_id.get(&id).cloned()?;
         if let Some(at) = inner.kept.iter().position(|&k| k == id) {
@@ -212,7 +217,7 @@ impl Searches {
     }
 
     /// Place in line (1: next), for a waiting search.
-    pub fn place(&self, id: u64) -> Option<usize> {
+    pub(crate) fn place(&self, id: u64) -> Option<usize> {
         self.inner()
             .waiting
             .iter()
@@ -221,14 +226,14 @@ impl Searches {
     }
 
     /// Searches running now and waiting.
-    pub fn load(&self) -> (usize, usize) {
+    pub(crate) fn load(&self) -> (usize, usize) {
         let inner = self.inner();
         (inner.running, inner.waiting.len())
     }
 
     /// Ask for a search: the finished one for the same request if it is still kept,
     /// else a new one in line. A page's earlier search still going is cancelled first.
-    pub fn ask(
+    pub(crate) fn ask(
         self: &Arc<Self>,
         request: SearchRequest,
         page: Option<String>,
@@ -438,7 +443,7 @@ fn subtree_sizes(tree: &SearchTree) -> Vec<u32> {
 }
 
 /// The moves from the root to node `id`, root first.
-pub fn path_to(tree: &SearchTree, mut id: usize) -> Vec<SMove> {
+pub(crate) fn path_to(tree: &SearchTree, mut id: usize) -> Vec<SMove> {
     let mut path = Vec::new();
     while let Some(parent) = tree.nodes[id].parent {
         if let Some(m) = tree.nodes[id].mv {
@@ -451,7 +456,7 @@ pub fn path_to(tree: &SearchTree, mut id: usize) -> Vec<SMove> {
 }
 
 /// The position after `path` from `root`, as far as its moves are legal, and how many were.
-pub fn play(root: &Chess, path: &[SMove]) -> (Chess, usize) {
+pub(crate) fn play(root: &Chess, path: &[SMove]) -> (Chess, usize) {
     let mut pos = root.clone();
     for (i, m) in path.iter().enumerate() {
         match m.to_chess(&pos) {
