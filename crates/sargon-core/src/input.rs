@@ -7,7 +7,7 @@
 //! [`ECHO_CHARS`] characters, control characters escaped, and a count of what was cut.
 
 /// How many characters of an input an error message quotes.
-pub const ECHO_CHARS: usize = 100;
+pub(crate) const ECHO_CHARS: usize = 100;
 
 /// `text` as an error message quotes it: control characters (newlines, tabs, escapes, ...)
 /// written as Rust escapes (`\n`, `\t`, `\u{1b}`), and anything past [`ECHO_CHARS`]

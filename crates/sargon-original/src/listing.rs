@@ -50,7 +50,7 @@ pub enum ListingError {
 }
 
 /// A listing, or why it cannot be made.
-pub type Result<T, E = ListingError> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = ListingError> = std::result::Result<T, E>;
 
 /// The notes a listing shows under a label, by label name (one comment line each).
 pub(crate) type Notes<'a> = &'a dyn Fn(&str) -> Vec<String>;

@@ -194,7 +194,7 @@ impl Program {
     /// `entries` can reach: by calls and jumps to known addresses, and by running off the
     /// end of a block into the next. A jump through a register (`JP (HL)`) leads nowhere
     /// known, so what only it reaches is not counted.
-    pub fn reachable_blocks(&self, entries: &[u16]) -> std::collections::BTreeSet<u16> {
+    pub(crate) fn reachable_blocks(&self, entries: &[u16]) -> std::collections::BTreeSet<u16> {
         let blocks = self.code_blocks();
         let mut seen = std::collections::BTreeSet::new();
         let mut todo: Vec<u16> = entries

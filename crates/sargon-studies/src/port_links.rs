@@ -82,7 +82,7 @@ pub fn port_listing_of(
 /// Upper-case words of the port's comments that are never labels: the Z80's register
 /// pairs and condition flags (single letters are never taken for labels anyway), and a
 /// few abbreviations of the prose.
-pub const NOT_LABELS: &[&str] = &[
+pub(crate) const NOT_LABELS: &[&str] = &[
     // register pairs and index registers
     "AF", "BC", "DE", "HL", "IX", "IY", "SP", "PC", // condition flags
     "NZ", "NC", "PO",

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 /// The opening of a `width` × `height` document: the `<svg>` element with the project's
 /// font, a white background and the bold style class `v` for value labels. Close it with
 /// `</svg>`.
-pub fn open(width: f64, height: f64) -> String {
+pub(crate) fn open(width: f64, height: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -22,7 +22,7 @@ pub fn open(width: f64, height: f64) -> String {
 }
 
 /// The title and, under it, a grey subtitle, centred on a document `width` wide.
-pub fn title(s: &mut String, width: f64, title: &str, subtitle: &str) {
+pub(crate) fn title(s: &mut String, width: f64, title: &str, subtitle: &str) {
     let _ = writeln!(
         s,
         r##"<text x="{}" y="28" font-size="18" font-weight="bold" text-anchor="middle">{}</text>"##,
@@ -46,7 +46,7 @@ pub fn points(p: &[(f64, f64)]) -> String {
 }
 
 /// Text made safe for an SVG text node or attribute.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -142,7 +142,7 @@ pub fn analyse_with(
 /// [`analyse`], also counting the nodes the search created: the `created` events of its
 /// full trace, counted as they stream by (only the "best so far" events are kept, for the
 /// PV). Recording every event costs time: `sargon analyze --format epd` wants the count.
-pub fn analyse_counting_nodes(
+pub(crate) fn analyse_counting_nodes(
     engine: &mut dyn Engine,
     setup: &Setup,
     opts: &SearchOptions,

@@ -31,7 +31,7 @@ use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 
 /// The known behaviour, as committed.
-pub const TABLE: &str = include_str!("../../../roms/behaviour.tsv");
+pub(crate) const TABLE: &str = include_str!("../../../roms/behaviour.tsv");
 
 /// Searches of this depth or less (and the models) make the quick check of `rom import`.
 pub(crate) const QUICK_MAX_DEPTH: u8 = 2;
@@ -207,7 +207,7 @@ const HEADER: &str = "\
 
 /// The book column of `roms/behaviour.tsv` and of `tests/golden/corpus.txt`: `nobook`,
 /// `book` (the random byte 0: White opens 1.e4) or `book1` (the random byte 1: 1.d4).
-pub fn book_field(book: bool, book_random: u8) -> String {
+pub(crate) fn book_field(book: bool, book_random: u8) -> String {
     match (book, book_random) {
         (false, _) => "nobook".into(),
         (true, 0) => "book".into(),
@@ -246,7 +246,7 @@ pub fn table(cases: &[Case]) -> String {
 }
 
 /// Read a behaviour table.
-pub fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
+pub(crate) fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {
@@ -463,7 +463,7 @@ pub fn check(
 }
 
 /// Replay one case on the port and on `engine` and find the first event where they part.
-pub fn first_difference(case: &Case, engine: &mut dyn Engine) -> Mismatch {
+pub(crate) fn first_difference(case: &Case, engine: &mut dyn Engine) -> Mismatch {
     let (expected, port_failed) = case.events(&mut sargon_port::Port::new());
     let (found, failure) = case.events(engine);
     let index = expected

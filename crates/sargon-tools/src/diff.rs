@@ -125,7 +125,7 @@ pub struct AnswerDifference {
 /// Why a search could not be compared.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum CompareError {
+pub(crate) enum CompareError {
     /// An engine of ours could not search.
     #[error(transparent)]
     Search(#[from] SearchError),

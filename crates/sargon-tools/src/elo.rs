@@ -99,7 +99,7 @@ impl Tally {
 }
 
 /// The Elo difference for a score fraction `s`: `-400 log10(1/s - 1)`; infinite at 0 and 1.
-pub fn elo_of_score(s: f64) -> f64 {
+pub(crate) fn elo_of_score(s: f64) -> f64 {
     if s <= 0.0 {
         f64::NEG_INFINITY
     } else if s >= 1.0 {
@@ -140,12 +140,12 @@ fn signed(x: f64) -> String {
 
 /// Fewer games than this, and the normal approximation behind the interval says nothing
 /// worth printing (two draws would give "+0 to +0").
-pub const MIN_GAMES_FOR_INTERVAL: u32 = 10;
+pub(crate) const MIN_GAMES_FOR_INTERVAL: u32 = 10;
 
 impl EloEstimate {
     /// Is the interval worth stating: enough games, and results that vary (with every game
     /// alike the estimated spread is 0 and the interval a point, however few the games)?
-    pub fn has_interval(&self) -> bool {
+    pub(crate) fn has_interval(&self) -> bool {
         self.games >= MIN_GAMES_FOR_INTERVAL && self.low < self.high
     }
 }

@@ -48,7 +48,7 @@ use crate::uci_client::{ClientError, EngineScore, Limit, UciClient};
 /// The longest line read from an `exec:` port. A trace line holds one path: at depth 20
 /// with a check extension that is some 130 bytes of moves, so a line this long is not a
 /// trace line.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// The per-search timeout when none is given: generous, since a port in a slow language
 /// may take minutes at depth 5 where the native port takes a second.
@@ -126,7 +126,7 @@ impl fmt::Display for Contender {
 /// named by whoever shows the error; the error names the line.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ExecError {
+pub(crate) enum ExecError {
     /// `sh` could not be started.
     #[error("exec: cannot start `sh -c {command}`: {source}")]
     Start {

@@ -63,7 +63,7 @@ impl PgnGame {
 /// The longest tag line read, in bytes. The reader keeps a buffer of a fixed size (twice
 /// this), and a line it cannot hold whole it reports as an unterminated tag: a longer line
 /// is refused first, as too long. No tag of a real game comes near it.
-pub const TAG_LINE_BYTES: usize = 64 * 1024;
+pub(crate) const TAG_LINE_BYTES: usize = 64 * 1024;
 
 /// Why a PGN file cannot be used. Each says its cause once: none has a `source()`.
 #[derive(Debug, thiserror::Error)]

@@ -186,7 +186,7 @@ pub enum ClientError {
 /// Split a command line into words: whitespace separates, `'...'` and `"..."` quote, `\`
 /// escapes the next character (outside single quotes). An error says what is wrong without
 /// quoting the line: the caller quotes it.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+pub(crate) fn split_command(line: &str) -> Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -278,7 +278,7 @@ enum Transport {
 }
 
 /// A connection to one UCI engine (see the module documentation).
-pub struct UciClient {
+pub(crate) struct UciClient {
     transport: Transport,
     lines: Receiver<String>,
     /// `id name`, or the command until the engine says; as [`echo`] quotes it, since it
@@ -303,7 +303,7 @@ impl UciClient {
     /// Start the engine `command` through `sh -c` (a pipeline, variables and quotes as the
     /// shell takes them) and complete the handshake. Until the engine names itself, it is
     /// called by the command.
-    pub fn spawn_shell(command: &str) -> Result<UciClient, ClientError> {
+    pub(crate) fn spawn_shell(command: &str) -> Result<UciClient, ClientError> {
         let words = ["sh".to_string(), "-c".to_string(), command.to_string()];
         UciClient::start(command, &words, echo(command))
     }

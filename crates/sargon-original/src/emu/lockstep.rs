@@ -42,7 +42,7 @@ use sargon_core::hooks::{HookPoint, Hooks};
 use sargon_core::position::Setup;
 
 /// The flag bits the Z80 manual documents: S, Z, H, P/V, N, C (not bits 5 and 3).
-pub const DOCUMENTED_FLAGS: u8 = 0b1101_0111;
+pub(crate) const DOCUMENTED_FLAGS: u8 = 0b1101_0111;
 
 /// One core's registers after an instruction.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -325,7 +325,7 @@ pub trait Observer {
 }
 
 /// The observer that observes nothing.
-pub struct NoObserver;
+pub(crate) struct NoObserver;
 
 impl Observer for NoObserver {
     const ACTIVE: bool = false;

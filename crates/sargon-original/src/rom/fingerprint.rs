@@ -302,7 +302,7 @@ pub fn differing(image: &[Region]) -> Vec<String> {
 
 /// The routines the emulator harness calls: every search runs from these (set-up, the
 /// replay of a move, the search), so the code they reach is the code a search can run.
-pub const SEARCH_ENTRIES: [&str; 3] = ["ROYALT", "VALMOV", "FNDMOV"];
+pub(crate) const SEARCH_ENTRIES: [&str; 3] = ["ROYALT", "VALMOV", "FNDMOV"];
 
 /// Where an image differs from the known transcription, sorted by what the project's
 /// searches do there. Only the first two kinds make an image not the known Sargon: the

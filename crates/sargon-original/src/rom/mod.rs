@@ -49,7 +49,7 @@ const KNOWN_IMAGES: &str = include_str!("../../../../roms/known.tsv");
 pub const DEFAULT_NAME: &str = "sargon";
 
 /// How much of an input line an error message shows.
-pub const ECHO_CHARS: usize = 100;
+pub(crate) const ECHO_CHARS: usize = 100;
 
 /// What the store records about one imported ROM.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
@@ -173,7 +173,7 @@ impl Rom {
 }
 
 /// Look an image's SHA-256 up in the committed table of known images.
-pub fn known_image(sha256: &str) -> Option<&'static str> {
+pub(crate) fn known_image(sha256: &str) -> Option<&'static str> {
     KNOWN_IMAGES
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))

@@ -62,7 +62,7 @@ impl TimingCache {
     /// for [`TimingCache::t_states`]): whether its condition held. `None` for any other
     /// instruction (the repeating block instructions included: they loop, not branch).
     #[inline]
-    pub fn condition_held(
+    pub(crate) fn condition_held(
         &mut self,
         mem: &[u8],
         pc: u16,

@@ -250,7 +250,7 @@ impl Machine {
 
     /// POINTS up to the end of PT25's loop: material, board control and the exchanges of
     /// every square.
-    pub fn points_squares(&mut self) {
+    pub(crate) fn points_squares(&mut self) {
         self.mtrl = 0;
         self.brdc = 0;
         self.ptsl = 0;
@@ -328,7 +328,7 @@ impl Machine {
 
     /// POINTS after PT25's loop: the exchange adjustment (PT25A), the limits and the score
     /// in VALM and in the move at MLPTRJ (with the `points.end` hook).
-    pub fn points_total(&mut self, hooks: &mut Hooks<'_>) {
+    pub(crate) fn points_total(&mut self, hooks: &mut Hooks<'_>) {
         if self.ptsck != 0 {
             // The piece just moved is lost: the best gain does not count.
             self.ptsw1 = self.ptsw2;

@@ -17,26 +17,26 @@
 use sargon_core::vocab::BOARD_SIZE;
 
 /// Base of the byte-indexed tables (page aligned, as in the original).
-pub const TBASE: u16 = 0x0200;
+pub(crate) const TBASE: u16 = 0x0200;
 /// Direction table: 24 signed steps (diagonals, orthogonals, knight jumps, pawn moves).
-pub const DIRECT: u16 = TBASE - 0x80;
+pub(crate) const DIRECT: u16 = TBASE - 0x80;
 /// Where each piece type's directions start in DIRECT (index: piece type, 0 = black pawn).
-pub const DPOINT: u16 = DIRECT + 24;
+pub(crate) const DPOINT: u16 = DIRECT + 24;
 /// How many directions each piece type has.
 pub(crate) const DCOUNT: u16 = DPOINT + 7;
 /// Piece values, addressed as `PVALUE + type` for types 1..=6 (so `PVALUE + 0` is the last
 /// byte of DCOUNT, as in the original).
-pub const PVALUE: u16 = DCOUNT + 7 - 1;
+pub(crate) const PVALUE: u16 = DCOUNT + 7 - 1;
 /// The initial back rank (only kept so the layout matches).
-pub const PIECES: u16 = PVALUE + 1 + 6;
+pub(crate) const PIECES: u16 = PVALUE + 1 + 6;
 /// Sargon's 10x12 board.
-pub const BOARDA: u16 = PIECES + 8;
+pub(crate) const BOARDA: u16 = PIECES + 8;
 /// Attack list: a count byte and 6 nibble-pair slots per colour.
 pub(crate) const ATKLST: u16 = BOARDA + BOARD_SIZE as u16;
 /// WACT: the white half of the attack list.
-pub const WACT: u16 = ATKLST;
+pub(crate) const WACT: u16 = ATKLST;
 /// BACT: the black half of the attack list.
-pub const BACT: u16 = ATKLST + 7;
+pub(crate) const BACT: u16 = ATKLST + 7;
 /// Pin list: 10 pinned-piece squares, then 10 pin directions.
 pub(crate) const PLISTA: u16 = ATKLST + 14;
 /// The pin list as the original indexes it: entry n (1-based) at `PLIST + n`.
@@ -44,20 +44,20 @@ pub(crate) const PLIST: u16 = PLISTA - 1;
 /// PLISTD: the pin directions, entry n (1-based) at `PLISTD + n`.
 pub(crate) const PLISTD: u16 = PLIST + 10;
 /// Royalty table: white king, black king, white queen, black queen, then a 0xff end mark.
-pub const POSK: u16 = PLISTA + 20;
+pub(crate) const POSK: u16 = PLISTA + 20;
 /// POSQ: the queen positions, white then black.
 pub(crate) const POSQ: u16 = POSK + 2;
 /// The royalty table's 0xff end mark.
 pub(crate) const ROYAL_END: u16 = POSQ + 2;
 /// Score table, one byte per ply plus two dummy plies.
-pub const SCORE: u16 = ROYAL_END + 1;
+pub(crate) const SCORE: u16 = ROYAL_END + 1;
 
 /// The zeroed 6-byte move entry MLPTRJ points at before a search (see `Port::search`).
 pub(crate) const SCRATCH: u16 = 0x02E0;
 /// The book: four (from, to, flags) entries. BESTM = `BMOVES - 2 + 3k` reads as a move entry.
 /// Placed so that adding up to 9 to the low byte of `BMOVES - 2` never carries (the
 /// original's book increments only the low byte of BESTM).
-pub const BMOVES: u16 = 0x02F0;
+pub(crate) const BMOVES: u16 = 0x02F0;
 /// Start of the move list.
 pub(crate) const MLIST: u16 = 0x0400;
 
@@ -82,7 +82,7 @@ impl Layout {
     /// Room for 20 plies plus the extension: 24 score bytes, 88 ply-table bytes, and a move
     /// list filling memory up to 0xF000 (well clear of 0xFFFA, where ADMOVE's overflow
     /// path writes).
-    pub const DEEP: Layout = Layout {
+    pub(crate) const DEEP: Layout = Layout {
         plyix: SCORE + 24,
         mlend: 0xF000 - 8,
     };
@@ -100,7 +100,7 @@ impl Layout {
 /// The direction table (DIRECT) as signed steps in bytes: diagonals, orthogonals, knight
 /// jumps, white pawn, black pawn. Nothing ever writes to the table, so ATTACK's unrolled
 /// scan may take its steps from here instead of reading memory.
-pub const DIRECTIONS: [u8; 24] = [
+pub(crate) const DIRECTIONS: [u8; 24] = [
     9, 11, 0xF5, 0xF7, 10, 0xF6, 1, 0xFF, 0xEB, 0xF4, 8, 19, 21, 12, 0xF8, 0xED, 10, 10, 11, 9,
     0xF6, 0xF6, 0xF5, 0xF7,
 ];
@@ -455,6 +455,6 @@ impl Default for Machine {
 
 /// The high-byte null test the original applies to every pointer.
 #[inline(always)]
-pub fn is_null(p: u16) -> bool {
+pub(crate) fn is_null(p: u16) -> bool {
     p >> 8 == 0
 }

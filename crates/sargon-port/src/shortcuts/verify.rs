@@ -21,7 +21,7 @@ impl Verified {
     }
 
     /// The shortcuts being checked.
-    pub fn shortcuts(&self) -> &Shortcuts {
+    pub(crate) fn shortcuts(&self) -> &Shortcuts {
         &self.shortcuts
     }
 }

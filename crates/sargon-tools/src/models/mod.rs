@@ -195,7 +195,7 @@ impl ModelRun {
 
 /// The model key of a path of the real position: White's a/b-pawn pushes are A/B, Black's
 /// g/h-pawn pushes G/H (`None` for any other move, or a path deeper than 3).
-pub fn key_of(path: &[SMove]) -> Option<String> {
+pub(crate) fn key_of(path: &[SMove]) -> Option<String> {
     if path.len() > 3 {
         return None;
     }
@@ -224,7 +224,7 @@ pub fn key_of(path: &[SMove]) -> Option<String> {
 /// The score byte POINTS must return for a node: the model's score (White's side) seen from
 /// the side that made the node's last move, White at odd plies, Black at even ones; 0 for
 /// the root.
-pub fn node_score(model: &Model, key: &str) -> Option<Score> {
+pub(crate) fn node_score(model: &Model, key: &str) -> Option<Score> {
     if key.is_empty() {
         return Some(Score::from_pawns(0.0));
     }
@@ -365,7 +365,7 @@ pub fn run_example_from(
 }
 
 /// Derive a model run from a full trace of its search and the principal variation it gives.
-pub fn derive(
+pub(crate) fn derive(
     model: &'static Model,
     events: &[Event],
     pv_moves: &[SMove],

@@ -39,10 +39,10 @@ pub type SharedFactory =
 
 /// The time an engine gets beyond its limit before it counts as hung, when a move has a
 /// time limit: its time again plus this.
-pub const TIMEOUT_MARGIN: Duration = Duration::from_secs(5);
+pub(crate) const TIMEOUT_MARGIN: Duration = Duration::from_secs(5);
 
 /// The time an engine gets for a move limited by depth or nodes only.
-pub const UNTIMED_TIMEOUT: Duration = Duration::from_secs(600);
+pub(crate) const UNTIMED_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// Where a game starts: a position and the moves already played from it.
 #[derive(Clone, Debug)]

@@ -37,7 +37,7 @@ impl TimeBudget {
     /// at most half of it; the hard limit is three times the soft budget, at most 3/4 of
     /// the usable time. So a move never takes more than 3/4 of the clock, and the clock
     /// never runs out whatever the number of moves.
-    pub fn from_clock(time: Duration, inc: Duration, movestogo: Option<u32>) -> TimeBudget {
+    pub(crate) fn from_clock(time: Duration, inc: Duration, movestogo: Option<u32>) -> TimeBudget {
         let usable = time.saturating_sub(MOVE_OVERHEAD);
         let moves = movestogo.unwrap_or(25).clamp(1, 50);
         let soft = (usable / moves + inc * 3 / 4).min(usable / 2);
