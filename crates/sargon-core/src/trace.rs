@@ -101,6 +101,7 @@ pub enum Event {
 }
 
 /// The kinds of event, for counts and digests.
+#[cfg(feature = "digest")]
 pub(crate) const KINDS: [&str; 7] = [
     "created",
     "eval",

@@ -11,28 +11,28 @@
 //!
 //! It comes in two parts:
 //!
-//! * [`faithful`]: the original's routines and nothing else, one function per routine,
+//! * `faithful`: the original's routines and nothing else, one function per routine,
 //!   each naming its callers and callees as the original's routine headers do:
-//!   * [`state`]: Sargon's data in a 64 KiB byte memory with the original's relative
+//!   * `state`: Sargon's data in a 64 KiB byte memory with the original's relative
 //!     layout (board, attack list, pin list, royalty table, score table, ply table, book,
 //!     move list) and the one-byte variables as fields. The data structures alias each
 //!     other on purpose (ply-table slots are move-list heads, BESTM may point into the
 //!     book, nulls are tested on the high byte only, some overflows spill into the
 //!     neighbouring table), which a byte memory reproduces for free.
-//!   * [`movegen`]: PATH, MPIECE, ENPSNT, ADJPTR, CASTLE, ADMOVE, GENMOV, INCHK/INCHK1,
+//!   * `movegen`: PATH, MPIECE, ENPSNT, ADJPTR, CASTLE, ADMOVE, GENMOV, INCHK/INCHK1,
 //!     ATTACK, ATKSAV, PNCK.
-//!   * [`eval`]: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
-//!   * [`search`]: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
-//! * [`shortcuts`]: not the original's. POINTS's [`memo`] (only the squares a move can have
-//!   changed are worked out again) and the evaluation [`cache`] make the port more than
+//!   * `eval`: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
+//!   * `search`: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
+//! * `shortcuts`: not the original's. POINTS's `memo` (only the squares a move can have
+//!   changed are worked out again) and the evaluation `cache` make the port more than
 //!   twice as fast, and leave the machine byte for byte as the original's steps would.
 //!
-//! The two meet at one interface, [`Scorer`]: where the original scores a position (CALL
+//! The two meet at one interface, `Scorer`: where the original scores a position (CALL
 //! PINFND, CALL POINTS in FNDMOV and EVAL), the faithful routines call the scorer they
-//! were given. There are three: [`OriginalSteps`] (PINFND and POINTS themselves),
-//! [`Shortcuts`] (the default) and [`Verified`] (both, comparing the machines after every
-//! scoring: the tests use it). A [`Port`] is made with one of them ([`Scoring`]).
-//! [`hook`] is the machine as the hooks read it ([`sargon_core::hooks::SargonMemory`]).
+//! were given. There are three: `OriginalSteps` (PINFND and POINTS themselves),
+//! `Shortcuts` (the default) and `Verified` (both, comparing the machines after every
+//! scoring: the tests use it). A [`Port`] is made with one of them (`Scoring`).
+//! `hook` is the machine as the hooks read it ([`sargon_core::hooks::SargonMemory`]).
 //!
 //! Values the original passes in registers become arguments, return values and locals, but
 //! keep their byte arithmetic: wrapping adds, negation, unsigned compares, nibble moves.
@@ -42,7 +42,7 @@
 //!
 //! Depth: the original's tables hold 6 plies. Up to depth 6 the port uses exactly the
 //! original's table sizes (including the 2040-byte move-list limit); beyond, up to
-//! [`MAX_DEPTH`], larger tables ([`state::Layout::DEEP`]).
+//! [`MAX_DEPTH`], larger tables (`state::Layout::DEEP`).
 //!
 //! # Example: Sargon's move in the initial position
 //!
@@ -58,15 +58,18 @@
 //! ```
 
 #![deny(missing_docs)]
+// The crate's API is the engine, [`Port`]; the routines behind it are the crate's own
+// (read them in the source, beside the original), and the lint keeps them so.
+#![warn(unreachable_pub)]
 
-pub mod faithful;
-pub mod hook;
-pub mod scorer;
-pub mod shortcuts;
+mod faithful;
+mod hook;
+mod scorer;
+mod shortcuts;
 
-pub use faithful::{eval, movegen, search, state};
-pub use scorer::{OriginalSteps, Scorer};
-pub use shortcuts::{cache, memo, Shortcuts, Verified};
+use faithful::state;
+use scorer::{OriginalSteps, Scorer};
+use shortcuts::{Shortcuts, Verified};
 
 #[cfg(test)]
 mod tests;
@@ -86,9 +89,12 @@ use state::{is_null, Layout, Machine, SCORE, SCRATCH};
 /// The deepest PLYMAX the port takes.
 pub const MAX_DEPTH: u8 = EngineKind::Port.max_depth();
 
-/// How a [`Port`] scores positions (which [`Scorer`] it gives FNDMOV).
+/// How a [`Port`] scores positions (which [`Scorer`] it gives FNDMOV). The engine always
+/// uses the shortcuts; the crate's tests make ports of the other two, to prove the
+/// shortcuts equal to the original's steps.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Scoring {
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) enum Scoring {
     /// PINFND and POINTS by the original's steps.
     OriginalSteps,
     /// POINTS's memo and the evaluation cache ([`Shortcuts`]).
@@ -138,17 +144,9 @@ impl Port {
         }
     }
 
-    /// How this port scores positions.
-    pub fn scoring(&self) -> Scoring {
-        match self.scorer {
-            Scorers::OriginalSteps(_) => Scoring::OriginalSteps,
-            Scorers::Shortcuts(_) => Scoring::Shortcuts,
-            Scorers::Verified(_) => Scoring::Verified,
-        }
-    }
-
     /// The shortcuts, if this port uses them (to see what they did in the last search).
-    pub fn shortcuts(&self) -> Option<&Shortcuts> {
+    #[cfg(test)]
+    pub(crate) fn shortcuts(&self) -> Option<&Shortcuts> {
         match &self.scorer {
             Scorers::OriginalSteps(_) => None,
             Scorers::Shortcuts(s) => Some(s),
@@ -156,14 +154,9 @@ impl Port {
         }
     }
 
-    /// The machine after the last search (for inspection in tests and tools).
-    pub fn machine(&self) -> &Machine {
-        &self.machine
-    }
-
     /// Write `setup` into a fresh machine as the emulator harness does (steps 2 to 6 of
     /// [`Port::search`]), without searching. `Err` carries the refused replay move.
-    pub fn prepare(
+    pub(crate) fn prepare(
         &mut self,
         setup: &Setup,
         depth: u8,
@@ -201,7 +194,7 @@ impl Port {
     }
 
     /// FNDMOV on the prepared machine with this port's scorer (see [`Machine::fndmov`]).
-    pub fn fndmov(&mut self, hooks: &mut Hooks<'_>, stop: Option<&AtomicBool>) -> bool {
+    pub(crate) fn fndmov(&mut self, hooks: &mut Hooks<'_>, stop: Option<&AtomicBool>) -> bool {
         let m = &mut self.machine;
         match &mut self.scorer {
             Scorers::OriginalSteps(s) => m.fndmov(s, hooks, stop),

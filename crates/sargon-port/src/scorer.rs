@@ -19,7 +19,7 @@ use super::faithful::state::Machine;
 use sargon_core::hooks::Hooks;
 
 /// PINFND followed by POINTS, the way the search scores a position.
-pub trait Scorer {
+pub(crate) trait Scorer {
     /// Do what PINFND and then POINTS do to the machine (pin list, attack list, the
     /// variables they set, VALM and the value byte of the move at MLPTRJ), firing the
     /// `points.end` hook once as POINTS does.
@@ -31,7 +31,7 @@ pub trait Scorer {
 
 /// The original's steps: PINFND, then POINTS.
 #[derive(Copy, Clone, Debug, Default)]
-pub struct OriginalSteps;
+pub(crate) struct OriginalSteps;
 
 impl Scorer for OriginalSteps {
     #[inline]

@@ -276,7 +276,7 @@ fn attack_list_keeps_two_values_per_slot_then_spills() {
 
 #[test]
 fn limit_clamps_signed_bytes() {
-    use super::eval::limit;
+    use crate::faithful::eval::limit;
     assert_eq!(limit(5, 30), 5);
     assert_eq!(limit(31, 30), 30);
     assert_eq!(limit(0x7F, 30), 30);

@@ -20,7 +20,7 @@ struct Alt {
 /// LIMIT: clamp the signed byte `b` to plus or minus `limit` (a positive byte).
 ///
 /// Called by: POINTS (PT25A).
-pub fn limit(b: u8, limit: u8) -> u8 {
+pub(crate) fn limit(b: u8, limit: u8) -> u8 {
     if b & 0x80 != 0 {
         let a = limit.wrapping_neg();
         if a >= b {
@@ -243,7 +243,7 @@ impl Machine {
     /// In two halves: the loop over the squares ([`Machine::points_squares`]) and the
     /// score made of its sums ([`Machine::points_total`]), which a scorer may also call
     /// on its own.
-    pub fn points(&mut self, hooks: &mut Hooks<'_>) {
+    pub(crate) fn points(&mut self, hooks: &mut Hooks<'_>) {
         self.points_squares();
         self.points_total(hooks);
     }

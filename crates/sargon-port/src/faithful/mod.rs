@@ -13,7 +13,7 @@
 //! * [`eval`]: PINFND, XCHNG, NEXTAD, POINTS, LIMIT.
 //! * [`search`]: MOVE, UNMOVE, SORTM, EVAL, FNDMOV, ASCEND, BOOK, ROYALT, VALMOV.
 
-pub mod eval;
-pub mod movegen;
-pub mod search;
-pub mod state;
+pub(crate) mod eval;
+pub(crate) mod movegen;
+pub(crate) mod search;
+pub(crate) mod state;

@@ -77,7 +77,7 @@ impl Machine {
     ///
     /// Called by: MPIECE (MP10), PINFND (PF5); ATTACK has it inlined (AT10).
     #[inline]
-    pub fn path(&mut self, c: u8) -> u8 {
+    pub(crate) fn path(&mut self, c: u8) -> u8 {
         self.m2 = self.m2.wrapping_add(c);
         let a = self.board(self.m2);
         if a == 0xFF {
@@ -247,7 +247,7 @@ impl Machine {
     /// squares between are empty and those squares (except b1/b8) are not attacked.
     ///
     /// Called by: MPIECE (MP15). Calls: ATTACK, ADMOVE, ADJPTR.
-    pub fn castle(&mut self) {
+    pub(crate) fn castle(&mut self) {
         if self.p1 & MOVED != 0 {
             return;
         }
@@ -393,7 +393,7 @@ impl Machine {
     /// so they end as PATH leaves them), and the direction loop (AT5 to AT13) is unrolled:
     /// B = 16..9 are lines scanned square by square, B = 8..1 knight jumps of one square.
     /// Each call below is one turn of that loop with its B and direction.
-    pub fn attack(&mut self) -> u8 {
+    pub(crate) fn attack(&mut self) -> u8 {
         let mut s = Scan {
             m3: self.m3,
             p1: self.p1,
@@ -507,7 +507,7 @@ impl Machine {
     /// after the colour's list: White's spills into BACT, Black's into the pin list.
     ///
     /// Called by: ATTACK (AT31). Calls: PNCK.
-    pub fn atksav(&mut self, c: u8, d: u8) {
+    pub(crate) fn atksav(&mut self, c: u8, d: u8) {
         let mut d = d;
         if self.npins != 0 {
             if self.pnck(self.m2, c) {
@@ -547,7 +547,7 @@ impl Machine {
     ///
     /// Called by: ATKSAV.
     #[inline]
-    pub fn pnck(&self, m2: u8, c: u8) -> bool {
+    pub(crate) fn pnck(&self, m2: u8, c: u8) -> bool {
         let mut hl = PLISTA;
         let mut bc = u16::from(self.npins);
         let mut found_once = false;

@@ -40,7 +40,7 @@ impl Machine {
     /// A promotion turns the pawn into a queen without recording it in POSQ.
     ///
     /// Called by: EVAL, FNDMOV (FM15, FM18), VALMOV (VA7).
-    pub fn move_(&mut self) {
+    pub(crate) fn move_(&mut self) {
         let mut hl = self.mlptrj.wrapping_add(2);
         loop {
             // MV1
@@ -183,7 +183,7 @@ impl Machine {
     ///
     /// Called by: SORTM (SR10). Calls: MOVE, INCHK, PINFND and POINTS (through `scorer`),
     /// UNMOVE.
-    pub fn eval<S: Scorer>(&mut self, scorer: &mut S, hooks: &mut Hooks<'_>) {
+    pub(crate) fn eval<S: Scorer>(&mut self, scorer: &mut S, hooks: &mut Hooks<'_>) {
         self.move_();
         if self.inchk() != 0 {
             self.valm = 0;
@@ -204,7 +204,7 @@ impl Machine {
     ///
     /// Called by: the engine's search (CPTRMV in the original). Calls: BOOK, PINFND and
     /// POINTS (through `scorer`), GENMOV, SORTM, MOVE, INCHK, INCHK1, UNMOVE, ASCEND.
-    pub fn fndmov<S: Scorer>(
+    pub(crate) fn fndmov<S: Scorer>(
         &mut self,
         scorer: &mut S,
         hooks: &mut Hooks<'_>,
@@ -391,7 +391,7 @@ impl Machine {
     /// taken back. `a` is the accumulator on entry (for the hook only).
     ///
     /// Called by: FNDMOV (FM30, FM40). Calls: UNMOVE.
-    pub fn ascend(&mut self, hooks: &mut Hooks<'_>, a: u8) {
+    pub(crate) fn ascend(&mut self, hooks: &mut Hooks<'_>, a: u8) {
         if hooks.mask().contains(HookPoint::Ascend) {
             self.fire(hooks, HookPoint::Ascend, a, 0, 0);
         }
@@ -413,7 +413,7 @@ impl Machine {
     /// everything else with 1...e5. Only the low byte of BESTM is stepped.
     ///
     /// Called by: FNDMOV (at MOVENO 1).
-    pub fn book(&mut self, hooks: &mut Hooks<'_>) {
+    pub(crate) fn book(&mut self, hooks: &mut Hooks<'_>) {
         self.wr(SCORE + 1, 0);
         self.bestm = BMOVES.wrapping_sub(2);
         if self.kolor == 0 {
@@ -447,7 +447,7 @@ impl Machine {
     ///
     /// Called by: the position's setup ([`Port::prepare`](crate::Port::prepare);
     /// ANALYS in the original).
-    pub fn royalt(&mut self) {
+    pub(crate) fn royalt(&mut self) {
         for i in 0..4 {
             self.wr(POSK + i, 0);
         }
@@ -480,7 +480,7 @@ impl Machine {
     /// Called by: the position's setup, for a replayed move
     /// ([`Port::prepare`](crate::Port::prepare); PLYRMV in the original). Calls:
     /// GENMOV, MOVE, INCHK, UNMOVE.
-    pub fn valmov(&mut self, hooks: &mut Hooks<'_>) -> u8 {
+    pub(crate) fn valmov(&mut self, hooks: &mut Hooks<'_>) -> u8 {
         let saved = self.mlptrj;
         self.color = self.kolor ^ 0x80;
         self.mlptri = self.layout.plyix.wrapping_sub(2);

@@ -66,7 +66,7 @@ pub(crate) const MLIST: u16 = 0x0400;
 /// MLIST+2040), so that even overflows behave identically; deeper searches get room for
 /// 20 plies plus the check extension.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// PLYIX: (list start, current move) pointer pairs, one pair per ply.
     pub plyix: u16,
     /// MLEND: the last address at which ADMOVE may still start an entry.
@@ -122,7 +122,7 @@ const BOOK: [u8; 12] = [35, 55, 0x10, 34, 54, 0x10, 85, 65, 0x10, 84, 64, 0x10];
 
 /// Sargon's machine state.
 #[derive(Clone)]
-pub struct Machine {
+pub(crate) struct Machine {
     mem: Box<[u8; 0x10000]>,
     /// Where the ply table and move list sit in `mem`.
     pub layout: Layout,
@@ -209,7 +209,7 @@ pub struct Machine {
 
 impl Machine {
     /// A machine holding the original's initial data (for the classic layout).
-    pub fn new() -> Machine {
+    pub(crate) fn new() -> Machine {
         let mem: Box<[u8; 0x10000]> = vec![0u8; 0x10000]
             .into_boxed_slice()
             .try_into()
@@ -260,7 +260,7 @@ impl Machine {
 
     /// Back to the original's initial data: zeroed memory with the constant tables, the
     /// initial royalty table and the book, and the variables' initial values.
-    pub fn reset(&mut self, layout: Layout) {
+    pub(crate) fn reset(&mut self, layout: Layout) {
         self.mem.fill(0);
         self.layout = layout;
         let direct = DIRECT as usize;
@@ -305,14 +305,14 @@ impl Machine {
     }
 
     /// Set `len` bytes from `addr` (not wrapping) to `v`.
-    pub fn fill(&mut self, addr: u16, len: usize, v: u8) {
+    pub(crate) fn fill(&mut self, addr: u16, len: usize, v: u8) {
         let a = addr as usize;
         self.mem[a..a + len].fill(v);
     }
 
     /// `len` bytes from `addr` (not wrapping).
     #[inline]
-    pub fn bytes(&self, addr: u16, len: usize) -> &[u8] {
+    pub(crate) fn bytes(&self, addr: u16, len: usize) -> &[u8] {
         let a = addr as usize;
         &self.mem[a..a + len]
     }
@@ -340,7 +340,7 @@ impl Machine {
 
     /// The board byte at a board index (the original's `(ix+BOARD)` with ix = TBASE + index).
     #[inline(always)]
-    pub fn board(&self, idx: u8) -> u8 {
+    pub(crate) fn board(&self, idx: u8) -> u8 {
         self.rd(BOARDA + u16::from(idx))
     }
 
@@ -374,7 +374,8 @@ impl Machine {
 
     /// The moves of the list whose head link is at `head`, in list order, following links
     /// until one has a zero high byte (capped as the hooks' walk is, in case of a cycle).
-    pub fn list_from(&self, head: u16) -> Vec<sargon_core::vocab::SMove> {
+    #[cfg(test)]
+    pub(crate) fn list_from(&self, head: u16) -> Vec<sargon_core::vocab::SMove> {
         let mut out = Vec::new();
         let mut p = self.rd16(head);
         while p >> 8 != 0 && out.len() < sargon_core::hooks::MAX_LIST_WALK {
@@ -388,7 +389,7 @@ impl Machine {
 impl Machine {
     /// Where this machine's state differs from `other`'s: every byte of memory, then every
     /// variable. Empty: the same.
-    pub fn differences(&self, other: &Machine) -> Vec<String> {
+    pub(crate) fn differences(&self, other: &Machine) -> Vec<String> {
         let mut out = Vec::new();
         for (addr, (a, b)) in self.mem.iter().zip(other.mem.iter()).enumerate() {
             if a != b {

@@ -176,7 +176,7 @@ pub(crate) struct Place {
 
 impl EvalCache {
     /// Forget every entry (a new search starts).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.tags.fill(0);
         self.hits = 0;
     }

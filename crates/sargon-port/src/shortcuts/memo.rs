@@ -605,7 +605,7 @@ fn pin_key(m: &Machine) -> PinKey {
 
 impl PointsMemo {
     /// Forget everything.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.board = [0; BOARD_SIZE];
         self.valid = 0;
     }

@@ -23,11 +23,11 @@
 //! a scoring that found no pins) and from then on, for the rest of the search, the
 //! position is scored by the original's steps.
 
-pub mod cache;
-pub mod memo;
+pub(crate) mod cache;
+pub(crate) mod memo;
 mod verify;
 
-pub use verify::Verified;
+pub(crate) use verify::Verified;
 
 use self::cache::{EvalCache, Key};
 use self::memo::PointsMemo;
@@ -36,7 +36,7 @@ use crate::scorer::Scorer;
 use sargon_core::hooks::Hooks;
 
 /// The [`Scorer`] with POINTS's memo and the evaluation cache.
-pub struct Shortcuts {
+pub(crate) struct Shortcuts {
     memo: Box<PointsMemo>,
     cache: EvalCache,
     /// An attack list has overflowed into the pin list in this search (see the module's
@@ -52,7 +52,7 @@ impl Default for Shortcuts {
 
 impl Shortcuts {
     /// The shortcuts with empty caches.
-    pub fn new() -> Shortcuts {
+    pub(crate) fn new() -> Shortcuts {
         Shortcuts {
             memo: Box::default(),
             cache: EvalCache::default(),
@@ -61,13 +61,15 @@ impl Shortcuts {
     }
 
     /// Scorings the cache answered in this search.
-    pub fn cache_hits(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn cache_hits(&self) -> u64 {
         self.cache.hits
     }
 
     /// An attack list overflowed into the pin list in this search, and the shortcuts have
     /// stepped aside since.
-    pub fn spilled(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn spilled(&self) -> bool {
         self.spilled
     }
 

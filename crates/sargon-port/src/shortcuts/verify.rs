@@ -10,17 +10,18 @@ use sargon_core::hooks::Hooks;
 /// the two machines differ. The score made of POINTS's sums (and its `points.end` hook)
 /// runs once, after the comparison, so hooks see each scoring once.
 #[derive(Default)]
-pub struct Verified {
+pub(crate) struct Verified {
     shortcuts: Shortcuts,
 }
 
 impl Verified {
     /// A verifying scorer with empty caches.
-    pub fn new() -> Verified {
+    pub(crate) fn new() -> Verified {
         Verified::default()
     }
 
     /// The shortcuts being checked.
+    #[cfg(test)]
     pub(crate) fn shortcuts(&self) -> &Shortcuts {
         &self.shortcuts
     }
