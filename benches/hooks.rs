@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::{FnHook, HookPoint, Hooks};
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::trace::{Detail, Recorder};
 use sargon_original::emu::Emulator;
@@ -25,7 +26,7 @@ fn pass(emu: &mut Emulator, mode: &str) -> (u64, f64) {
     let mut instructions = 0;
     let mut secs = 0.0;
     for fen in POSITIONS {
-        let s = setup(&parse_position(fen).unwrap(), false).unwrap();
+        let s = setup(&parse_position(fen).unwrap(), Book::Off).unwrap();
         let opts = SearchOptions::depth(3);
         let mut count = 0u64;
         let mut counter = FnHook::new(&HookPoint::ALL, |_| count += 1);

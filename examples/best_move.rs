@@ -4,7 +4,7 @@
 //!
 //! `cargo run --example best_move -- "FEN" [DEPTH]` (default: a mate in two, depth 3).
 
-use sargon_core::{parse_position, record, setup, Detail, SearchOptions};
+use sargon_core::{parse_position, record, setup, Book, Detail, SearchOptions};
 use sargon_port::Port;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -15,7 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let depth: u8 = args.next().map_or(Ok(3), |d| d.parse())?;
 
     let pos = parse_position(&fen)?;
-    let setup = setup(&pos, false)?; // false: the opening book stays shut
+    let setup = setup(&pos, Book::Off)?;
     let options = SearchOptions::depth(depth);
     let run = record::search(
         &mut Port::new(),

@@ -6,13 +6,13 @@
 
 use std::collections::BTreeMap;
 
-use sargon_core::{setup, Engine, FnHook, HookEvent, HookPoint, Hooks, SearchOptions};
+use sargon_core::{setup, Book, Engine, FnHook, HookEvent, HookPoint, Hooks, SearchOptions};
 use sargon_port::Port;
 use shakmaty::Chess;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let depth: u8 = std::env::args().nth(1).map_or(Ok(3), |d| d.parse())?;
-    let setup = setup(&Chess::default(), false)?;
+    let setup = setup(&Chess::default(), Book::Off)?;
 
     let mut per_ply: BTreeMap<u8, u64> = BTreeMap::new();
     // The hook borrows `per_ply` while the search runs; the block ends the borrow.

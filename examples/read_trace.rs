@@ -8,13 +8,13 @@ use std::collections::BTreeMap;
 
 use sargon_core::position::read_position;
 use sargon_core::pv::principal_variation;
-use sargon_core::{record, setup, Detail, Event, SearchOptions};
+use sargon_core::{record, setup, Book, Detail, Event, SearchOptions};
 use sargon_port::Port;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let depth: u8 = std::env::args().nth(1).map_or(Ok(2), |d| d.parse())?;
     let pos = read_position("startpos moves e2e4")?.position;
-    let setup = setup(&pos, false)?;
+    let setup = setup(&pos, Book::Off)?;
     let run = record::search(
         &mut Port::new(),
         &setup,

@@ -7,6 +7,7 @@ mod common;
 
 use sargon_core::engine::SearchOptions;
 use sargon_core::hooks::Hooks;
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::Engine as _;
 use sargon_original::emu::lockstep::{Crosscheck, Fault, Item, Options};
@@ -32,7 +33,7 @@ fn both_cores_agree_on_small_searches() {
     let mut cc = Crosscheck::new(rom.clone(), Options::default()).unwrap();
     let mut emu = Emulator::new(rom).unwrap();
     for (fen, book, depth) in SEARCHES {
-        let s = setup(&parse_position(fen).unwrap(), book).unwrap();
+        let s = setup(&parse_position(fen).unwrap(), Book::from(book)).unwrap();
         let check = cc.search(&s, depth, 0).unwrap();
         if let Some(d) = &check.disagreement {
             panic!("{fen} depth {depth}: the cores disagree:\n{d}");
@@ -63,7 +64,7 @@ fn a_fault_in_the_second_core_is_named() {
     let Some(rom) = common::rom("a_fault_in_the_second_core_is_named") else {
         return;
     };
-    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let faults = [
         (Fault::Register { name: "DE", xor: 1 }, Item::Register("DE")),
         (Fault::Flags(0x01), Item::Flags { differing: 0x01 }),

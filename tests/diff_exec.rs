@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use sargon_core::position::Book;
 use sargon_core::{parse_position, record, setup, Detail, SearchOptions};
 use sargon_tools::diff_run::{self, SearchRecord, Verdict};
 use shakmaty::Position;
@@ -470,7 +471,7 @@ fn uci_mode_catches_a_changed_best_move_and_a_changed_score() {
     let pos = parse_position(POSITIONS[2]).unwrap();
     let run = record::search(
         &mut sargon_port::Port::new(),
-        &setup(&pos, true).unwrap(),
+        &setup(&pos, Book::Allowed).unwrap(),
         &SearchOptions::depth(2),
         Detail::BestOnly,
         &mut [],

@@ -6,6 +6,7 @@ mod common;
 
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::Hooks;
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::vocab::Score;
 
@@ -16,7 +17,7 @@ fn best(
     book: bool,
     book_random: u8,
 ) -> String {
-    let s = setup(&parse_position(fen).unwrap(), book).unwrap();
+    let s = setup(&parse_position(fen).unwrap(), Book::from(book)).unwrap();
     let opts = SearchOptions {
         depth,
         book_random,
@@ -49,7 +50,7 @@ fn analysis_reports_the_documented_t_states() {
     };
     // The search of docs/history.md and docs/how-sargon-works.md: startpos, depth 3, book
     // off. Its documented count is what the 1978 times are made of; iz80's is ~7% lower.
-    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let (a, outcome) =
         sargon_tools::analysis::analyse(&mut emu, &s, &SearchOptions::depth(3)).unwrap();
     assert_eq!(outcome.stats.t_states, Some(577_809_511));
@@ -92,7 +93,7 @@ fn the_book_choice_is_deterministic_and_can_be_switched_off() {
     let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
     assert_eq!(best(&mut emu, after_e4, 3, true, 0), "e7e5");
     // Without the book Sargon searches: the result is no book move and costs real work.
-    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let out = emu
         .search(&s, &SearchOptions::depth(2), &mut Hooks::new())
         .unwrap();
@@ -108,7 +109,7 @@ fn uninitialised_mlptrj_hazard_and_its_fix() {
     let Some(mut emu) = common::emulator("uninitialised_mlptrj_hazard_and_its_fix") else {
         return;
     };
-    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let opts = SearchOptions::depth(3);
 
     emu.set_mlptrj_fix(false);
@@ -139,7 +140,7 @@ fn runaway_and_depth_errors_are_clear() {
     let Some(mut emu) = common::emulator("runaway_and_depth_errors_are_clear") else {
         return;
     };
-    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let opts = SearchOptions {
         depth: 3,
         max_instructions: Some(10_000),
@@ -172,7 +173,7 @@ fn en_passant_is_replayed_inside_sargon() {
     // White can only save the game by taking en passant: exd6 is found only if Sargon
     // knows about the double push.
     let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30";
-    let s = setup(&parse_position(fen).unwrap(), true).unwrap();
+    let s = setup(&parse_position(fen).unwrap(), Book::Allowed).unwrap();
     let mut seen = Vec::new();
     let mut hook =
         sargon_core::hooks::FnHook::new(&[sargon_core::hooks::HookPoint::MovegenDone], |e| {
@@ -197,7 +198,7 @@ fn a_stop_request_ends_a_long_search_promptly() {
     let Some(mut emu) = common::emulator("a_stop_request_ends_a_long_search_promptly") else {
         return;
     };
-    let s = setup(&parse_position("startpos").unwrap(), false).unwrap();
+    let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let opts = SearchOptions {
         depth: 6,
@@ -237,7 +238,7 @@ fn chunk_boundaries_do_not_change_the_trace() {
         return;
     };
     let fen = "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1";
-    let s = setup(&parse_position(fen).unwrap(), true).unwrap();
+    let s = setup(&parse_position(fen).unwrap(), Book::Allowed).unwrap();
     let mut traces = Vec::new();
     for interval in [1 << 16, 1, 7] {
         emu.set_stop_check_interval(interval);

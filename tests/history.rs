@@ -5,6 +5,7 @@ mod common;
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::Hooks;
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_studies::game_times;
 use sargon_studies::history::{self, LevelProgress};
 
@@ -32,7 +33,7 @@ fn manual_times_and_formatting() {
     for fen in set {
         let pos = position::parse_position(fen).unwrap();
         assert!(
-            !position::setup(&pos, false).unwrap().plays_from_book(),
+            !position::setup(&pos, Book::Off).unwrap().plays_from_book(),
             "{fen}"
         );
     }
@@ -75,7 +76,7 @@ fn two_positions_at_levels_1_and_2() {
     // Each run's figures are those of the same search made without observation, book off.
     let m = &report.runs[3];
     assert_eq!((m.level, m.position), (2, 2));
-    let setup = position::setup(&position::parse_position("startpos").unwrap(), false).unwrap();
+    let setup = position::setup(&position::parse_position("startpos").unwrap(), Book::Off).unwrap();
     let plain = emu
         .search(&setup, &SearchOptions::depth(2), &mut Hooks::new())
         .unwrap();
@@ -373,7 +374,7 @@ fn estimated_levels_from_counted_evaluations() {
     };
     let plain = emu
         .search(
-            &position::setup(&pos, true).unwrap(),
+            &position::setup(&pos, Book::Allowed).unwrap(),
             &opts,
             &mut Hooks::new(),
         )

@@ -12,6 +12,7 @@ mod common;
 
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks, PathVerdict};
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::vocab::{PieceKind, SMove, Score, Side};
 use sargon_port::Port;
@@ -140,7 +141,7 @@ fn run(
     steering: bool,
     check: &mut dyn FnMut(&HookEvent),
 ) -> Run {
-    let s = setup(&parse_position(fen).expect("position"), true).expect("setup");
+    let s = setup(&parse_position(fen).expect("position"), Book::Allowed).expect("setup");
     let opts = SearchOptions {
         book_random: 0x40,
         ..SearchOptions::depth(depth)

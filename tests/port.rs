@@ -5,13 +5,14 @@ mod common;
 
 use sargon_core::engine::{Engine, SearchOptions, SearchOutcome};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::vocab::{PieceKind, Score};
 use sargon_port::Port;
 
 fn search_with(fen: &str, depth: u8, book_random: u8, hooks: &mut Hooks) -> SearchOutcome {
     let pos = parse_position(fen).expect("position");
-    let s = setup(&pos, true).expect("setup");
+    let s = setup(&pos, Book::Allowed).expect("setup");
     let opts = SearchOptions {
         depth,
         book_random,
@@ -211,7 +212,7 @@ fn trace_points_fire_in_a_plausible_order() {
 #[test]
 fn depth_is_checked() {
     let pos = parse_position("startpos").unwrap();
-    let s = setup(&pos, false).unwrap();
+    let s = setup(&pos, Book::Off).unwrap();
     let mut port = Port::new();
     assert_eq!(port.max_depth(), 20);
     assert!(port
@@ -400,7 +401,7 @@ fn traced(
 ) -> (Vec<sargon_core::trace::Event>, SearchOutcome) {
     use sargon_core::trace::{Detail, Recorder};
     let pos = parse_position(fen).expect("position");
-    let s = setup(&pos, true).expect("setup");
+    let s = setup(&pos, Book::Allowed).expect("setup");
     let opts = SearchOptions {
         depth,
         book_random,

@@ -7,12 +7,13 @@ use iz80::Cpu;
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::Hooks;
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_original::emu::Observer;
 use sargon_original::profile::{self, Profile, Profiler};
 use sargon_original::program::Program;
 use sargon_original::z80;
 
-fn setup(fen: &str, book: bool) -> position::Setup {
+fn setup(fen: &str, book: Book) -> position::Setup {
     position::setup(&position::parse_position(fen).unwrap(), book).unwrap()
 }
 
@@ -68,7 +69,10 @@ fn profile_of_a_middlegame_search_adds_up() {
         return;
     };
     // A position with pinned pieces, so that PNCK's early return to ATTACK occurs.
-    let s = setup("r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1", false);
+    let s = setup(
+        "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
+        Book::Off,
+    );
     let opts = SearchOptions::depth(2);
     let (p, outcome) = profile::profile_search(&mut emu, &s, &opts).unwrap();
     check_totals(&p, &outcome);
@@ -101,9 +105,12 @@ fn profile_survives_the_book_dropping_fndmovs_return() {
     else {
         return;
     };
-    let (p, outcome) =
-        profile::profile_search(&mut emu, &setup("startpos", true), &SearchOptions::depth(3))
-            .unwrap();
+    let (p, outcome) = profile::profile_search(
+        &mut emu,
+        &setup("startpos", Book::Allowed),
+        &SearchOptions::depth(3),
+    )
+    .unwrap();
     assert!(outcome.from_book);
     check_totals(&p, &outcome);
     let book = row(&p, "BOOK");
@@ -123,7 +130,7 @@ fn profile_of_a_depth_3_opening_search_adds_up() {
     };
     let (p, outcome) = profile::profile_search(
         &mut emu,
-        &setup("startpos", false),
+        &setup("startpos", Book::Off),
         &SearchOptions::depth(3),
     )
     .unwrap();
@@ -185,7 +192,7 @@ fn documented_t_states_differ_from_the_emulators_only_where_iz80_deviates() {
     };
     let s = setup(
         "2rq1r1k/3npp1p/3p1n1Q/pp1P2N1/8/2P4P/1P4P1/R4R1K w - - 0 1",
-        false,
+        Book::Off,
     );
     let outcome = emu
         .search_observed(&s, &SearchOptions::depth(2), &mut Hooks::new(), &mut c)
@@ -246,7 +253,7 @@ fn the_searchs_t_states_are_the_documented_count_exactly() {
         ("startpos", 3, true),
     ];
     for (fen, depth, book) in cases {
-        let s = setup(fen, book);
+        let s = setup(fen, Book::from(book));
         let opts = SearchOptions::depth(depth);
         let plain = emu.search(&s, &opts, &mut Hooks::new()).unwrap();
         let mut recount = Recount {

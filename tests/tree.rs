@@ -8,6 +8,7 @@ use std::process::Command;
 
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 use sargon_tools::models;
@@ -17,7 +18,7 @@ const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w 
 
 fn search_tree(engine: &mut dyn Engine, fen: &str, depth: u8) -> SearchTree {
     let pos = position::parse_position(fen).unwrap();
-    let setup = position::setup(&pos, false).unwrap();
+    let setup = position::setup(&pos, Book::Off).unwrap();
     let events = record::search(
         engine,
         &setup,

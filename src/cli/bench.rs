@@ -15,6 +15,7 @@ use anyhow::{bail, Context, Result};
 use super::make_engine;
 use sargon_core::engine::{Engine, EngineKind, SearchOptions};
 use sargon_core::hooks::{FnHook, HookPoint, Hooks};
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup, Setup};
 use sargon_original::rom::RomStore;
 use sargon_studies::history::BENCHMARK_POSITIONS;
@@ -45,7 +46,7 @@ pub(crate) struct BenchArgs {
 fn setups() -> Vec<Setup> {
     BENCHMARK_POSITIONS
         .iter()
-        .map(|f| setup(&parse_position(f).expect("bench FEN"), false).expect("bench FEN"))
+        .map(|f| setup(&parse_position(f).expect("bench FEN"), Book::Off).expect("bench FEN"))
         .collect()
 }
 

@@ -13,6 +13,7 @@ use anyhow::{bail, Context, Result};
 
 use super::progress::Progress;
 use sargon_core::engine::EngineKind;
+use sargon_core::position::Book;
 use sargon_core::position::{self, parse_position};
 use sargon_original::emu::lockstep::{flag_names, Crosscheck, CycleMismatch, Options, SearchCheck};
 use sargon_original::rom::RomStore;
@@ -248,7 +249,7 @@ fn crosscheck(store: &RomStore, args: CrosscheckArgs) -> Result<bool> {
                         let Some(job) = jobs.get(i) else { break };
                         let pos = parse_position(&job.fen)
                             .with_context(|| format!("{}: bad position", job.label))?;
-                        let setup = position::setup(&pos, job.book)?;
+                        let setup = position::setup(&pos, Book::from(job.book))?;
                         let t = std::time::Instant::now();
                         let check = cc
                             .search(&setup, job.depth, job.book_random)

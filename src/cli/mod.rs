@@ -11,6 +11,7 @@ use clap::ValueEnum;
 use shakmaty::Chess;
 
 use sargon_core::engine::{Engine, EngineKind, SearchOptions};
+use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
 use sargon_original::rom::RomStore;
 
@@ -75,7 +76,7 @@ impl EngineArgs {
     /// choice's book switch.
     pub(crate) fn setup(&self, position_text: &str) -> Result<Setup> {
         let pos = read_position(position_text)?;
-        Ok(position::setup(&pos, !self.no_book)?)
+        Ok(position::setup(&pos, Book::from(!self.no_book))?)
     }
 }
 

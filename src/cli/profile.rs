@@ -7,6 +7,7 @@ use anyhow::{Context, Result};
 use super::Format;
 use sargon_core::engine::{EngineKind, SearchOptions};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_original::emu::Emulator;
 use sargon_original::profile::{self, Profile};
 use sargon_original::rom::RomStore;
@@ -57,7 +58,7 @@ struct Report<'a> {
 pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
     EngineKind::Emulator.check_depth(args.depth)?;
     let pos = super::read_position(&super::position_text(&args.position))?;
-    let setup = position::setup(&pos, !args.no_book)?;
+    let setup = position::setup(&pos, Book::from(!args.no_book))?;
     let rom = store.load(args.rom.as_deref())?;
     let rom_name = rom.meta.name.clone();
     let rom_verified = rom.verified();

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use super::progress::SearchTicker;
 use super::{make_engine, EngineArgs};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 use sargon_original::rom::RomStore;
@@ -101,10 +102,10 @@ pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         super::graphviz::render_with_graphviz("", "svg")?;
     }
     let pos = super::read_position(&super::position_text(&args.position))?;
-    let mut setup = position::setup(&pos, !args.engine.no_book)?;
+    let mut setup = position::setup(&pos, Book::from(!args.engine.no_book))?;
     if setup.plays_from_book() {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
-        setup = position::setup(&pos, false)?;
+        setup = position::setup(&pos, Book::Off)?;
     }
     let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
     let opts = args.engine.options(args.depth);

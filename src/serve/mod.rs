@@ -39,6 +39,7 @@ use sargon_tools::tree::{pawns, SearchTree, Status};
 pub(crate) mod memory;
 pub(crate) mod searches;
 
+use sargon_core::position::Book;
 use searches::{Finished, Search, SearchRequest, Searches, State};
 
 /// The largest request body: a FEN, or a PGN of 1 MB.
@@ -367,8 +368,8 @@ fn position_json(pos: &Chess, notices: &[String]) -> Value {
         "turn": if pos.turn() == Color::White { "white" } else { "black" },
         "fullmove": pos.fullmoves().get(),
         "legal": legal,
-        "book_position": position::setup(pos, true).map(|s| s.plays_from_book()).unwrap_or(false),
-        "representable": position::setup(pos, false).err().map(|e| e.to_string()),
+        "book_position": position::setup(pos, Book::Allowed).map(|s| s.plays_from_book()).unwrap_or(false),
+        "representable": position::setup(pos, Book::Off).err().map(|e| e.to_string()),
         "game_end": sargon_tools::analysis::GameEnd::of(pos),
         "notices": notices,
     })
@@ -438,7 +439,8 @@ fn yes() -> bool {
 /// Read a search request: the position as the command line reads it, the engine by name.
 fn search_request(body: &SearchBody) -> Result<SearchRequest, ApiError> {
     let read = position::read_position(&body.fen).map_err(|e| ApiError::bad(e.to_string()))?;
-    position::setup(&read.position, body.book).map_err(|e| ApiError::bad(e.to_string()))?;
+    position::setup(&read.position, Book::from(body.book))
+        .map_err(|e| ApiError::bad(e.to_string()))?;
     let engine: EngineKind = body
         .engine
         .parse()
@@ -684,7 +686,7 @@ async fn memory_route(
     );
     let root = f.root.clone();
     let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let setup = position::setup(&root, request.book).map_err(|e| e.to_string())?;
+        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let snap = |engine: &mut dyn sargon_core::engine::Engine| {
             memory::snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
         };
@@ -846,7 +848,7 @@ async fn compare_route(
     let started = std::time::Instant::now();
     let work = tokio::task::spawn_blocking(move || {
         let root = position::parse_position(&request.fen).map_err(|e| e.to_string())?;
-        let setup = position::setup(&root, request.book).map_err(|e| e.to_string())?;
+        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let mut left = left.engine;
         let mut right: Box<dyn sargon_core::engine::Engine + Send> =
             Box::new(sargon_port::Port::new());
@@ -958,7 +960,7 @@ async fn profile_route(
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let root = f.root.clone();
     let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let setup = position::setup(&root, request.book).map_err(|e| e.to_string())?;
+        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
         let opts = SearchOptions::depth(request.depth);
         let (profile, outcome) = sargon_original::profile::profile_search(&mut emu, &setup, &opts)

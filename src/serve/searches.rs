@@ -18,6 +18,7 @@ use shakmaty::{Chess, Position};
 
 use sargon_core::engine::{EngineKind, SearchError, SearchOptions};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_core::record::{self, Recorded};
 use sargon_core::trace::{Detail, Event, Path};
 use sargon_core::vocab::SMove;
@@ -350,8 +351,8 @@ impl Searches {
         let request = &search.request;
         let root =
             position::parse_position(&request.fen).map_err(|e| RunError::Failed(e.to_string()))?;
-        let setup =
-            position::setup(&root, request.book).map_err(|e| RunError::Failed(e.to_string()))?;
+        let setup = position::setup(&root, Book::from(request.book))
+            .map_err(|e| RunError::Failed(e.to_string()))?;
         let opened = sargon_tools::engines::open(&self.store, request.engine, self.rom.as_deref())
             .map_err(|e| RunError::Failed(e.to_string()))?;
         let mut engine = opened.engine;

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use sargon_core::digest::DigestBuilder;
 use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
@@ -75,7 +76,7 @@ pub fn corpus() -> Vec<Case> {
 /// The golden file (name, content) an engine's search of `case` at `depth` produces.
 pub fn golden(engine: &mut dyn Engine, case: &Case, depth: u8) -> (String, String) {
     let pos = parse_position(&case.fen).unwrap();
-    let s = setup(&pos, case.book).unwrap();
+    let s = setup(&pos, Book::from(case.book)).unwrap();
     let mut text = String::new();
     let mut digest = DigestBuilder::new();
     let keep_text = depth <= FULL_MAX_DEPTH;

@@ -26,7 +26,7 @@
 //! # Example: count the calls of POINTS
 //!
 //! ```
-//! use sargon_core::{setup, Engine, FnHook, HookEvent, HookPoint, Hooks, SearchOptions};
+//! use sargon_core::{setup, Book, Engine, FnHook, HookEvent, HookPoint, Hooks, SearchOptions};
 //!
 //! let mut calls = 0;
 //! let mut leaves_at_ply_2 = 0;
@@ -40,7 +40,7 @@
 //! });
 //! let mut hooks = Hooks::new();
 //! hooks.add(&mut count);
-//! let setup = setup(&shakmaty::Chess::default(), false)?;
+//! let setup = setup(&shakmaty::Chess::default(), Book::Off)?;
 //! // The port here; the original in the emulator (crate sargon-original) fires the same hook.
 //! sargon_port::Port::new().search(&setup, &SearchOptions::depth(2), &mut hooks)?;
 //! drop(hooks);

@@ -20,11 +20,11 @@
 //! # Example: Sargon's move and principal variation, on the port
 //!
 //! ```
-//! use sargon_core::{parse_position, record, setup, Detail, SearchOptions};
+//! use sargon_core::{parse_position, record, setup, Book, Detail, SearchOptions};
 //! use sargon_port::Port;
 //!
 //! let pos = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1")?;
-//! let setup = setup(&pos, false)?; // false: no opening book
+//! let setup = setup(&pos, Book::Off)?;
 //! let run = record::search(&mut Port::new(), &setup, &SearchOptions::depth(3), Detail::BestOnly, &mut [])?;
 //! let pv = run.pv(&pos);
 //! assert_eq!(pv.san, ["Qxd8+", "Rxd8", "Rxd8#"]);
@@ -49,7 +49,7 @@ pub mod vocab;
 
 pub use engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
 pub use hooks::{FnHook, Hook, HookEvent, HookMask, HookPoint, Hooks};
-pub use position::{parse_position, setup, Setup};
+pub use position::{parse_position, setup, Book, Setup};
 pub use pv::PvLine;
 pub use record::Recorded;
 pub use trace::{Detail, Event, Recorder};

@@ -630,9 +630,30 @@ pub fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }
 
-/// Build Sargon's set-up for `pos`. With `book` false, a book position gets move number 2
+/// May Sargon answer from its opening book? (It has one for the first move of each side.)
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Book {
+    /// In a book position Sargon plays the book's move, as the original does at move 1.
+    Allowed,
+    /// Sargon searches every position, book positions included.
+    Off,
+}
+
+/// `true`: [`Book::Allowed`], as a command's `!no_book` reads.
+impl From<bool> for Book {
+    fn from(allowed: bool) -> Book {
+        if allowed {
+            Book::Allowed
+        } else {
+            Book::Off
+        }
+    }
+}
+
+/// Build Sargon's set-up for `pos`. With [`Book::Off`], a book position gets move number 2
 /// so that Sargon searches instead of playing from its book.
-pub fn setup(pos: &Chess, book: bool) -> Result<Setup, PositionError> {
+pub fn setup(pos: &Chess, book: Book) -> Result<Setup, PositionError> {
+    let book = book == Book::Allowed;
     let initial = Chess::default();
     // A book position: the initial one, or one White move after it.
     let mut book_reply: Option<shakmaty::Move> = None;
@@ -876,7 +897,7 @@ mod tests {
 
     #[test]
     fn initial_position_is_the_books() {
-        let s = setup(&Chess::default(), true).unwrap();
+        let s = setup(&Chess::default(), Book::Allowed).unwrap();
         assert_eq!(s.moveno, 1);
         assert_eq!(s.replay, None);
         assert_eq!(s.board[21], vocab::ROOK);
@@ -885,7 +906,7 @@ mod tests {
         assert_eq!(s.board[31], vocab::PAWN);
         assert_eq!(s.board[20], OFF_BOARD);
         assert!(s.plays_from_book());
-        let s = setup(&Chess::default(), false).unwrap();
+        let s = setup(&Chess::default(), Book::Off).unwrap();
         assert_eq!(s.moveno, 2);
         assert!(!s.plays_from_book());
     }
@@ -894,7 +915,7 @@ mod tests {
     fn one_white_move_replays_it_from_the_initial_position() {
         let pos =
             parse_position("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1").unwrap();
-        let s = setup(&pos, true).unwrap();
+        let s = setup(&pos, Book::Allowed).unwrap();
         assert_eq!(s.moveno, 1);
         assert_eq!(s.replay, Some((Sq(27), Sq(46))));
         assert_eq!(s.side, Side::White);
@@ -905,7 +926,7 @@ mod tests {
     #[test]
     fn en_passant_replays_the_double_push() {
         let pos = parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30").unwrap();
-        let s = setup(&pos, true).unwrap();
+        let s = setup(&pos, Book::Allowed).unwrap();
         assert_eq!(s.moveno, 30);
         assert!(
             !s.plays_from_book(),
@@ -920,21 +941,21 @@ mod tests {
     #[test]
     fn castling_rights_become_moved_flags() {
         let pos = parse_position("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 12").unwrap();
-        let b = setup(&pos, true).unwrap().board;
+        let b = setup(&pos, Book::Allowed).unwrap().board;
         assert_eq!(b[25], vocab::KING); // white king keeps a right
         assert_eq!(b[28], vocab::ROOK); // h1 rook: O-O allowed
         assert_eq!(b[21], vocab::ROOK | MOVED); // a1 rook: O-O-O not allowed
         assert_eq!(b[91], vocab::ROOK | BLACK);
         assert_eq!(b[98], vocab::ROOK | BLACK | MOVED);
         let none = parse_position("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 12").unwrap();
-        let b = setup(&none, true).unwrap().board;
+        let b = setup(&none, Book::Allowed).unwrap().board;
         assert_eq!(b[25], vocab::KING | MOVED);
     }
 
     #[test]
     fn move_number_estimate_avoids_the_book() {
         let pos = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1").unwrap();
-        let s = setup(&pos, true).unwrap();
+        let s = setup(&pos, Book::Allowed).unwrap();
         assert!(s.moveno >= 2);
         assert_eq!(s.board[28 - 1], vocab::KING | MOVED); // g1
     }

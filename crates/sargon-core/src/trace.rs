@@ -9,12 +9,12 @@
 //! # Example: read a search's trace
 //!
 //! ```
-//! use sargon_core::{parse_position, record, setup, Detail, Event, SearchOptions};
+//! use sargon_core::{parse_position, record, setup, Book, Detail, Event, SearchOptions};
 //!
 //! let pos = parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30")?;
 //! let run = record::search(
 //!     &mut sargon_port::Port::new(),
-//!     &setup(&pos, false)?,
+//!     &setup(&pos, Book::Off)?,
 //!     &SearchOptions::depth(2),
 //!     Detail::Full,
 //!     &mut [],

@@ -47,10 +47,10 @@
 //! # Example: Sargon's move in the initial position
 //!
 //! ```
-//! use sargon_core::{setup, Engine, Hooks, SearchOptions};
+//! use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
 //! use sargon_port::Port;
 //!
-//! let setup = setup(&shakmaty::Chess::default(), false)?; // false: no opening book
+//! let setup = setup(&shakmaty::Chess::default(), Book::Off)?;
 //! let outcome = Port::new().search(&setup, &SearchOptions::depth(3), &mut Hooks::new())?;
 //! let best = outcome.best.expect("a move");
 //! println!("{} ({:+.2} pawns)", best.uci(), outcome.score_for_mover().pawns());

@@ -4,6 +4,7 @@ use super::state::{Machine, ATKLST, BACT, MLIST, POSK, POSQ, WACT};
 use super::{Port, Scoring};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::Hooks;
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::vocab::{flag, SMove, Sq, BLACK, KNIGHT, PAWN, QUEEN};
 
@@ -11,7 +12,7 @@ use sargon_core::vocab::{flag, SMove, Sq, BLACK, KNIGHT, PAWN, QUEEN};
 /// leaves it (the scratch entry, or the replayed move).
 fn prepared(fen: &str) -> Port {
     let pos = parse_position(fen).expect("position");
-    let s = setup(&pos, false).expect("setup");
+    let s = setup(&pos, Book::Off).expect("setup");
     let mut port = Port::new();
     port.prepare(&s, 2, 0, &mut Hooks::new()).expect("prepare");
     port
@@ -312,7 +313,7 @@ fn pinfnd_lists_a_pinned_knight() {
 #[test]
 fn replay_of_an_illegal_move_is_refused() {
     let pos = parse_position("startpos").unwrap();
-    let mut s = setup(&pos, false).unwrap();
+    let mut s = setup(&pos, Book::Off).unwrap();
     s.replay = Some((Sq(35), Sq(65))); // e2e5
     let err = Port::new()
         .search(&s, &SearchOptions::depth(2), &mut Hooks::new())
@@ -340,7 +341,7 @@ fn eight_queens_overflow_the_move_list_at_depth_4() {
     // 2040 bytes hold 340 entries: four queens a side fill them at depth 4 (plus the check
     // extension). ADMOVE then drops moves and zeroes the word at 0xFFFA.
     let pos = parse_position("qq2k1qq/8/8/8/8/8/8/QQ2K1QQ w - - 0 40").unwrap();
-    let s = setup(&pos, false).unwrap();
+    let s = setup(&pos, Book::Off).unwrap();
     for (depth, overflows) in [(3, false), (4, true)] {
         let mut port = Port::new();
         port.prepare(&s, depth, 0, &mut Hooks::new()).unwrap();
@@ -360,7 +361,7 @@ fn verified_search(
 ) -> (Vec<sargon_core::trace::Event>, Port) {
     use sargon_core::trace::{Detail, Recorder};
     let pos = parse_position(fen).expect("position");
-    let s = setup(&pos, false).expect("setup");
+    let s = setup(&pos, Book::Off).expect("setup");
     let mut port = Port::with_scoring(if shortcuts {
         Scoring::Verified
     } else {

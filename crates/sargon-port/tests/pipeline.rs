@@ -4,6 +4,7 @@
 
 use sargon_core::engine::{SearchError, SearchOptions, SearchOutcome};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint};
+use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup};
 use sargon_core::pv::{principal_variation, PvTracker};
 use sargon_core::record::{search, search_streaming};
@@ -21,7 +22,7 @@ fn count_results(events: &[Event]) -> usize {
 #[test]
 fn the_result_event_closes_the_trace_once() {
     let pos = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1").unwrap();
-    let s = setup(&pos, false).unwrap();
+    let s = setup(&pos, Book::Off).unwrap();
     for detail in [Detail::Full, Detail::BestOnly] {
         let r = search(
             &mut Port::new(),
@@ -50,7 +51,7 @@ fn the_result_event_closes_the_trace_once() {
 #[test]
 fn streaming_gives_the_same_events_and_extra_hooks_run_first() {
     let pos = parse_position("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30").unwrap();
-    let s = setup(&pos, false).unwrap();
+    let s = setup(&pos, Book::Off).unwrap();
     let opts = SearchOptions::depth(2);
     let kept = search(&mut Port::new(), &s, &opts, Detail::Full, &mut []).unwrap();
     let mut streamed = Vec::new();
@@ -84,7 +85,7 @@ fn streaming_gives_the_same_events_and_extra_hooks_run_first() {
 
 #[test]
 fn a_failed_search_has_no_result_event() {
-    let s = setup(&shakmaty::Chess::default(), false).unwrap();
+    let s = setup(&shakmaty::Chess::default(), Book::Off).unwrap();
     let mut events = Vec::new();
     let err = search_streaming(
         &mut Port::new(),
@@ -114,7 +115,7 @@ fn the_tracker_finds_the_backward_scans_line() {
         "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30",
     ] {
-        let s = setup(&parse_position(fen).unwrap(), false).unwrap();
+        let s = setup(&parse_position(fen).unwrap(), Book::Off).unwrap();
         for depth in 1..=4 {
             let events = search(
                 &mut Port::new(),

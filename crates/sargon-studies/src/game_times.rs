@@ -42,6 +42,7 @@ use shakmaty::{Chess, Position};
 use sargon_core::clock::{duration, manual_seconds, trs80_seconds};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{Hook, HookEvent, HookMask, HookPoint, Hooks};
+use sargon_core::position::Book;
 use sargon_core::position::{self, PositionError};
 use sargon_tools::play::game::{rules_ending, RepetitionHistory};
 use sargon_tools::play::Opening;
@@ -253,7 +254,7 @@ fn search_counting(
     pos: &Chess,
     opts: &SearchOptions,
 ) -> Result<(sargon_core::engine::SearchOutcome, SearchCounts), GameError> {
-    let setup = position::setup(pos, true)?;
+    let setup = position::setup(pos, Book::Allowed)?;
     let mut counter = Counter::default();
     let outcome = {
         let mut hooks = Hooks::new();

@@ -13,6 +13,7 @@ use shakmaty::{Chess, Color, Move, Position};
 use crate::pgn::{self, GameText, MoveText, PgnGame};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_core::trace::Detail;
 use sargon_core::{pv, record};
 
@@ -112,7 +113,7 @@ pub fn view(
             white_mate: None,
         });
     }
-    let setup = position::setup(pos, false)?;
+    let setup = position::setup(pos, Book::Off)?;
     let recorded = record::search(engine, &setup, opts, Detail::BestOnly, &mut [])?;
     let mut line = recorded.pv(pos);
     let best = recorded.outcome.best.and_then(|m| m.to_chess(pos));

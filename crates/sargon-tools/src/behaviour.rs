@@ -27,6 +27,7 @@ use crate::models;
 use sargon_core::digest::DigestBuilder;
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 
@@ -144,7 +145,7 @@ impl Case {
                 book_random,
             } => {
                 let pos = position::parse_position(position)?;
-                let setup = position::setup(&pos, *book)?;
+                let setup = position::setup(&pos, Book::from(*book))?;
                 let opts = SearchOptions {
                     max_instructions: Some(max_instructions),
                     book_random: *book_random,

@@ -381,6 +381,7 @@ pub(crate) fn compare_search_cached(
 mod tests {
     use super::*;
     use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
+    use sargon_core::position::Book;
     use sargon_core::vocab::{SMove, Score};
 
     /// A fake engine that emits a scripted trace through the hooks machinery's public face.
@@ -433,7 +434,7 @@ mod tests {
 
     #[test]
     fn equal_traces_have_no_divergence_and_unequal_lengths_do() {
-        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let setup = sargon_core::position::setup(&Chess::default(), Book::Off).unwrap();
         let opts = SearchOptions::depth(1);
         let three = vec![Event::Ascend { ply: 0 }; 3];
         let two = vec![Event::Ascend { ply: 0 }; 2];
@@ -455,7 +456,7 @@ mod tests {
 
     #[test]
     fn compare_reports_the_divergence_and_a_stop_from_outside() {
-        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let setup = sargon_core::position::setup(&Chess::default(), Book::Off).unwrap();
         let three = vec![Event::Ascend { ply: 0 }; 3];
         let two = vec![Event::Ascend { ply: 0 }; 2];
         let c = compare(
@@ -494,7 +495,7 @@ mod tests {
         if cfg!(unix) {
             assert!(spent.unwrap() > Duration::ZERO);
         }
-        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let setup = sargon_core::position::setup(&Chess::default(), Book::Off).unwrap();
         let mut left = Box::new(sargon_port::Port::new());
         let mut right = Box::new(sargon_port::Port::new());
         let r = compare_search(

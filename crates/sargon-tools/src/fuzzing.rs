@@ -17,6 +17,7 @@ use shakmaty::Position;
 use crate::batch::epd;
 use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
 use sargon_core::hooks::Hooks;
+use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
 
 /// The most input lines the UCI target reads from one input: each `go` may start a
@@ -141,7 +142,7 @@ fn check_position(pos: &shakmaty::Chess) {
         .unwrap_or_else(|e| panic!("the FEN written for a position, `{fen}`, does not read: {e}"));
     assert_eq!(position::fen_of(&again), fen, "FEN round trip");
     for book in [false, true] {
-        let _ = position::setup(pos, book);
+        let _ = position::setup(pos, Book::from(book));
     }
     let _ = pos.legal_moves();
 }

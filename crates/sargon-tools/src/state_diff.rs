@@ -212,11 +212,12 @@ pub fn compare_state(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sargon_core::position::Book;
     use shakmaty::Chess;
 
     #[test]
     fn two_ports_agree_state_by_state_and_a_skip_is_by_name() {
-        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let setup = sargon_core::position::setup(&Chess::default(), Book::Off).unwrap();
         let mut left = sargon_port::Port::new();
         let mut right = sargon_port::Port::new();
         let c = compare_state(
@@ -277,7 +278,7 @@ mod tests {
     #[test]
     fn engines_that_part_are_caught_with_where() {
         // PLYMAX differs from the first snapshot on.
-        let setup = sargon_core::position::setup(&Chess::default(), false).unwrap();
+        let setup = sargon_core::position::setup(&Chess::default(), Book::Off).unwrap();
         let c = compare_state(
             &mut sargon_port::Port::new(),
             &mut Deeper(sargon_port::Port::new()),

@@ -18,6 +18,7 @@ use sargon_core::clock::{trs80_seconds, z80a_seconds};
 pub use sargon_core::clock::{duration, manual_seconds, MANUAL_SECONDS};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::Hooks;
+use sargon_core::position::Book;
 use sargon_core::position::{self, PositionError};
 use sargon_original::emu::Emulator;
 
@@ -210,7 +211,7 @@ pub fn setups(positions: &[String]) -> Result<Vec<position::Setup>, HistoryError
         .enumerate()
         .map(|(i, text)| {
             position::parse_position(text)
-                .and_then(|p| position::setup(&p, false))
+                .and_then(|p| position::setup(&p, Book::Off))
                 .map_err(|problem| HistoryError::Position {
                     index: i + 1,
                     text: text.clone(),

@@ -10,6 +10,7 @@ use super::{EpdEntry, EpdOp};
 use crate::analysis::{self, Analysis};
 use sargon_core::engine::{Engine, SearchOptions, SearchOutcome};
 use sargon_core::position;
+use sargon_core::position::Book;
 
 /// One analysed EPD position: a row of `sargon analyze --epd`.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -126,7 +127,7 @@ pub fn analyse_entry(
         nodes_created: None,
     };
     let started = Instant::now();
-    let result = position::setup(&entry.position, book)
+    let result = position::setup(&entry.position, Book::from(book))
         .map_err(|e| e.to_string())
         .and_then(|setup| {
             let analysed = if count_nodes {

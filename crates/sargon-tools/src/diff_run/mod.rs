@@ -17,6 +17,7 @@ use crate::diff::{compare_search_cached, CompareError, Difference, EngineCost, S
 use crate::external::{compare_exec, compare_uci, Contender, ExecPort, UciPort};
 use crate::trace_cache::TraceCache;
 use sargon_core::engine::{Engine, EngineKind, RomId, SearchOptions};
+use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
 use sargon_core::trace::Event;
 
@@ -100,7 +101,7 @@ impl InputPosition {
             anyhow::Error::new(e).context(what)
         };
         let pos = position::parse_position(fen).map_err(named)?;
-        let setup = position::setup(&pos, book).map_err(named)?;
+        let setup = position::setup(&pos, Book::from(book)).map_err(named)?;
         Ok(InputPosition {
             index,
             fen: fen.to_string(),

@@ -71,6 +71,7 @@ use anyhow::{bail, Context as _};
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::{Hook, HookEvent, HookMask, HookPoint};
 use sargon_core::position;
+use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 use sargon_core::vocab::{PieceKind, SMove, Score};
@@ -307,7 +308,7 @@ pub(crate) fn trace_example(
         .iter()
         .find(|m| m.number == number)
         .with_context(|| format!("there is no example {number} (1-5)"))?;
-    let setup = position::setup(&position::parse_position(REAL_FEN)?, false)?;
+    let setup = position::setup(&position::parse_position(REAL_FEN)?, Book::Off)?;
     let mut model_hook = ModelHook { model, stray: None };
     let opts = SearchOptions {
         max_instructions: Some(max_instructions),
@@ -337,7 +338,7 @@ pub fn run_example_from(
         .find(|m| m.number == number)
         .with_context(|| format!("there is no example {number} (1-5)"))?;
     let pos = position::parse_position(real_fen)?;
-    let setup = position::setup(&pos, false)?;
+    let setup = position::setup(&pos, Book::Off)?;
     let mut model_hook = ModelHook { model, stray: None };
     // The extra hook runs before the recorder: the score is replaced before it is read.
     let recorded = record::search(

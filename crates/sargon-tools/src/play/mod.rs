@@ -30,6 +30,7 @@ use crate::uci_client::{ClientError, Limit, Reply, UciClient};
 use sargon_core::engine::{Engine, EngineKind};
 use sargon_core::input::echo;
 use sargon_core::position;
+use sargon_core::position::Book;
 
 pub use game::{play_game, Ending, FailureKind, Game, GameMove, GameResult, MoveInfo};
 
@@ -360,8 +361,9 @@ impl Player {
         let timeout = self.timeout();
         let (limit, book) = match &self.spec {
             PlayerSpec::Sargon(s) => {
-                let in_book =
-                    s.book && position::setup(pos, true).is_ok_and(|setup| setup.plays_from_book());
+                let in_book = s.book
+                    && position::setup(pos, Book::Allowed)
+                        .is_ok_and(|setup| setup.plays_from_book());
                 // The depth is the FixedDepth option, set at the start.
                 let limit = Limit {
                     depth: None,

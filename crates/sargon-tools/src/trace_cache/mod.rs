@@ -517,9 +517,10 @@ mod tests {
     use super::*;
     use sargon_core::digest::DigestBuilder;
     use sargon_core::engine::SearchOptions;
+    use sargon_core::position::Book;
 
     fn startpos(book: bool) -> Setup {
-        sargon_core::position::setup(&shakmaty::Chess::default(), book).unwrap()
+        sargon_core::position::setup(&shakmaty::Chess::default(), Book::from(book)).unwrap()
     }
 
     pub(super) fn trace(depth: u8) -> Vec<Event> {
@@ -555,7 +556,7 @@ mod tests {
         .unwrap()
         .into_position(shakmaty::CastlingMode::Standard)
         .unwrap();
-        let e4 = sargon_core::position::setup(&pos, false).unwrap();
+        let e4 = sargon_core::position::setup(&pos, Book::Off).unwrap();
         assert_ne!(base, k("aa", &e4, &d2));
     }
 

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use shakmaty::Chess;
 
 use super::*;
+use sargon_core::position::Book;
 use sargon_core::trace::Event;
 use sargon_core::vocab::{SMove, Score};
 
@@ -164,7 +165,7 @@ fn a_bounded_tree_is_the_whole_tree_down_to_a_ply() {
         .unwrap();
     let events = sargon_core::record::search(
         &mut sargon_port::Port::new(),
-        &setup(&pos, false).unwrap(),
+        &setup(&pos, Book::Off).unwrap(),
         &SearchOptions::depth(3),
         Detail::Full,
         &mut [],

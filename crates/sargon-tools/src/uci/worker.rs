@@ -18,6 +18,7 @@ use sargon_core::trace::Detail;
 
 use super::session::{AnswerWriter, Loaded};
 use super::{Plan, DEFAULT_GROWTH};
+use sargon_core::position::Book;
 
 /// Everything the search thread needs.
 pub(super) struct Job {
@@ -376,7 +377,7 @@ fn iterate<W: Write>(
     stop: &Arc<AtomicBool>,
     out: &AnswerWriter<W>,
 ) -> (Option<DepthResult>, bool) {
-    let setup = match position::setup(&job.position, job.plan.book) {
+    let setup = match position::setup(&job.position, Book::from(job.plan.book)) {
         Ok(s) => s,
         Err(e) => {
             out.info(&format!("cannot set up the position: {e}"));
