@@ -221,6 +221,9 @@ pub struct Summary {
     /// Searches run on a ROM that is not verified (`rom_verified: false`): their "original"
     /// may not be Sargon's.
     pub unverified: usize,
+    /// Searches whose left side was read from the cache of the original's traces: their
+    /// left CPU time is the time to read them, not to search.
+    pub cached: usize,
 }
 
 /// The whole report; `ok` when everything agreed and the run is complete and consistent.
@@ -408,6 +411,7 @@ pub fn build(
                 .iter()
                 .filter(|r| r.rom_verified == Some(false))
                 .count(),
+            cached: records.iter().filter(|r| r.left.cached).count(),
         },
         coverage: Coverage {
             positions: fens.len(),
@@ -774,6 +778,14 @@ impl Report {
                 }
             );
         }
+        if self.summary.cached > 0 {
+            let _ = writeln!(
+                s,
+                "{} read from the cache of the original's traces: their left CPU time is the \
+                 time to read them",
+                plural(self.summary.cached, "search", "searches")
+            );
+        }
         let (left_name, right_name) = match k.comparisons.as_slice() {
             [c] => (
                 side_label(&c.left).to_string(),
@@ -914,6 +926,24 @@ mod tests {
         assert!(text.contains("every search exactly once"), "{text}");
         assert!(text.contains("emulator cpu"), "{text}");
         assert!(text.ends_with("report: OK\n"), "{text}");
+    }
+
+    #[test]
+    fn searches_read_from_the_trace_cache_are_counted_and_said() {
+        let mut records = complete(3);
+        assert!(!build(&fens(3), &DepthPlan::every(&[1, 2], 3), &records, 0)
+            .to_text()
+            .contains("cache"));
+        records[0].left.cached = true;
+        records[4].left.cached = true;
+        let report = build(&fens(3), &DepthPlan::every(&[1, 2], 3), &records, 0);
+        assert_eq!(report.summary.cached, 2);
+        assert!(report.ok, "a cached search is as good as a searched one");
+        let text = report.to_text();
+        assert!(
+            text.contains("2 searches read from the cache of the original's traces"),
+            "{text}"
+        );
     }
 
     #[test]
