@@ -388,14 +388,26 @@ mod tests {
     fn errors() {
         assert_eq!(val("NOPE+1"), Err(EvalError::Undefined("NOPE".into())));
         assert_eq!(val("1/0"), Err(EvalError::DivisionByZero));
-        assert!(parse("1+").is_err());
-        assert!(parse("(1+2").is_err());
-        assert!(parse("12G").is_err());
-        assert!(parse("1 2").is_err());
-        assert!(parse("'abc'").is_err());
-        assert!(parse("'a").is_err());
-        assert!(parse(&"(".repeat(100_000)).is_err());
-        assert!(parse(&"-".repeat(100_000)).is_err());
-        assert!(parse(&"1+".repeat(100_000)).is_err());
+        assert!(matches!(parse("1+"), Err(ExprError::MissingOperand { .. })));
+        assert!(matches!(
+            parse("(1+2"),
+            Err(ExprError::MissingBracket { bracket: ')', .. })
+        ));
+        assert!(matches!(parse("12G"), Err(ExprError::BadNumber { .. })));
+        assert!(matches!(parse("1 2"), Err(ExprError::Unexpected { .. })));
+        assert!(matches!(
+            parse("'abc'"),
+            Err(ExprError::NotACharacterConstant { .. })
+        ));
+        assert!(matches!(
+            parse("'a"),
+            Err(ExprError::UnterminatedCharacter { .. })
+        ));
+        for hostile in ["(", "-", "1+"] {
+            assert!(matches!(
+                parse(&hostile.repeat(100_000)),
+                Err(ExprError::TooComplex { .. })
+            ));
+        }
     }
 }
