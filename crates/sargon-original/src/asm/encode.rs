@@ -7,6 +7,7 @@
 //! or 3–5, `dd`/`qq` in bits 4–5, `cc` in bits 3–5); only the irregular rest is spelled out.
 
 use super::expr::{self, Expr};
+use super::AsmErrorKind;
 
 /// One part of an instruction's encoding.
 #[derive(Clone, Debug, PartialEq)]
@@ -35,13 +36,6 @@ impl Piece {
             _ => 1,
         }
     }
-}
-
-/// Why an instruction cannot be encoded.
-#[derive(Debug, PartialEq)]
-pub(crate) enum EncodeError {
-    UnknownMnemonic(String),
-    BadOperand(String),
 }
 
 /// Instructions without operands: (mnemonic, prefix or 0, opcode).
@@ -177,15 +171,17 @@ fn register(word: &str) -> Option<Opd> {
     })
 }
 
-fn expression(text: &str) -> Result<Expr, EncodeError> {
-    expr::parse(text)
-        .map_err(|e| EncodeError::BadOperand(format!("bad operand `{}`: {e}", text.trim())))
+fn expression(text: &str) -> Result<Expr, AsmErrorKind> {
+    expr::parse(text).map_err(|error| AsmErrorKind::BadOperandExpression {
+        operand: text.trim().to_string(),
+        error,
+    })
 }
 
-fn operand(text: &str) -> Result<Opd, EncodeError> {
+fn operand(text: &str) -> Result<Opd, AsmErrorKind> {
     let text = text.trim();
     if text.is_empty() {
-        return Err(EncodeError::BadOperand("missing operand".into()));
+        return Err(AsmErrorKind::MissingOperand);
     }
     let upper = text.to_ascii_uppercase();
     if let Some(r) = register(&upper) {
@@ -213,9 +209,9 @@ fn operand(text: &str) -> Result<Opd, EncodeError> {
                 return Ok(Opd::Idx(prefix, Expr::Num(0), true));
             }
             if !disp.starts_with(['+', '-']) {
-                return Err(EncodeError::BadOperand(format!(
-                    "bad operand `{text}`: expected (IX+d)"
-                )));
+                return Err(AsmErrorKind::BadIndexOperand {
+                    operand: text.to_string(),
+                });
             }
             // Parse the original text, not the upper-cased copy, for character constants.
             let disp_text = &text[1..text.len() - 1].trim()[2..];
@@ -292,16 +288,20 @@ fn bytes(b: &[u8]) -> Vec<Piece> {
 }
 
 /// Encode one instruction. `mnemonic` in any case; `ops` are the operand texts.
-pub(crate) fn encode(mnemonic: &str, ops: &[&str]) -> Result<Vec<Piece>, EncodeError> {
+pub(crate) fn encode(mnemonic: &str, ops: &[&str]) -> Result<Vec<Piece>, AsmErrorKind> {
     let m = mnemonic.to_ascii_uppercase();
-    let bad = || EncodeError::BadOperand(format!("bad operand for {m}: `{}`", ops.join(",")));
+    let operands = || ops.iter().map(|o| o.to_string()).collect();
+    let bad = || AsmErrorKind::BadOperands {
+        mnemonic: m.clone(),
+        operands: operands(),
+    };
 
     if let Some(&(_, prefix, op)) = SIMPLE.iter().find(|s| s.0 == m) {
         if !ops.is_empty() {
-            return Err(EncodeError::BadOperand(format!(
-                "bad operand: {m} takes no operands (`{}`)",
-                ops.join(",")
-            )));
+            return Err(AsmErrorKind::TakesNoOperands {
+                mnemonic: m,
+                operands: operands(),
+            });
         }
         return Ok(if prefix == 0 {
             bytes(&[op])
@@ -310,9 +310,7 @@ pub(crate) fn encode(mnemonic: &str, ops: &[&str]) -> Result<Vec<Piece>, EncodeE
         });
     }
     if !is_mnemonic(&m) {
-        return Err(EncodeError::UnknownMnemonic(format!(
-            "unknown mnemonic {m}"
-        )));
+        return Err(AsmErrorKind::UnknownMnemonic { mnemonic: m });
     }
 
     // Instructions whose first operand may be a condition.

@@ -7,6 +7,8 @@
 
 use std::collections::HashMap;
 
+use super::ExprError;
+
 /// A parsed expression.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Expr {
@@ -38,7 +40,7 @@ pub(crate) enum BinOp {
 #[derive(Debug, PartialEq)]
 pub(crate) enum EvalError {
     Undefined(String),
-    Other(String),
+    DivisionByZero,
 }
 
 /// Symbol lookup for evaluation: this pass's values first, then the previous pass's.
@@ -74,7 +76,7 @@ impl Expr {
                     BinOp::Sub => a.wrapping_sub(b),
                     BinOp::Mul => a.wrapping_mul(b),
                     BinOp::Div | BinOp::Mod if b == 0 => {
-                        return Err(EvalError::Other("division by zero".into()));
+                        return Err(EvalError::DivisionByZero);
                     }
                     BinOp::Div => a.wrapping_div(b),
                     BinOp::Mod => a.wrapping_rem(b),
@@ -106,7 +108,7 @@ pub(crate) fn is_ident_start(c: u8) -> bool {
 }
 
 /// Parse a whole expression; trailing text is an error.
-pub(crate) fn parse(text: &str) -> Result<Expr, String> {
+pub(crate) fn parse(text: &str) -> Result<Expr, ExprError> {
     let mut p = ExprParser {
         s: text.as_bytes(),
         i: 0,
@@ -116,11 +118,10 @@ pub(crate) fn parse(text: &str) -> Result<Expr, String> {
     let e = p.expr(0)?;
     p.skip_ws();
     if p.i < p.s.len() {
-        return Err(format!(
-            "unexpected `{}` in expression `{}`",
-            &text[p.i..],
-            text.trim()
-        ));
+        return Err(ExprError::Unexpected {
+            text: text[p.i..].to_string(),
+            expression: text.trim().to_string(),
+        });
     }
     Ok(e)
 }
@@ -154,10 +155,17 @@ impl ExprParser<'_> {
         }
     }
 
-    fn count_node(&mut self) -> Result<(), String> {
+    /// The whole expression's text, for errors.
+    fn expression(&self) -> String {
+        self.text.trim().to_string()
+    }
+
+    fn count_node(&mut self) -> Result<(), ExprError> {
         self.nodes += 1;
         if self.nodes > MAX_NODES {
-            return Err(format!("expression too complex: `{}`", self.text.trim()));
+            return Err(ExprError::TooComplex {
+                expression: self.expression(),
+            });
         }
         Ok(())
     }
@@ -167,7 +175,7 @@ impl ExprParser<'_> {
         self.s.get(self.i).copied()
     }
 
-    fn expr(&mut self, level: usize) -> Result<Expr, String> {
+    fn expr(&mut self, level: usize) -> Result<Expr, ExprError> {
         if level == LEVELS.len() {
             return self.unary();
         }
@@ -187,7 +195,7 @@ impl ExprParser<'_> {
         }
     }
 
-    fn unary(&mut self) -> Result<Expr, String> {
+    fn unary(&mut self) -> Result<Expr, ExprError> {
         if matches!(self.peek(), Some(b'-' | b'+' | b'~' | b'(' | b'[')) {
             self.count_node()?;
         }
@@ -208,12 +216,11 @@ impl ExprParser<'_> {
         }
     }
 
-    fn primary(&mut self) -> Result<Expr, String> {
+    fn primary(&mut self) -> Result<Expr, ExprError> {
         let Some(c) = self.peek() else {
-            return Err(format!(
-                "missing operand in expression `{}`",
-                self.text.trim()
-            ));
+            return Err(ExprError::MissingOperand {
+                expression: self.expression(),
+            });
         };
         let start = self.i;
         match c {
@@ -222,11 +229,10 @@ impl ExprParser<'_> {
                 self.i += 1;
                 let e = self.expr(0)?;
                 if self.peek() != Some(close) {
-                    return Err(format!(
-                        "missing `{}` in expression `{}`",
-                        close as char,
-                        self.text.trim()
-                    ));
+                    return Err(ExprError::MissingBracket {
+                        bracket: close as char,
+                        expression: self.expression(),
+                    });
                 }
                 self.i += 1;
                 Ok(e)
@@ -237,9 +243,11 @@ impl ExprParser<'_> {
                 if digits.is_empty() {
                     Ok(Expr::Here)
                 } else {
-                    i64::from_str_radix(digits, 16)
-                        .map(Expr::Num)
-                        .map_err(|_| format!("bad hexadecimal number `${digits}`"))
+                    i64::from_str_radix(digits, 16).map(Expr::Num).map_err(|_| {
+                        ExprError::BadHexNumber {
+                            digits: digits.to_string(),
+                        }
+                    })
                 }
             }
             b'\'' | b'"' => {
@@ -248,10 +256,9 @@ impl ExprParser<'_> {
                 loop {
                     match self.s.get(self.i) {
                         None => {
-                            return Err(format!(
-                                "unterminated character constant in `{}`",
-                                self.text.trim()
-                            ))
+                            return Err(ExprError::UnterminatedCharacter {
+                                expression: self.expression(),
+                            })
                         }
                         Some(&q) if q == c => {
                             if self.s.get(self.i + 1) == Some(&c) {
@@ -272,25 +279,25 @@ impl ExprParser<'_> {
                     [b] => Ok(Expr::Num(i64::from(b))),
                     // Two characters make a word, first character in the high byte.
                     [h, l] => Ok(Expr::Num(i64::from(h) << 8 | i64::from(l))),
-                    _ => Err(format!(
-                        "`{}` is not a character constant",
-                        &self.text[start..self.i]
-                    )),
+                    _ => Err(ExprError::NotACharacterConstant {
+                        text: self.text[start..self.i].to_string(),
+                    }),
                 }
             }
             c if c.is_ascii_digit() => {
                 let tok = self.take_while(|c| c.is_ascii_alphanumeric());
-                parse_number(tok).ok_or_else(|| format!("bad number `{tok}`"))
+                parse_number(tok).ok_or_else(|| ExprError::BadNumber {
+                    text: tok.to_string(),
+                })
             }
             c if is_ident_start(c) => {
                 let tok = self.take_while(is_ident_char);
                 Ok(Expr::Sym(tok.to_ascii_uppercase()))
             }
-            _ => Err(format!(
-                "unexpected `{}` in expression `{}`",
-                &self.text[start..],
-                self.text.trim()
-            )),
+            _ => Err(ExprError::Unexpected {
+                text: self.text[start..].to_string(),
+                expression: self.expression(),
+            }),
         }
     }
 
@@ -380,15 +387,27 @@ mod tests {
     #[test]
     fn errors() {
         assert_eq!(val("NOPE+1"), Err(EvalError::Undefined("NOPE".into())));
-        assert!(matches!(val("1/0"), Err(EvalError::Other(_))));
-        assert!(parse("1+").is_err());
-        assert!(parse("(1+2").is_err());
-        assert!(parse("12G").is_err());
-        assert!(parse("1 2").is_err());
-        assert!(parse("'abc'").is_err());
-        assert!(parse("'a").is_err());
-        assert!(parse(&"(".repeat(100_000)).is_err());
-        assert!(parse(&"-".repeat(100_000)).is_err());
-        assert!(parse(&"1+".repeat(100_000)).is_err());
+        assert_eq!(val("1/0"), Err(EvalError::DivisionByZero));
+        assert!(matches!(parse("1+"), Err(ExprError::MissingOperand { .. })));
+        assert!(matches!(
+            parse("(1+2"),
+            Err(ExprError::MissingBracket { bracket: ')', .. })
+        ));
+        assert!(matches!(parse("12G"), Err(ExprError::BadNumber { .. })));
+        assert!(matches!(parse("1 2"), Err(ExprError::Unexpected { .. })));
+        assert!(matches!(
+            parse("'abc'"),
+            Err(ExprError::NotACharacterConstant { .. })
+        ));
+        assert!(matches!(
+            parse("'a"),
+            Err(ExprError::UnterminatedCharacter { .. })
+        ));
+        for hostile in ["(", "-", "1+"] {
+            assert!(matches!(
+                parse(&hostile.repeat(100_000)),
+                Err(ExprError::TooComplex { .. })
+            ));
+        }
     }
 }

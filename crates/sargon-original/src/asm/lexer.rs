@@ -6,6 +6,7 @@
 //! expansion and the statement parser see lines the same way.
 
 use super::expr::{is_ident_char, is_ident_start};
+use super::AsmErrorKind;
 
 /// One source line taken apart; all parts borrow from the line.
 #[derive(Debug, Default, PartialEq)]
@@ -124,7 +125,7 @@ pub(crate) fn substitute(code: &str, lookup: impl Fn(&str) -> Option<String>) ->
 pub(crate) fn split_line<'a>(
     line: &'a str,
     is_op: impl Fn(&str) -> bool,
-) -> Result<Line<'a>, String> {
+) -> Result<Line<'a>, AsmErrorKind> {
     let code = code(line);
     let trimmed = code.trim_start();
     if trimmed.is_empty() || (code.starts_with('*')) {
@@ -134,9 +135,13 @@ pub(crate) fn split_line<'a>(
     let (first, after_first) = word(trimmed);
     if first.is_empty() {
         if let Some(r) = trimmed.strip_prefix('=') {
-            return Err(format!("`=` without a name: `={}`", r.trim()));
+            return Err(AsmErrorKind::EqualsWithoutName {
+                rest: r.trim().to_string(),
+            });
         }
-        return Err(format!("unexpected `{}`", trimmed.trim_end()));
+        return Err(AsmErrorKind::Unexpected {
+            text: trimmed.trim_end().to_string(),
+        });
     }
     let mut label = None;
     let mut rest = after_first;
@@ -166,7 +171,9 @@ pub(crate) fn split_line<'a>(
     let (op, after) = word(rest);
     if op.is_empty() {
         if !rest.trim().is_empty() {
-            return Err(format!("unexpected `{}`", rest.trim()));
+            return Err(AsmErrorKind::Unexpected {
+                text: rest.trim().to_string(),
+            });
         }
         return Ok(Line {
             label,
@@ -175,7 +182,10 @@ pub(crate) fn split_line<'a>(
         });
     }
     if !after.is_empty() && !after.starts_with(|c: char| c.is_ascii_whitespace()) {
-        return Err(format!("unexpected `{}` after `{op}`", after.trim()));
+        return Err(AsmErrorKind::UnexpectedAfterOperation {
+            text: after.trim().to_string(),
+            operation: op.to_string(),
+        });
     }
     Ok(Line {
         label,

@@ -25,7 +25,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{AsmError, Assembly};
+use super::{AsmError, AsmErrorKind, Assembly, Unrecoverable};
 
 /// A listing read, with the lines whose records were damaged and had to be recovered.
 #[derive(Clone, Debug)]
@@ -103,7 +103,6 @@ fn address_field(field: &str) -> Option<(u16, Vec<u8>)> {
 
 /// Like [`parse_listing`], also reporting recovered lines.
 pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
-    let err = |line: usize, message: String| AsmError { line, message };
     let mut records: Vec<Record> = Vec::new();
     // Source text per line number, kept for recovering damaged records.
     let mut source: Vec<(usize, &str)> = Vec::new();
@@ -116,7 +115,7 @@ pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
     for (i, raw) in text.lines().enumerate() {
         let at = i + 1;
         if in_symbols {
-            read_symbols(raw, &mut symbols).map_err(|m| err(at, m))?;
+            read_symbols(raw, &mut symbols).map_err(|kind| AsmError::new(at, kind))?;
             continue;
         }
         match raw.trim() {
@@ -173,15 +172,17 @@ pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
             (Some(c), Some(bytes)) => records[c].bytes.extend(bytes),
             (Some(c), None) => records[c].damaged = true,
             (None, _) => {
-                return Err(err(
+                return Err(AsmError::new(
                     at,
-                    format!("not a zmac listing line: `{}`", raw.trim_end()),
+                    AsmErrorKind::NotAListingLine {
+                        text: raw.trim_end().to_string(),
+                    },
                 ))
             }
         }
     }
     if records.is_empty() && source.is_empty() {
-        return Err(err(0, "not a zmac listing: no numbered lines".into()));
+        return Err(AsmError::new(0, AsmErrorKind::NotAListing));
     }
 
     let mut recovered = Vec::new();
@@ -204,9 +205,9 @@ pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
         }
         let end = r.addr as usize + r.bytes.len() - 1;
         if end > 0xFFFF {
-            return Err(err(
+            return Err(AsmError::new(
                 r.line,
-                format!("listing line {} emits beyond address 0FFFFh", r.line),
+                AsmErrorKind::RecordBeyondAddressSpace { record: r.line },
             ));
         }
         memory[r.addr as usize..=end].copy_from_slice(&r.bytes);
@@ -228,20 +229,21 @@ pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
 }
 
 /// One line of the symbol table: pairs of `name value` or `name = value`.
-fn read_symbols(line: &str, symbols: &mut BTreeMap<String, u16>) -> Result<(), String> {
+fn read_symbols(line: &str, symbols: &mut BTreeMap<String, u16>) -> Result<(), AsmErrorKind> {
     let mut tokens = line.split_whitespace();
     while let Some(name) = tokens.next() {
-        let mut value = tokens
-            .next()
-            .ok_or_else(|| format!("symbol {name} without a value"))?;
+        let no_value = || AsmErrorKind::SymbolWithoutValue {
+            name: name.to_string(),
+        };
+        let mut value = tokens.next().ok_or_else(no_value)?;
         if value == "=" {
-            value = tokens
-                .next()
-                .ok_or_else(|| format!("symbol {name} without a value"))?;
+            value = tokens.next().ok_or_else(no_value)?;
         }
         let value = value.trim_start_matches('=').trim_end_matches('\'');
-        let v = u64::from_str_radix(value, 16)
-            .map_err(|_| format!("bad value `{value}` of symbol {name}"))?;
+        let v = u64::from_str_radix(value, 16).map_err(|_| AsmErrorKind::BadSymbolValue {
+            name: name.to_string(),
+            value: value.to_string(),
+        })?;
         symbols.insert(name.to_ascii_uppercase(), v as u16);
     }
     Ok(())
@@ -259,16 +261,21 @@ fn recover(
     listing_lines: usize,
 ) -> Result<(), AsmError> {
     let first_damaged = records.iter().find(|r| r.damaged).map_or(0, |r| r.line);
-    let fail = |why: String| AsmError {
-        line: first_damaged,
-        message: format!("the listing's record of line {first_damaged} is damaged, and {why}"),
+    let fail = |why: Unrecoverable| {
+        AsmError::new(
+            first_damaged,
+            AsmErrorKind::DamagedRecord {
+                record: first_damaged,
+                why,
+            },
+        )
     };
     let max = source.iter().map(|s| s.0).max().unwrap_or(0);
     if max > listing_lines {
-        return Err(fail(format!(
-            "its source text cannot be rebuilt: it numbers a line {max}, beyond the \
-             listing's {listing_lines} lines"
-        )));
+        return Err(fail(Unrecoverable::LineBeyondListing {
+            numbered: max,
+            listing_lines,
+        }));
     }
     let mut text = vec![""; max];
     for &(n, s) in source {
@@ -277,7 +284,7 @@ fn recover(
         }
     }
     let assembled = super::assemble(&text.join("\n"))
-        .map_err(|e| fail(format!("its source text does not assemble ({e})")))?;
+        .map_err(|e| fail(Unrecoverable::SourceDoesNotAssemble(Box::new(e))))?;
     let mut by_line: BTreeMap<usize, Vec<&Emitted>> = BTreeMap::new();
     for l in &assembled.lines {
         by_line.entry(l.0).or_default().push(l);
@@ -304,9 +311,7 @@ fn recover(
             .zip(&reassembled)
             .find(|(a, b)| a != b)
             .map_or(intact.len().min(reassembled.len()), |(a, _)| a.0);
-        return Err(fail(format!(
-            "assembling its source text does not reproduce the listing (from line {diff})"
-        )));
+        return Err(fail(Unrecoverable::NotReproduced { from_line: diff }));
     }
     for r in records.iter_mut().filter(|r| r.damaged) {
         match by_line.get(&r.line).map(Vec::as_slice) {
@@ -315,7 +320,7 @@ fn recover(
                 r.bytes = bytes.clone();
             }
             None => r.bytes.clear(),
-            Some(_) => return Err(fail(format!("line {} emits in several places", r.line))),
+            Some(_) => return Err(fail(Unrecoverable::EmitsInSeveralPlaces { line: r.line })),
         }
     }
     Ok(())

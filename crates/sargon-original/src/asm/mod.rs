@@ -31,12 +31,15 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 mod encode;
+mod error;
 mod expr;
 mod lexer;
 pub mod listing;
 mod parse;
 #[cfg(test)]
 mod tests;
+
+pub use error::{AsmError, AsmErrorKind, ExprError, Unrecoverable};
 
 use encode::Piece;
 use expr::{EvalError, Expr, Scope};
@@ -53,16 +56,6 @@ pub struct Assembly {
     pub symbols: BTreeMap<String, u16>,
     /// Per source line that emitted bytes: (1-based line number, address, bytes).
     pub lines: Vec<(usize, u16, Vec<u8>)>,
-}
-
-/// An assembly error, with the 1-based source line.
-#[derive(Debug, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct AsmError {
-    /// The source line (from 1).
-    pub line: usize,
-    /// What is wrong.
-    pub message: String,
 }
 
 /// Layout passes before giving up on symbols that keep changing.
@@ -84,18 +77,14 @@ pub fn assemble(source: &str) -> Result<Assembly, AsmError> {
     emit(&stmts, &previous)
 }
 
-fn error(line: usize, message: impl Into<String>) -> AsmError {
-    AsmError {
-        line,
-        message: message.into(),
-    }
-}
-
 fn eval_error(line: usize, e: EvalError) -> AsmError {
-    match e {
-        EvalError::Undefined(name) => error(line, format!("undefined symbol {name}")),
-        EvalError::Other(m) => error(line, format!("bad operand: {m}")),
-    }
+    AsmError::new(
+        line,
+        match e {
+            EvalError::Undefined(name) => AsmErrorKind::UndefinedSymbol { name },
+            EvalError::DivisionByZero => AsmErrorKind::DivisionByZero,
+        },
+    )
 }
 
 /// The symbols defined so far in a pass, checking for duplicates.
@@ -114,7 +103,12 @@ impl SymbolTable {
 
     fn declare(&mut self, name: &str, line: usize) -> Result<(), AsmError> {
         if !self.seen.insert(name.to_string()) {
-            return Err(error(line, format!("duplicate label {name}")));
+            return Err(AsmError::new(
+                line,
+                AsmErrorKind::DuplicateLabel {
+                    name: name.to_string(),
+                },
+            ));
         }
         Ok(())
     }
@@ -180,14 +174,20 @@ fn layout(
 
 fn org_address(v: i64, line: usize) -> Result<i64, AsmError> {
     if !(0..=0xFFFF).contains(&v) {
-        return Err(error(line, format!("value out of range: ORG {v:#X}")));
+        return Err(AsmError::new(
+            line,
+            AsmErrorKind::OrgOutOfRange { value: v },
+        ));
     }
     Ok(v)
 }
 
 fn ds_size(n: i64, line: usize) -> Result<i64, AsmError> {
     if !(0..=0x10000).contains(&n) {
-        return Err(error(line, format!("value out of range: DS {n}")));
+        return Err(AsmError::new(
+            line,
+            AsmErrorKind::DsSizeOutOfRange { value: n },
+        ));
     }
     Ok(n)
 }
@@ -206,9 +206,9 @@ impl ImageWriter {
         }
         let end = addr + bytes.len() as i64 - 1;
         if addr < 0 || end > 0xFFFF {
-            return Err(error(
+            return Err(AsmError::new(
                 line,
-                format!("code beyond address 0FFFFh (at {addr:#X})"),
+                AsmErrorKind::BeyondAddressSpace { address: addr },
             ));
         }
         let (start, end) = (addr as u16, end as u16);
@@ -306,9 +306,9 @@ fn emit(stmts: &[Stmt], previous: &HashMap<String, i64>) -> Result<Assembly, Asm
                         Piece::Rst(e) => {
                             let v = value(e, &syms)?;
                             if !(0..=0x38).contains(&v) || v % 8 != 0 {
-                                return Err(error(
+                                return Err(AsmError::new(
                                     line,
-                                    format!("bad operand: RST {v:#X} (0, 8h, …, 38h)"),
+                                    AsmErrorKind::BadRstTarget { value: v },
                                 ));
                             }
                             buf.push(0xC7 | v as u8);
@@ -318,15 +318,18 @@ fn emit(stmts: &[Stmt], previous: &HashMap<String, i64>) -> Result<Assembly, Asm
                             1 => 0x56,
                             2 => 0x5E,
                             v => {
-                                return Err(error(line, format!("bad operand: IM {v} (0, 1 or 2)")))
+                                return Err(AsmError::new(
+                                    line,
+                                    AsmErrorKind::BadInterruptMode { value: v },
+                                ))
                             }
                         }),
                         Piece::Bit(base, e) => {
                             let v = value(e, &syms)?;
                             if !(0..=7).contains(&v) {
-                                return Err(error(
+                                return Err(AsmError::new(
                                     line,
-                                    format!("bad operand: bit number {v} (0 to 7)"),
+                                    AsmErrorKind::BadBitNumber { value: v },
                                 ));
                             }
                             buf.push(base | (v as u8) << 3);
@@ -362,9 +365,11 @@ fn settled(
     line: usize,
 ) -> Result<(), AsmError> {
     if previous.get(name).is_some_and(|&p| p != v) {
-        return Err(error(
+        return Err(AsmError::new(
             line,
-            format!("the value of {name} does not settle (it depends on itself)"),
+            AsmErrorKind::SymbolDoesNotSettle {
+                name: name.to_string(),
+            },
         ));
     }
     Ok(())
@@ -375,9 +380,9 @@ fn byte(v: i64, line: usize) -> Result<u8, AsmError> {
     if (-256..=255).contains(&v) || (0xFF00..=0xFFFF).contains(&v) {
         Ok(v as u8)
     } else {
-        Err(error(
+        Err(AsmError::new(
             line,
-            format!("value out of range: {v:#X} does not fit in a byte"),
+            AsmErrorKind::ByteOutOfRange { value: v },
         ))
     }
 }
@@ -387,9 +392,9 @@ fn word(v: i64, line: usize) -> Result<u16, AsmError> {
     if (-0xFFFF..=0xFFFF).contains(&v) {
         Ok(v as u16)
     } else {
-        Err(error(
+        Err(AsmError::new(
             line,
-            format!("value out of range: {v:#X} does not fit in a word"),
+            AsmErrorKind::WordOutOfRange { value: v },
         ))
     }
 }
@@ -399,9 +404,9 @@ fn displacement(v: i64, line: usize) -> Result<u8, AsmError> {
     if (-128..=127).contains(&v) || (0xFF80..=0xFFFF).contains(&v) {
         Ok(v as u8)
     } else {
-        Err(error(
+        Err(AsmError::new(
             line,
-            format!("displacement out of range: {v} (must be -128 to 127)"),
+            AsmErrorKind::DisplacementOutOfRange { value: v },
         ))
     }
 }
@@ -412,9 +417,9 @@ fn relative(target: i64, next: i64, line: usize) -> Result<u8, AsmError> {
     if (-128..=127).contains(&offset) {
         Ok(offset as u8)
     } else {
-        Err(error(
+        Err(AsmError::new(
             line,
-            format!("relative jump out of range: target {target:#06X} is {offset} bytes away"),
+            AsmErrorKind::JumpOutOfRange { target, offset },
         ))
     }
 }

@@ -8,10 +8,10 @@
 
 use std::collections::HashMap;
 
-use super::encode::{self, EncodeError, Piece};
+use super::encode::{self, Piece};
 use super::expr::{self, Expr};
 use super::lexer::{self, Line};
-use super::AsmError;
+use super::{AsmError, AsmErrorKind};
 
 /// One statement, with the 1-based source line it comes from.
 #[derive(Debug)]
@@ -70,11 +70,8 @@ const DIRECTIVES: &[&str] = &[
 ];
 const MAX_MACRO_DEPTH: usize = 16;
 
-fn error(line: usize, message: impl Into<String>) -> AsmError {
-    AsmError {
-        line,
-        message: message.into(),
-    }
+fn error(line: usize, kind: AsmErrorKind) -> AsmError {
+    AsmError::new(line, kind)
 }
 
 struct SourceParser {
@@ -92,24 +89,29 @@ impl SourceParser {
     }
 
     fn split<'a>(&self, text: &'a str, line: usize) -> Result<Line<'a>, AsmError> {
-        lexer::split_line(text, |w| self.is_op(w)).map_err(|m| error(line, m))
+        lexer::split_line(text, |w| self.is_op(w)).map_err(|kind| error(line, kind))
     }
 
     /// Expand a macro call from line `line` (all statements get that line number).
     fn expand(&mut self, name: &str, l: &Line, line: usize, depth: usize) -> Result<(), AsmError> {
         if depth > MAX_MACRO_DEPTH {
-            return Err(error(line, format!("macro {name} nested too deeply")));
+            return Err(error(
+                line,
+                AsmErrorKind::MacroTooDeep {
+                    name: name.to_string(),
+                },
+            ));
         }
         let args = lexer::split_operands(l.rest);
         let mac = &self.macros[name];
         if args.len() > mac.params.len() {
             return Err(error(
                 line,
-                format!(
-                    "macro {name} takes {} arguments, {} given",
-                    mac.params.len(),
-                    args.len()
-                ),
+                AsmErrorKind::TooManyMacroArguments {
+                    name: name.to_string(),
+                    parameters: mac.params.len(),
+                    arguments: args.len(),
+                },
             ));
         }
         let lookup = |w: &str| {
@@ -137,10 +139,10 @@ impl SourceParser {
                 Some("MACRO" | "ENDM" | "END") => {
                     return Err(error(
                         line,
-                        format!(
-                            "{} inside macro {name} is not supported",
-                            op.unwrap_or_default()
-                        ),
+                        AsmErrorKind::DirectiveInMacro {
+                            directive: op.unwrap_or_default(),
+                            name: name.to_string(),
+                        },
                     ));
                 }
                 Some(o) if self.macros.contains_key(o) => self.expand(o, &l, line, depth + 1)?,
@@ -168,10 +170,10 @@ pub(crate) fn program(source: &str) -> Result<Vec<Stmt>, AsmError> {
             Some("MACRO") => {
                 let name = l
                     .label
-                    .ok_or_else(|| error(n, "MACRO without a name"))?
+                    .ok_or_else(|| error(n, AsmErrorKind::MacroWithoutName))?
                     .to_ascii_uppercase();
                 if p.macros.contains_key(&name) || encode::is_mnemonic(&name) {
-                    return Err(error(n, format!("macro {name} already defined")));
+                    return Err(error(n, AsmErrorKind::MacroAlreadyDefined { name }));
                 }
                 let params: Vec<String> = lexer::split_operands(l.rest)
                     .iter()
@@ -182,13 +184,18 @@ pub(crate) fn program(source: &str) -> Result<Vec<Stmt>, AsmError> {
                         .ok()
                         .is_none_or(|e| !matches!(e, Expr::Sym(_)))
                 }) {
-                    return Err(error(n, format!("bad macro parameter `{bad}`")));
+                    return Err(error(
+                        n,
+                        AsmErrorKind::BadMacroParameter {
+                            parameter: bad.clone(),
+                        },
+                    ));
                 }
                 let mut body = Vec::new();
                 let mut depth = 0;
                 loop {
                     let Some((m, text)) = lines.next() else {
-                        return Err(error(n, format!("macro {name} has no ENDM")));
+                        return Err(error(n, AsmErrorKind::MacroWithoutEndm { name }));
                     };
                     let bl = p.split(text, m)?;
                     match bl.op.map(str::to_ascii_uppercase).as_deref() {
@@ -201,7 +208,7 @@ pub(crate) fn program(source: &str) -> Result<Vec<Stmt>, AsmError> {
                 }
                 p.macros.insert(name, Macro { params, body });
             }
-            Some("ENDM") => return Err(error(n, "ENDM without MACRO")),
+            Some("ENDM") => return Err(error(n, AsmErrorKind::EndmWithoutMacro)),
             Some("END") => break,
             Some(o) if p.macros.contains_key(o) => {
                 let o = o.to_string();
@@ -218,9 +225,9 @@ pub(crate) fn program(source: &str) -> Result<Vec<Stmt>, AsmError> {
 
 fn parse_expr(text: &str, line: usize) -> Result<Expr, AsmError> {
     if text.trim().is_empty() {
-        return Err(error(line, "bad operand: missing expression"));
+        return Err(error(line, AsmErrorKind::MissingExpression));
     }
-    expr::parse(text).map_err(|m| error(line, format!("bad operand: {m}")))
+    expr::parse(text).map_err(|e| error(line, AsmErrorKind::BadExpression(e)))
 }
 
 /// If `text` is exactly one string literal, its bytes.
@@ -264,20 +271,27 @@ fn statement(l: &Line, line: usize) -> Result<Stmt, AsmError> {
         [o] => parse_expr(o, line),
         _ => Err(error(
             line,
-            format!("bad operand: {directive} takes one operand"),
+            AsmErrorKind::NotOneOperand {
+                directive: directive.to_string(),
+            },
         )),
     };
     let body = match directive {
         "EQU" | "=" => {
             if label.is_none() {
-                return Err(error(line, format!("{op} without a name")));
+                return Err(error(
+                    line,
+                    AsmErrorKind::EquWithoutName {
+                        directive: op.to_string(),
+                    },
+                ));
             }
             Body::Equ(one()?)
         }
         "ORG" => Body::Org(one()?),
         "DB" | "DEFB" | "DEFM" => {
             if operands.is_empty() {
-                return Err(error(line, "bad operand: DB needs values"));
+                return Err(error(line, AsmErrorKind::DbWithoutValues));
             }
             let items = operands
                 .iter()
@@ -290,7 +304,7 @@ fn statement(l: &Line, line: usize) -> Result<Stmt, AsmError> {
         }
         "DW" | "DEFW" => {
             if operands.is_empty() {
-                return Err(error(line, "bad operand: DW needs values"));
+                return Err(error(line, AsmErrorKind::DwWithoutValues));
             }
             Body::Dw(
                 operands
@@ -302,19 +316,12 @@ fn statement(l: &Line, line: usize) -> Result<Stmt, AsmError> {
         "DS" | "DEFS" => match operands[..] {
             [n] => Body::Ds(parse_expr(n, line)?, None),
             [n, fill] => Body::Ds(parse_expr(n, line)?, Some(parse_expr(fill, line)?)),
-            _ => {
-                return Err(error(
-                    line,
-                    "bad operand: DS takes a size and an optional fill value",
-                ))
-            }
+            _ => return Err(error(line, AsmErrorKind::BadDsOperands)),
         },
         d if IGNORED.contains(&d) => Body::Empty,
         _ => match encode::encode(op, &operands) {
             Ok(pieces) => Body::Instr(pieces),
-            Err(EncodeError::UnknownMnemonic(m) | EncodeError::BadOperand(m)) => {
-                return Err(error(line, m))
-            }
+            Err(kind) => return Err(error(line, kind)),
         },
     };
     Ok(Stmt { line, label, body })
