@@ -9,8 +9,10 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::progress::{Progress, SearchTicker};
-use super::{make_engine, EngineArgs};
+use super::{make_engine_on, CoreArgs, EngineArgs};
+use sargon_core::engine::EngineKind;
 use sargon_core::position;
+use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 use sargon_tools::analysis::{self, Analysis, GameEnd};
 use sargon_tools::batch::{self, BatchRow};
@@ -45,6 +47,8 @@ pub(crate) struct AnalyzeArgs {
     pub depth: u8,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Output form [default: text for one position, csv for --epd]
     #[arg(long, value_enum)]
     pub format: Option<AnalyzeFormat>,
@@ -56,8 +60,12 @@ pub(crate) struct AnalyzeArgs {
 pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
     // The arguments, before any work.
     args.engine.engine.check_depth(args.depth)?;
+    let core = args.core.core(
+        args.engine.engine == EngineKind::Emulator,
+        "the port searches (--engine emulator runs the original)",
+    )?;
     if let Some(path) = &args.epd {
-        return run_epd(store, path, &args);
+        return run_epd(store, path, &args, core);
     }
     let format = args.format.unwrap_or(AnalyzeFormat::Text);
     if matches!(
@@ -70,7 +78,7 @@ pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
         bail!("--jobs is for --epd; one position is one search");
     }
     let setup = args.engine.setup(&super::position_text(&args.position))?;
-    let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
     let opts = args.engine.options(args.depth);
     let mut ticker = SearchTicker::new(args.depth, true);
     let (a, _) = {
@@ -87,7 +95,7 @@ pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
 
 /// `--epd`: every position, spread over worker threads, rows (or EPD lines) in file order on
 /// stdout, the score on stderr.
-fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
+fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs, core: Core) -> Result<()> {
     let format = args.format.unwrap_or(AnalyzeFormat::Csv);
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
         bail!("with --epd the output is --format csv, jsonl or epd");
@@ -123,10 +131,11 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs) -> Result<()> {
     let jobs = batch::workers(args.jobs, entries.len());
     let mut engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        engines.push(make_engine(
+        engines.push(make_engine_on(
             store,
             args.engine.engine,
             args.engine.rom.as_deref(),
+            core,
         )?);
     }
     let opts = args.engine.options(args.depth);
@@ -204,7 +213,14 @@ pub(crate) fn render_text(a: &Analysis) -> String {
         (Some(r), _) => format!(" (ROM {r})"),
         (None, _) => String::new(),
     };
-    line(format!("Engine     {}{rom}, depth {}", a.engine, a.depth));
+    let core = match &a.core {
+        Some(core) => format!(" on {core}"),
+        None => String::new(),
+    };
+    line(format!(
+        "Engine     {}{core}{rom}, depth {}",
+        a.engine, a.depth
+    ));
     match (&a.best_san, &a.best_uci) {
         (Some(san), Some(uci)) => {
             let book = if a.from_book {

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 
-use super::make_engine;
+use super::{make_engine, make_engine_on, CoreArgs};
 use sargon_core::engine::{Engine, EngineKind, SearchOptions};
 use sargon_core::hooks::{FnHook, HookPoint, Hooks};
 use sargon_core::position::Book;
@@ -41,6 +41,8 @@ pub(crate) struct BenchArgs {
     /// ROM for the emulator
     #[arg(long)]
     pub rom: Option<String>,
+    #[command(flatten)]
+    pub core: CoreArgs,
 }
 
 fn setups() -> Vec<Setup> {
@@ -87,6 +89,9 @@ pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
             .check_depth(args.depth)
             .context("the comparison with the emulator runs at --depth (--no-emulator skips it)")?;
     }
+    let core = args
+        .core
+        .core(!args.no_emulator, "--no-emulator leaves only the port")?;
     if !(1..=BENCHMARK_POSITIONS.len()).contains(&args.emulator_positions) {
         bail!(
             "--emulator-positions {}: the benchmark has positions 1 to {}",
@@ -104,7 +109,7 @@ pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
 
     // 1. Port against emulator.
     if !args.no_emulator {
-        match make_engine(store, EngineKind::Emulator, args.rom.as_deref()) {
+        match make_engine_on(store, EngineKind::Emulator, args.rom.as_deref(), core) {
             // A ROM asked for by name must be there: skipping would hide the mistake.
             Err(e) if args.rom.is_some() => return Err(e),
             Err(e) => println!(
@@ -113,7 +118,14 @@ pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
             ),
             Ok(mut emu) => {
                 let n = args.emulator_positions;
-                println!("\nport vs emulator, depth {}, {n} positions", args.depth);
+                let on = match emu.core() {
+                    Some(core) => format!(" on {core}"),
+                    None => String::new(),
+                };
+                println!(
+                    "\nport vs emulator{on}, depth {}, {n} positions",
+                    args.depth
+                );
                 if let Some(note) = emu.rom_id().and_then(|r| r.unverified_note()) {
                     println!("{note}");
                 }

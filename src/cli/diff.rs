@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
-use super::make_engine;
 use super::progress::Progress;
 use super::Format;
+use super::{make_engine_on, CoreArgs};
 use sargon_core::engine::{Engine, EngineKind, RomId};
 use sargon_core::position::{self, BoardDiagram};
 use sargon_original::rom::RomStore;
@@ -63,6 +63,8 @@ pub(crate) struct DiffArgs {
     /// ROM for the emulator
     #[arg(long)]
     pub rom: Option<String>,
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Do not play from the opening book in book positions
     #[arg(long)]
     pub no_book: bool,
@@ -247,11 +249,17 @@ fn make_engines(
     store: &RomStore,
     args: &DiffArgs,
 ) -> Result<(BoxedEngine, RightSide, Option<RomId>)> {
-    let left = make_engine(store, args.left, args.rom.as_deref())?;
+    let emulator_runs = args.left == EngineKind::Emulator
+        || matches!(args.right, Contender::Engine(EngineKind::Emulator));
+    let core = args.core.core(
+        emulator_runs,
+        "neither side is the emulator (--left, --right)",
+    )?;
+    let left = make_engine_on(store, args.left, args.rom.as_deref(), core)?;
     let timeout = std::time::Duration::from_secs_f64(args.exec_timeout);
     let right = match &args.right {
         Contender::Engine(kind) => {
-            RightSide::Engine(make_engine(store, *kind, args.rom.as_deref())?)
+            RightSide::Engine(make_engine_on(store, *kind, args.rom.as_deref(), core)?)
         }
         Contender::Exec(command) => RightSide::Exec(ExecPort {
             command: command.clone(),
@@ -376,14 +384,26 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         )?),
         _ => None,
     };
+    if let (Some(_), Some(core)) = (&cache, left.core()) {
+        eprintln!(
+            "note: the original runs on {core} for the searches not in the cache of its traces; \
+             those read from there were made on whichever core ran them (the cores agree on \
+             Sargon's code); --no-cache runs every search on {core}"
+        );
+    }
     let progress = Progress::new(searches.len() as u64, "searches");
+    // An emulator on a core other than the default says so where it is named.
+    let on_core = |engine: &BoxedEngine| match engine.core() {
+        Some(core) => format!("{} on {core}", engine.kind()),
+        None => engine.kind().to_string(),
+    };
     let mut printer = Printer {
         progress: &progress,
-        left: args.left.to_string(),
-        right: match &args.right {
-            Contender::Engine(kind) => kind.to_string(),
-            Contender::Exec(_) => "exec".to_string(),
-            Contender::Uci(_) => "uci".to_string(),
+        left: on_core(&left),
+        right: match &right {
+            RightSide::Engine(engine) => on_core(engine),
+            RightSide::Exec(_) => "exec".to_string(),
+            RightSide::Uci(_) => "uci".to_string(),
         },
     };
     let outcome = diff_run::run_against(

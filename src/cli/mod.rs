@@ -2,7 +2,7 @@
 //! a `run` function, over the library. `src/main.rs` only dispatches.
 //!
 //! Shared here: how a command chooses its engine ([`EngineArgs`], [`make_engine`]) and the
-//! output format switch.
+//! emulator's Z80 core ([`CoreArgs`]), and the output format switch.
 
 use std::path::PathBuf;
 
@@ -13,6 +13,7 @@ use shakmaty::Chess;
 use sargon_core::engine::{Engine, EngineKind, SearchOptions};
 use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
+use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 
 pub(crate) mod analyze;
@@ -60,6 +61,32 @@ pub(crate) struct EngineArgs {
 
 fn parse_engine(s: &str) -> Result<EngineKind, sargon_core::engine::UnknownEngine> {
     s.parse()
+}
+
+/// Which Z80 core runs the original, for the commands that run long searches on it.
+#[derive(clap::Args, Clone, Debug)]
+pub(crate) struct CoreArgs {
+    /// The Z80 core that runs the original: iz80 (the default) or z80emu, faster (the
+    /// lock-step crosscheck shows the two agree on Sargon's code; docs/emulator.md)
+    #[arg(long, value_name = "CORE", value_parser = parse_core)]
+    pub core: Option<Core>,
+}
+
+fn parse_core(s: &str) -> Result<Core, sargon_original::emu::UnknownCore> {
+    s.parse()
+}
+
+impl CoreArgs {
+    /// The core, checked against what runs: `--core` where no emulator searches (only the
+    /// port, another person's port) is refused, `why` saying what runs instead.
+    pub(crate) fn core(&self, emulator_runs: bool, why: &str) -> Result<Core> {
+        match self.core {
+            Some(core) if !emulator_runs => anyhow::bail!(
+                "--core {core} chooses the Z80 core of the emulator, and {why}: no Z80 code runs"
+            ),
+            core => Ok(core.unwrap_or_default()),
+        }
+    }
 }
 
 impl EngineArgs {
@@ -141,7 +168,17 @@ pub(crate) fn make_engine(
     kind: EngineKind,
     rom: Option<&str>,
 ) -> Result<Box<dyn Engine + Send>> {
-    let opened = sargon_tools::engines::open(store, kind, rom)?;
+    make_engine_on(store, kind, rom, Core::default())
+}
+
+/// [`make_engine`], the emulator running on the Z80 core `core`.
+pub(crate) fn make_engine_on(
+    store: &RomStore,
+    kind: EngineKind,
+    rom: Option<&str>,
+    core: Core,
+) -> Result<Box<dyn Engine + Send>> {
+    let opened = sargon_tools::engines::open_on(store, kind, rom, core)?;
     // Once per process: `play` and `diff --jobs` open an engine per game or worker.
     static WARNED: std::sync::Once = std::sync::Once::new();
     if let Some(warning) = opened.warning {

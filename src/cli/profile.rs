@@ -8,7 +8,7 @@ use super::Format;
 use sargon_core::engine::{EngineKind, SearchOptions};
 use sargon_core::position;
 use sargon_core::position::Book;
-use sargon_original::emu::Emulator;
+use sargon_original::emu::{Core, Emulator};
 use sargon_original::profile::{self, Profile};
 use sargon_original::rom::RomStore;
 
@@ -32,6 +32,10 @@ pub(crate) struct ProfileArgs {
     /// The byte the book reads instead of the Z80's R register (bit 0: 1.e4 or 1.d4)
     #[arg(long, default_value_t = 0)]
     pub book_random: u8,
+    /// The Z80 core: the profile reads iz80's own state after every instruction, so it
+    /// runs on iz80 only (the default; z80emu is refused)
+    #[arg(long, value_name = "CORE", default_value_t = Core::Iz80, value_parser = |s: &str| s.parse::<Core>())]
+    pub core: Core,
 }
 
 /// What `--format json` prints.
@@ -62,7 +66,7 @@ pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
     let rom = store.load(args.rom.as_deref())?;
     let rom_name = rom.meta.name.clone();
     let rom_verified = rom.verified();
-    let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
+    let mut emu = Emulator::with_core(rom, args.core).context("the imported ROM cannot be used")?;
     let opts = SearchOptions {
         depth: args.depth,
         book_random: args.book_random,

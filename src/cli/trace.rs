@@ -5,8 +5,9 @@ use std::io::{self, IsTerminal, Write};
 use anyhow::{Context, Result};
 
 use super::progress::SearchTicker;
-use super::{make_engine, EngineArgs};
+use super::{make_engine_on, CoreArgs, EngineArgs};
 use sargon_core::digest::DigestBuilder;
+use sargon_core::engine::EngineKind;
 use sargon_core::record;
 use sargon_core::trace::{self, Detail};
 use sargon_original::rom::RomStore;
@@ -32,14 +33,20 @@ pub(crate) struct TraceArgs {
     pub depth: u8,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub core: CoreArgs,
     #[arg(long, value_enum, default_value_t = TraceFormat::Text)]
     pub format: TraceFormat,
 }
 
 pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     args.engine.engine.check_depth(args.depth)?;
+    let core = args.core.core(
+        args.engine.engine == EngineKind::Emulator,
+        "the port searches (--engine emulator runs the original)",
+    )?;
     let setup = args.engine.setup(&super::position_text(&args.position))?;
-    let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
     let opts = args.engine.options(args.depth);
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());

@@ -223,6 +223,18 @@ pub enum SearchError {
     #[error("the search was stopped")]
     /// A stop request ended the search.
     Stopped,
+    #[error("{what} needs the emulator on the {needs} core; this one runs on {core}")]
+    /// The emulator was asked for something its Z80 core cannot give: the profiler's
+    /// per-instruction observer, or the tracking of the image's reads, look at `iz80`'s
+    /// own state and run on that core only.
+    NotOnThisCore {
+        /// What was asked: `the profiler`.
+        what: String,
+        /// The core it needs: `iz80`.
+        needs: String,
+        /// The core the emulator runs on: `z80emu`.
+        core: String,
+    },
 }
 
 /// Which copy of the original program an engine runs: the name it was imported under and
@@ -267,22 +279,31 @@ pub trait Engine {
     fn rom_id(&self) -> Option<&RomId> {
         None
     }
+    /// The emulator's Z80 core when it is not the default one, `iz80`: `Some("z80emu")`
+    /// (`sargon_original::emu::Core`). `None` for the default core and for the port.
+    fn core(&self) -> Option<&str> {
+        None
+    }
     /// How to name this engine to a person: `port`, or `emulator (ROM sargon)`, or
-    /// `emulator (ROM mine, NOT VERIFIED)`: every result that names its engine then says
-    /// when it comes from an image that did not behave as Sargon.
+    /// `emulator (ROM mine, NOT VERIFIED)`, or `emulator on z80emu (ROM sargon)`: every
+    /// result that names its engine then says when it comes from an image that did not
+    /// behave as Sargon, and on which core the emulator ran when not the default one.
     fn name(&self) -> String {
+        let kind = match self.core() {
+            Some(core) => format!("{} on {core}", self.kind()),
+            None => self.kind().to_string(),
+        };
         match self.rom_id() {
             Some(rom) if !rom.verified => {
-                format!("{} (ROM {}, NOT VERIFIED)", self.kind(), rom.name)
+                format!("{kind} (ROM {}, NOT VERIFIED)", rom.name)
             }
             Some(rom) if !rom.allowed_differences.is_empty() => format!(
-                "{} (ROM {}, differs from the known image only where no search runs or reads: {})",
-                self.kind(),
+                "{kind} (ROM {}, differs from the known image only where no search runs or reads: {})",
                 rom.name,
                 rom.allowed_differences.join(", ")
             ),
-            Some(rom) => format!("{} (ROM {})", self.kind(), rom.name),
-            None => self.kind().to_string(),
+            Some(rom) => format!("{kind} (ROM {})", rom.name),
+            None => kind,
         }
     }
     /// Search `setup` to `opts.depth`, running `hooks` at their points.
@@ -303,8 +324,8 @@ pub trait Engine {
 mod tests {
     use super::*;
 
-    /// An engine that only names itself.
-    struct Named(Option<RomId>);
+    /// An engine that only names itself (and its core, when not the default one).
+    struct Named(Option<RomId>, Option<&'static str>);
 
     impl Engine for Named {
         fn kind(&self) -> EngineKind {
@@ -312,6 +333,9 @@ mod tests {
         }
         fn rom_id(&self) -> Option<&RomId> {
             self.0.as_ref()
+        }
+        fn core(&self) -> Option<&str> {
+            self.1
         }
         fn search(
             &mut self,
@@ -331,9 +355,9 @@ mod tests {
             verified,
             allowed_differences: Vec::new(),
         };
-        assert_eq!(Named(Some(rom(true))).name(), "emulator (ROM mine)");
+        assert_eq!(Named(Some(rom(true)), None).name(), "emulator (ROM mine)");
         assert_eq!(
-            Named(Some(rom(false))).name(),
+            Named(Some(rom(false)), None).name(),
             "emulator (ROM mine, NOT VERIFIED)"
         );
         let allowed = RomId {
@@ -341,8 +365,26 @@ mod tests {
             ..rom(true)
         };
         assert_eq!(
-            Named(Some(allowed)).name(),
+            Named(Some(allowed), None).name(),
             "emulator (ROM mine, differs from the known image only where no search runs or reads: PIECES, DSPBRD)"
+        );
+    }
+
+    #[test]
+    fn a_core_other_than_the_default_is_named() {
+        let rom = |verified| RomId {
+            name: "sargon".into(),
+            sha256: "00".into(),
+            verified,
+            allowed_differences: Vec::new(),
+        };
+        assert_eq!(
+            Named(Some(rom(true)), Some("z80emu")).name(),
+            "emulator on z80emu (ROM sargon)"
+        );
+        assert_eq!(
+            Named(Some(rom(false)), Some("z80emu")).name(),
+            "emulator on z80emu (ROM sargon, NOT VERIFIED)"
         );
     }
 }

@@ -15,6 +15,10 @@ use sargon_core::{pv, record};
 pub struct Analysis {
     /// The engine that searched.
     pub engine: EngineKind,
+    /// The emulator's Z80 core when it is not the default one, iz80 (`z80emu`; absent
+    /// otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub core: Option<String>,
     /// Name of the ROM the emulator ran, if it did.
     pub rom: Option<String>,
     /// Whether that ROM behaved as the known Sargon when checked (`sargon rom verify`):
@@ -204,6 +208,7 @@ pub fn analyse_recorded(
     let wall_ms = stats.wall_us as f64 / 1000.0;
     let analysis = Analysis {
         engine: engine.kind(),
+        core: engine.core().map(str::to_string),
         rom,
         rom_verified,
         rom_allowed_differences,

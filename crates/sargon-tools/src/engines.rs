@@ -7,7 +7,8 @@
 //! through the [`Engine`] interface.
 
 use sargon_core::engine::{Engine, EngineKind};
-use sargon_original::{emu::Emulator, rom::RomStore};
+use sargon_original::emu::{Core, Emulator};
+use sargon_original::rom::RomStore;
 use sargon_port::Port;
 
 /// Why an engine could not be opened.
@@ -33,8 +34,18 @@ pub struct Opened {
 }
 
 /// An engine of `kind`; the emulator runs the ROM `rom` of `store` (default: the only one
-/// imported, or `sargon`).
+/// imported, or `sargon`) on its default Z80 core, iz80.
 pub fn open(store: &RomStore, kind: EngineKind, rom: Option<&str>) -> Result<Opened, OpenError> {
+    open_on(store, kind, rom, Core::default())
+}
+
+/// [`open`], the emulator running on the Z80 core `core` (the port has none: it ignores it).
+pub fn open_on(
+    store: &RomStore,
+    kind: EngineKind,
+    rom: Option<&str>,
+    core: Core,
+) -> Result<Opened, OpenError> {
     match kind {
         EngineKind::Emulator => {
             let rom = store.load(rom)?;
@@ -44,7 +55,7 @@ pub fn open(store: &RomStore, kind: EngineKind, rom: Option<&str>) -> Result<Ope
                     rom.meta.name
                 )
             });
-            let engine = Box::new(Emulator::new(rom).map_err(OpenError::Unusable)?);
+            let engine = Box::new(Emulator::with_core(rom, core).map_err(OpenError::Unusable)?);
             Ok(Opened { engine, warning })
         }
         EngineKind::Port => Ok(Opened {

@@ -444,7 +444,7 @@ fn execute_second(z: &mut Z80NMOS, bus: &mut Bus, clock: &mut TsCounter<u32>) {
 }
 
 /// iz80's registers (the alternate set only when asked: reading it costs a serialisation).
-fn iz80_state(cpu: &Cpu, alternate: bool) -> CoreState {
+pub(crate) fn iz80_state(cpu: &Cpu, alternate: bool) -> CoreState {
     let r = cpu.immutable_registers();
     let (iff1, im) = r.get_interrupt_mode();
     CoreState {
@@ -474,7 +474,8 @@ fn iz80_state(cpu: &Cpu, alternate: bool) -> CoreState {
     }
 }
 
-fn second_state(z: &Z80NMOS, alternate: bool) -> CoreState {
+/// The second core's registers.
+pub(crate) fn second_state(z: &Z80NMOS, alternate: bool) -> CoreState {
     CoreState {
         pc: z.get_pc(),
         sp: z.get_sp(),
@@ -882,57 +883,41 @@ impl Emulator {
     pub(super) fn run_lockstep(
         &mut self,
         ls: &mut Lockstep,
+        cpu: &mut Cpu,
         routine: &str,
         addr: u16,
         budget: u64,
         hooks: &mut Hooks,
         book_random: u8,
     ) -> Result<(), SearchError> {
-        let sp = self.syms.stack.wrapping_sub(2);
-        self.machine.set_word(sp, SENTINEL);
-        {
-            let r = self.cpu.registers();
-            r.set16(Reg16::SP, sp);
-            r.set_pc(addr);
-        }
-        ls.load(&self.cpu, &self.machine.mem);
+        self.enter(cpu, addr);
+        ls.load(cpu, &self.machine.mem);
         if routine == "FNDMOV" && ls.options.time_cores {
             ls.snapshot = Some(Snapshot {
-                registers: self.cpu.serialize(),
+                registers: cpu.serialize(),
                 mem: self.machine.mem.clone(),
                 pc: addr,
             });
         }
         let limit = self.instructions.saturating_add(budget);
-        self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
         let mut n = self.instructions;
         let result = loop {
-            let pc = self.cpu.immutable_registers().pc();
+            let pc = cpu.immutable_registers().pc();
             let h = self.machine.hook_table[pc as usize];
             if h != 0 {
                 if h == SENTINEL_MARK {
                     break Ok(());
                 }
                 self.instructions = n;
-                self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
-                ls.after_hook(&self.cpu);
+                self.fire(cpu, HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                ls.after_hook(cpu);
             }
             if n >= limit {
-                break Err(SearchError::Runaway {
-                    routine: routine.to_string(),
-                    instructions: n,
-                    pc,
-                    at: crate::coverage::place(&crate::Program::of_rom(&self.rom), pc),
-                });
+                break Err(self.runaway(routine, n, pc));
             }
-            let sp = self.cpu.immutable_registers().get16(Reg16::SP);
-            let stepped = ls.step(
-                routine,
-                &mut self.cpu,
-                &mut self.machine.mem,
-                &mut self.timing,
-            );
-            let after = self.cpu.immutable_registers();
+            let sp = cpu.immutable_registers().get16(Reg16::SP);
+            let stepped = ls.step(routine, cpu, &mut self.machine.mem, &mut self.timing);
+            let after = cpu.immutable_registers();
             self.t_states += u64::from(self.timing.t_states(
                 &self.machine.mem,
                 pc,

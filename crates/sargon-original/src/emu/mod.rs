@@ -19,6 +19,10 @@
 //! bytes found there are checked when a ROM is loaded, so a different or corrupt image is
 //! refused with an explanation instead of hooks firing in the wrong place.
 //!
+//! The calls run on `iz80` by default, or on `z80emu` ([`Core`], [`Emulator::with_core`]):
+//! the run loop is written once over what it needs of a core (`core::Z80`), and the hooks
+//! fire at the same addresses with the same registers on both.
+//!
 //! Two things of the original are neutralised here without touching its code, both
 //! documented in `docs/emulator.md`:
 //! * FNDMOV stores the root's score through MLPTRJ before setting it; on a fresh image
@@ -28,11 +32,15 @@
 //! * The book reads the Z80 refresh register (`LD A,R`) as a random number; the harness
 //!   replaces it with [`SearchOptions::book_random`].
 
+mod core;
 pub mod lockstep;
 
 use std::time::Instant;
 
-use iz80::{Cpu, Machine, Reg16, Reg8};
+use iz80::{Cpu, Machine};
+
+pub use self::core::{Core, UnknownCore};
+use self::core::{Processor, Z80};
 
 use crate::coverage::{Coverage, SharedCoverage};
 use crate::rom::{Rom, RomError};
@@ -50,6 +58,9 @@ const SENTINEL: u16 = 0xfff0;
 const SCRATCH_ENTRY: u16 = 0xff00;
 /// Hook-table value that marks the sentinel address.
 const SENTINEL_MARK: u8 = 0xff;
+/// Hook-table value that marks the book's `LD A,R` on a core other than iz80, whose flags
+/// the harness then makes iz80's (`core::Z80::before_refresh_read`).
+const REFRESH_MARK: u8 = 0xfe;
 /// Instructions between two looks at the stop flag (about a millisecond).
 const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// Sargon's depth limit: its score table and ply table hold six plies.
@@ -315,7 +326,9 @@ impl Symbols {
 }
 
 /// Sees every instruction the emulator executes (for profiling). The unobserved search uses
-/// [`NoObserver`], whose empty method the compiler removes from the run loop.
+/// [`NoObserver`], whose empty method the compiler removes from the run loop. An observer
+/// sees iz80's own state, so it runs on that core only: on another, the search is refused
+/// ([`SearchError::NotOnThisCore`]).
 pub trait Observer {
     /// False only for [`NoObserver`]: the run loop then skips the observation entirely.
     const ACTIVE: bool = true;
@@ -433,23 +446,15 @@ impl SargonMachine {
     }
 }
 
-/// Execute one instruction, noting the memory accesses when `TRACK`.
-#[inline(always)]
-fn step<const TRACK: bool>(cpu: &mut Cpu, machine: &mut SargonMachine) {
-    if TRACK {
-        cpu.execute_instruction(&mut Tracking(machine));
-    } else {
-        cpu.execute_instruction(machine);
-    }
-}
-
 /// The original Sargon in the emulator.
 pub struct Emulator {
     rom: Rom,
     rom_id: RomId,
     syms: Symbols,
     pristine: Vec<u8>,
-    cpu: Cpu,
+    /// The Z80 core the calls run on.
+    core: Core,
+    cpu: Processor,
     machine: SargonMachine,
     instructions: u64,
     /// Documented T-states of the instructions run since the last reset.
@@ -473,8 +478,14 @@ pub struct Emulator {
 pub type ImageReads = std::sync::Arc<std::sync::Mutex<Vec<bool>>>;
 
 impl Emulator {
-    /// Prepare an emulator for a ROM, checking its symbols and hook points.
+    /// Prepare an emulator for a ROM, checking its symbols and hook points; its calls run
+    /// on iz80.
     pub fn new(rom: Rom) -> Result<Emulator, RomError> {
+        Emulator::with_core(rom, Core::Iz80)
+    }
+
+    /// [`Emulator::new`], the calls running on `core`.
+    pub fn with_core(rom: Rom, core: Core) -> Result<Emulator, RomError> {
         let syms = Symbols::resolve(&rom)?;
         let pristine = rom.memory();
         Ok(Emulator {
@@ -492,7 +503,8 @@ impl Emulator {
             rom,
             syms,
             pristine,
-            cpu: Cpu::new_z80(),
+            core,
+            cpu: Processor::new(core),
             instructions: 0,
             t_states: 0,
             timing: TimingCache::new(),
@@ -543,6 +555,11 @@ impl Emulator {
         }
     }
 
+    /// The Z80 core the calls run on.
+    pub fn core(&self) -> Core {
+        self.core
+    }
+
     /// The ROM loaded.
     pub fn rom(&self) -> &Rom {
         &self.rom
@@ -575,7 +592,7 @@ impl Emulator {
     /// Restore the pristine image: every search starts from the program as imported.
     fn reset(&mut self) {
         self.machine.mem.copy_from_slice(&self.pristine);
-        self.cpu = Cpu::new_z80();
+        self.cpu = Processor::new(self.core);
         self.instructions = 0;
         self.t_states = 0;
     }
@@ -599,9 +616,57 @@ impl Emulator {
                 self.machine.hook_table[self.syms.hooks[p as usize] as usize] = 1 + p as u8;
             }
         }
+        if self.core != Core::Iz80 {
+            // The book's `LD A,R`, just before its random-byte point (the hook spec checks
+            // the bytes ED 5F there).
+            let ld_a_r = self.syms.hooks[HookPoint::BookRandom as usize].wrapping_sub(2);
+            self.machine.hook_table[ld_a_r as usize] = REFRESH_MARK;
+        }
     }
 
-    /// Call the routine at `addr` and run until it returns (or the budget runs out).
+    /// What a call of this emulator would ask of its core that the core cannot give: an
+    /// observer or the tracking of reads, on a core other than iz80.
+    fn check_core<O: Observer>(&self) -> Result<(), SearchError> {
+        let what = if self.core == Core::Iz80 {
+            return Ok(());
+        } else if O::ACTIVE {
+            "an instruction observer (the profiler)"
+        } else if self.machine.first_access.is_some() {
+            "tracking the image's reads"
+        } else {
+            return Ok(());
+        };
+        Err(SearchError::NotOnThisCore {
+            what: what.to_string(),
+            needs: Core::Iz80.to_string(),
+            core: self.core.to_string(),
+        })
+    }
+
+    /// Set a call of the routine at `addr` up on `core`: the sentinel as its return
+    /// address below Sargon's stack, SP and PC, and the sentinel marked in the hook table.
+    fn enter<C: Z80>(&mut self, core: &mut C, addr: u16) {
+        let sp = self.syms.stack.wrapping_sub(2);
+        self.machine.set_word(sp, SENTINEL);
+        core.enter(sp, addr);
+        // The sentinel is marked in the hook table too, so the hot loop has one lookup and
+        // one well-predicted branch per instruction besides the chunk-end test.
+        self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
+    }
+
+    /// The error of a call that did not return within its budget.
+    fn runaway(&self, routine: &str, instructions: u64, pc: u16) -> SearchError {
+        SearchError::Runaway {
+            routine: routine.to_string(),
+            instructions,
+            pc,
+            at: crate::coverage::place(&crate::Program::of_rom(&self.rom), pc),
+        }
+    }
+
+    /// Call the routine at `addr` and run until it returns (or the budget runs out), on the
+    /// emulator's core. An active `observer`, or reads tracked, on a core other than iz80
+    /// are refused ([`SearchError::NotOnThisCore`]) before anything runs.
     #[allow(clippy::too_many_arguments)]
     pub fn call<O: Observer>(
         &mut self,
@@ -613,22 +678,44 @@ impl Emulator {
         stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
-        if let Some(mut ls) = self.lockstep.take() {
-            let result = self.run_lockstep(&mut ls, routine, addr, budget, hooks, book_random);
-            self.lockstep = Some(ls);
-            return result;
-        }
-        // Two run loops, so that the untracked one has no per-instruction test for tracking.
-        if self.tracking() {
-            self.run::<O, true>(routine, addr, budget, hooks, book_random, stop, observer)
-        } else {
-            self.run::<O, false>(routine, addr, budget, hooks, book_random, stop, observer)
-        }
+        self.check_core::<O>()?;
+        // The core is lent to the run loop, which borrows the rest of the emulator beside it.
+        let mut cpu = std::mem::replace(&mut self.cpu, Processor::Lent);
+        let result = match &mut cpu {
+            Processor::Iz80(cpu) => match self.lockstep.take() {
+                Some(mut ls) => {
+                    let result =
+                        self.run_lockstep(&mut ls, cpu, routine, addr, budget, hooks, book_random);
+                    self.lockstep = Some(ls);
+                    result
+                }
+                None => self.run_on(
+                    cpu,
+                    routine,
+                    addr,
+                    budget,
+                    hooks,
+                    book_random,
+                    stop,
+                    observer,
+                ),
+            },
+            Processor::Z80emu(z) => {
+                self.run_on(z, routine, addr, budget, hooks, book_random, stop, observer)
+            }
+            Processor::Lent => {
+                unreachable!("the core of an earlier call that panicked (a search resets it)")
+            }
+        };
+        self.cpu = cpu;
+        result
     }
 
+    /// [`Emulator::call`] on `core`.
     #[allow(clippy::too_many_arguments)]
-    fn run<O: Observer, const TRACK: bool>(
+    fn run_on<C: Z80, O: Observer>(
         &mut self,
+        core: &mut C,
         routine: &str,
         addr: u16,
         budget: u64,
@@ -637,17 +724,46 @@ impl Emulator {
         stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
-        let sp = self.syms.stack.wrapping_sub(2);
-        self.machine.set_word(sp, SENTINEL);
-        {
-            let r = self.cpu.registers();
-            r.set16(Reg16::SP, sp);
-            r.set_pc(addr);
+        // Two run loops, so that the untracked one has no per-instruction test for tracking.
+        if self.tracking() {
+            self.run::<C, O, true>(
+                core,
+                routine,
+                addr,
+                budget,
+                hooks,
+                book_random,
+                stop,
+                observer,
+            )
+        } else {
+            self.run::<C, O, false>(
+                core,
+                routine,
+                addr,
+                budget,
+                hooks,
+                book_random,
+                stop,
+                observer,
+            )
         }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run<C: Z80, O: Observer, const TRACK: bool>(
+        &mut self,
+        core: &mut C,
+        routine: &str,
+        addr: u16,
+        budget: u64,
+        hooks: &mut Hooks,
+        book_random: u8,
+        stop: Option<&std::sync::atomic::AtomicBool>,
+        observer: &mut O,
+    ) -> Result<(), SearchError> {
+        self.enter(core, addr);
         let limit = self.instructions.saturating_add(budget);
-        // The sentinel is marked in the hook table too, so the hot loop has one lookup and
-        // one well-predicted branch per instruction besides the chunk-end test.
-        self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
         let mut n = self.instructions;
         let mut t_states = self.t_states;
         let result = 'run: loop {
@@ -656,48 +772,53 @@ impl Emulator {
             // never makes a hook fire twice.
             let chunk_end = limit.min(n + self.stop_check_interval);
             while n < chunk_end {
-                let pc = self.cpu.immutable_registers().pc();
+                let pc = core.pc();
                 let h = self.machine.hook_table[pc as usize];
                 if h != 0 {
                     if h == SENTINEL_MARK {
                         break 'run Ok(());
                     }
-                    self.instructions = n;
-                    self.fire(HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                    if h == REFRESH_MARK {
+                        core.before_refresh_read();
+                    } else {
+                        self.instructions = n;
+                        self.fire(core, HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                    }
                 }
-                let sp = self.cpu.immutable_registers().get16(Reg16::SP);
+                let sp = core.sp();
                 if O::ACTIVE {
-                    let cycles = self.cpu.cycle_count();
-                    step::<TRACK>(&mut self.cpu, &mut self.machine);
-                    let iz80_t_states = (self.cpu.cycle_count() - cycles) as u32;
-                    observer.executed(pc, iz80_t_states, &self.cpu, &self.machine.mem);
+                    let cycles = core.cycles();
+                    core.step::<TRACK>(&mut self.machine);
+                    let iz80_t_states = (core.cycles() - cycles) as u32;
+                    let cpu = core
+                        .as_iz80()
+                        .expect("an observer runs on iz80 (check_core)");
+                    observer.executed(pc, iz80_t_states, cpu, &self.machine.mem);
                 } else {
-                    step::<TRACK>(&mut self.cpu, &mut self.machine);
+                    core.step::<TRACK>(&mut self.machine);
                 }
                 // Whether a conditional instruction took its branch shows in PC and SP after it.
-                let after = self.cpu.immutable_registers();
-                t_states += u64::from(self.timing.t_states(
-                    &self.machine.mem,
-                    pc,
-                    after.pc(),
-                    sp,
-                    after.get16(Reg16::SP),
-                ));
+                let (pc_after, sp_after) = (core.pc(), core.sp());
+                t_states +=
+                    u64::from(
+                        self.timing
+                            .t_states(&self.machine.mem, pc, pc_after, sp, sp_after),
+                    );
                 if TRACK {
                     if let Some((coverage, _)) = &mut self.coverage {
                         let held = self.timing.condition_held(
                             &self.machine.mem,
                             pc,
-                            after.pc(),
+                            pc_after,
                             sp,
-                            after.get16(Reg16::SP),
+                            sp_after,
                         );
                         coverage.note(pc, held);
                     }
                 }
                 n += 1;
             }
-            let pc = self.cpu.immutable_registers().pc();
+            let pc = core.pc();
             if pc == SENTINEL {
                 break Ok(());
             }
@@ -705,12 +826,7 @@ impl Emulator {
                 break Err(SearchError::Stopped);
             }
             if n >= limit {
-                break Err(SearchError::Runaway {
-                    routine: routine.to_string(),
-                    instructions: n,
-                    pc,
-                    at: crate::coverage::place(&crate::Program::of_rom(&self.rom), pc),
-                });
+                break Err(self.runaway(routine, n, pc));
             }
         };
         self.instructions = n;
@@ -718,15 +834,17 @@ impl Emulator {
         result
     }
 
-    fn fire(&mut self, point: HookPoint, hooks: &mut Hooks, book_random: u8) {
+    /// Run the hooks armed at `point` on `core` (and, at the book's random-byte point, put
+    /// the harness's byte into A).
+    fn fire<C: Z80>(&mut self, core: &mut C, point: HookPoint, hooks: &mut Hooks, book_random: u8) {
         if point == HookPoint::BookRandom {
-            self.cpu.registers().set8(Reg8::A, book_random);
+            core.set_a(book_random);
+            core.after_refresh_read();
         }
         if hooks.mask().contains(point) {
-            let r = self.cpu.immutable_registers();
             let registers = Registers {
-                a: r.a(),
-                b: r.get8(Reg8::B),
+                a: core.a(),
+                b: core.b(),
             };
             let memory = EmuMemory {
                 mem: &self.machine.mem,
@@ -741,9 +859,8 @@ impl Emulator {
             }
             let out = fired.registers;
             if out != registers {
-                let r = self.cpu.registers();
-                r.set_a(out.a);
-                r.set8(Reg8::B, out.b);
+                core.set_a(out.a);
+                core.set_b(out.b);
             }
         }
     }
@@ -774,7 +891,7 @@ impl Emulator {
             self.poke(s.mvemsg, from.0);
             self.poke(s.mvemsg + 1, to.0);
             self.call("VALMOV", s.valmov, budget, hooks, 0, None, &mut NoObserver)?;
-            if self.cpu.registers().a() != 0 {
+            if self.cpu.a() != 0 {
                 return Err(SearchError::ReplayRefused {
                     uci: format!("{from}{to}"),
                 });
@@ -799,6 +916,10 @@ impl Emulator {
 impl Engine for Emulator {
     fn kind(&self) -> EngineKind {
         EngineKind::Emulator
+    }
+
+    fn core(&self) -> Option<&str> {
+        (self.core != Core::Iz80).then(|| self.core.name())
     }
 
     fn rom_id(&self) -> Option<&RomId> {
@@ -838,6 +959,7 @@ impl Emulator {
         observer: &mut O,
     ) -> Result<SearchOutcome, SearchError> {
         self.check_depth(opts.depth)?;
+        self.check_core::<O>()?;
         let started = Instant::now();
         self.reset();
         self.arm(hooks);
@@ -847,7 +969,7 @@ impl Emulator {
         self.poke(s.plymax, opts.depth);
         let color = self.peek(s.color);
         self.poke(s.kolor, color);
-        let cycles_before = self.cpu.cycle_count();
+        let cycles_before = self.cpu.cycles();
         let instructions_before = self.instructions;
         let t_states_before = self.t_states;
         self.call(
@@ -877,7 +999,8 @@ impl Emulator {
             stats: SearchStats {
                 z80_instructions: Some(self.instructions - instructions_before),
                 t_states: Some(self.t_states - t_states_before),
-                iz80_t_states: Some(self.cpu.cycle_count() - cycles_before),
+                // iz80's own count, on iz80 only.
+                iz80_t_states: (self.core == Core::Iz80).then(|| self.cpu.cycles() - cycles_before),
                 wall_us: started.elapsed().as_micros() as u64,
             },
         })
