@@ -4,13 +4,13 @@
 //! input can be anything: a 2 MB line of an EPD file, a FEN pasted with a tab or a carriage
 //! return in it, a terminal escape sequence. Quoted whole, such an input buries the message
 //! or garbles the terminal. Every error that echoes input goes through [`echo`]: at most
-//! [`ECHO_CHARS`] characters, control characters escaped, and a count of what was cut.
+//! `ECHO_CHARS` characters, control characters escaped, and a count of what was cut.
 
 /// How many characters of an input an error message quotes.
 pub(crate) const ECHO_CHARS: usize = 100;
 
 /// `text` as an error message quotes it: control characters (newlines, tabs, escapes, ...)
-/// written as Rust escapes (`\n`, `\t`, `\u{1b}`), and anything past [`ECHO_CHARS`]
+/// written as Rust escapes (`\n`, `\t`, `\u{1b}`), and anything past `ECHO_CHARS`
 /// characters replaced by "... (N more characters)".
 pub fn echo(text: &str) -> String {
     let mut out = String::new();

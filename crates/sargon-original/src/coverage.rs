@@ -9,7 +9,7 @@
 //! for a conditional one (`JP cc`, `JR cc`, `DJNZ`, `CALL cc`, `RET cc`), whether its
 //! condition held ([`Emulator::track_coverage`](crate::emu::Emulator::track_coverage));
 //! [`report`] lays that over the program map: per routine that a search can reach (from
-//! [`SEARCH_ENTRIES`]), instructions executed and branch directions taken, and what never
+//! `SEARCH_ENTRIES`), instructions executed and branch directions taken, and what never
 //! ran; per data region of the fingerprints, the bytes a search read while they still
 //! held the image's values.
 //!

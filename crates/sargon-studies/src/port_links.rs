@@ -35,7 +35,7 @@
 //!
 //! Nothing else counts: prose in a line comment (`// PNCK left the attack direction in D`,
 //! `// WACT or BACT`) is no citation, code in backticks is code, and the words of
-//! [`NOT_LABELS`] (the Z80's registers, condition flags and a few mnemonics, a few abbreviations) are never
+//! `NOT_LABELS` (the Z80's registers, condition flags and a few mnemonics, a few abbreviations) are never
 //! labels. The names of the port's own `const` and `static` items (`DIRECTIONS`, `INDEX`)
 //! may appear in doc comments without being symbols of the image. Comments in the port's
 //! tests (a `tests.rs` file or a `mod tests`) are checked but implement nothing.
@@ -360,7 +360,7 @@ impl Coverage {
 }
 
 /// A label: an upper-case letter, then upper-case letters, digits and `_`; at least two
-/// characters; none of [`NOT_LABELS`].
+/// characters; none of `NOT_LABELS`.
 pub(crate) fn is_label(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next().is_some_and(|c| c.is_ascii_uppercase())

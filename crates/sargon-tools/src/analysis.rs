@@ -73,7 +73,7 @@ pub struct Analysis {
     /// The principal variation in SAN.
     pub pv_san: Vec<String>,
     /// The nodes the search created (the trace's `created` events), when counted
-    /// ([`analyse_counting_nodes`]).
+    /// (`analyse_counting_nodes`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nodes_created: Option<u64>,
 }

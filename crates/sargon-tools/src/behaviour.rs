@@ -216,7 +216,7 @@ pub(crate) fn book_field(book: bool, book_random: u8) -> String {
     }
 }
 
-/// The book and random byte of a book column (see [`book_field`]).
+/// The book and random byte of a book column (see `book_field`).
 pub fn parse_book_field(field: &str) -> Option<(bool, u8)> {
     match field {
         "nobook" => Some((false, 0)),

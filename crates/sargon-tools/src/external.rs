@@ -11,7 +11,7 @@
 //!   event by event with the left engine's, exactly as two of our engines are compared.
 //!   A program is a stranger: it may print nothing, garbage, a line without end, or never
 //!   finish. Each of those is a clear error naming the line (quoted through
-//!   [`sargon_core::input::echo`]), a line is read only up to [`MAX_LINE_BYTES`], at most
+//!   [`sargon_core::input::echo`]), a line is read only up to `MAX_LINE_BYTES`, at most
 //!   one line is read past the left engine's trace, and a search is given up after the
 //!   port's timeout, counted only while we wait for the program (a slow left engine does
 //!   not eat into it).

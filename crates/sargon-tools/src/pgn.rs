@@ -78,7 +78,7 @@ pub enum PgnError {
         /// What is wrong with it.
         reason: String,
     },
-    /// A tag line longer than [`TAG_LINE_BYTES`].
+    /// A tag line longer than `TAG_LINE_BYTES`.
     #[error(
         "line {line}: a tag line of {bytes} bytes; tags are read up to {TAG_LINE_BYTES} bytes"
     )]

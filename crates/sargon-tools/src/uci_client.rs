@@ -1,6 +1,6 @@
 //! The other side of UCI: driving a chess engine that speaks it, for `sargon play`.
 //!
-//! A [`UciClient`] talks to an engine through one of two transports:
+//! A `UciClient` talks to an engine through one of two transports:
 //!
 //! * a **process** started from a command line (`stockfish`, `/usr/games/stockfish`,
 //!   `"my engine" --threads 1`): commands go to its stdin, a reader thread turns its stdout

@@ -326,11 +326,11 @@ impl Symbols {
 }
 
 /// Sees every instruction the emulator executes (for profiling). The unobserved search uses
-/// [`NoObserver`], whose empty method the compiler removes from the run loop. An observer
+/// `NoObserver`, whose empty method the compiler removes from the run loop. An observer
 /// sees iz80's own state, so it runs on that core only: on another, the search is refused
 /// ([`SearchError::NotOnThisCore`]).
 pub trait Observer {
-    /// False only for [`NoObserver`]: the run loop then skips the observation entirely.
+    /// False only for `NoObserver`: the run loop then skips the observation entirely.
     const ACTIVE: bool = true;
     /// The instruction at `pc` has executed, taking `t_states` by `iz80`'s count (not the
     /// documented one); `cpu` and `mem` show the state after it.

@@ -310,7 +310,7 @@ pub(crate) const SEARCH_ENTRIES: [&str; 3] = ["ROYALT", "VALMOV", "FNDMOV"];
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Differences {
     /// Code a search can run (reachable by calls, jumps and fall-through from
-    /// [`SEARCH_ENTRIES`]), and the known regions the image lacks.
+    /// `SEARCH_ENTRIES`), and the known regions the image lacks.
     pub search_code: Vec<String>,
     /// Data some search of the check read while it still held the image's bytes.
     pub read_data: Vec<String>,
@@ -352,7 +352,7 @@ impl Differences {
 }
 
 /// Sort the regions of `rom` that differ from the known transcription ([`differing`]):
-/// code by whether a search can reach it from [`SEARCH_ENTRIES`] (statically, from the
+/// code by whether a search can reach it from `SEARCH_ENTRIES` (statically, from the
 /// image's own calls and jumps), data by whether a search read it (`read`: for each
 /// address, whether a search read the image's byte there before anything overwrote it;
 /// `None` counts all data as read).

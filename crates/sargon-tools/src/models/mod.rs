@@ -15,9 +15,9 @@
 //!   Ph6 ([`REAL_FEN`]), searched to depth 3 without the book;
 //! * at `movegen.path` a hook ends every king's move generation (A=2, B=1), so each side
 //!   has exactly its two pawn pushes: the a-pawn is A, the b-pawn B, the g-pawn G, the
-//!   h-pawn H ([`key_of`]);
+//!   h-pawn H (`key_of`);
 //! * at `points.end` a hook replaces every score by the model's score for the node
-//!   ([`node_score`]), converted to Sargon's byte from the point of view of the side that
+//!   (`node_score`), converted to Sargon's byte from the point of view of the side that
 //!   just moved, which is how POINTS scores; the root gets 0.
 //!
 //! Everything shown is then derived from the trace ([`sargon_core::trace`]) that
@@ -47,7 +47,7 @@
 //! gives them as the numbers 16.0 and -16.0.
 //!
 //! A cutoff ends the move list without a `best_test`, so its `M` is not in the trace; it is
-//! the score table entry one ply up, which [`derive()`] follows through the trace the way
+//! the score table entry one ply up, which `derive()` follows through the trace the way
 //! FNDMOV keeps it (zeroed at the start, each new ply's entry initialised from two plies
 //! up, a `best` event storing into its entry) and checks against every value the trace
 //! does show.

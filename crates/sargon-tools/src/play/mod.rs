@@ -1,7 +1,7 @@
 //! Matches: Sargon against another UCI engine, or against itself at another level.
 //!
 //! Both players are driven the same way, as UCI engines through a
-//! [`UciClient`]: an outside engine as a process,
+//! `UciClient`: an outside engine as a process,
 //! Sargon as a session of its own UCI front end in this process. So Sargon's time per move
 //! is spent exactly as under a GUI (depth after depth until the time is used, see
 //! [`crate::uci`]), its depth is the `FixedDepth` option, and its opening book plays
@@ -252,7 +252,7 @@ impl Player {
     }
 
     /// Give up on a move after `timeout` instead of the default (the limit's time plus
-    /// itself plus [`TIMEOUT_MARGIN`], or [`UNTIMED_TIMEOUT`]).
+    /// itself plus `TIMEOUT_MARGIN`, or `UNTIMED_TIMEOUT`).
     pub fn with_move_timeout(mut self, timeout: Option<Duration>) -> Player {
         self.move_timeout = timeout;
         self

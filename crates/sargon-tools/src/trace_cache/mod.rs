@@ -10,8 +10,8 @@
 //! another key, so it can never meet a stale entry.
 //!
 //! An entry is one file: two text lines (a magic line, then a JSON header with the key, the
-//! number of events, the SHA-256 of the event bytes and the trace's [`Digest`]), then the
-//! events, gzip-compressed, in a small binary form ([`encode`]). An entry is checked whole
+//! number of events, the SHA-256 of the event bytes and the trace's [`Digest`](sargon_core::digest::Digest)), then the
+//! events, gzip-compressed, in a small binary form (`codec`). An entry is checked whole
 //! (gzip's CRC, the count, the SHA-256) before any event of it is used; one that fails is
 //! removed and the search runs on the emulator. Entries are written under a temporary name
 //! and renamed, so shards that share the directory never see half an entry. The directory

@@ -40,7 +40,7 @@
 //! # Time
 //!
 //! With `movetime`, the budget is the given time less [`MOVE_OVERHEAD`]. With a clock
-//! (`wtime`/`btime`, `winc`/`binc`, `movestogo`) see [`TimeBudget::from_clock`]: a soft
+//! (`wtime`/`btime`, `winc`/`binc`, `movestogo`) see `TimeBudget::from_clock`: a soft
 //! budget per move and a hard limit. A depth is started only if its predicted time (the
 //! last depth's time times the last observed growth factor, 6 before there is one)
 //! would end within the soft budget times 1.5 and the hard limit; a watchdog thread sets
