@@ -605,34 +605,9 @@ fn compare_shows_where_a_changed_image_parts_from_the_port() {
     let Some(rom) = common::rom(test) else {
         return;
     };
-    let store_dir = sargon_original::rom::RomStore::open(None)
-        .dir()
-        .join(&rom.meta.name);
-    let source = std::fs::read_to_string(store_dir.join("source.asm")).unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("changed.asm");
-    std::fs::write(
-        &file,
-        common::source_edit::with_changed_table(&source, "PVALUE"),
-    )
-    .unwrap();
-    let store = dir.path().join("store");
-    let store = store.to_str().unwrap();
-    let out = common::sargon(&[
-        "--roms",
-        store,
-        "rom",
-        "import",
-        file.to_str().unwrap(),
-        "--name",
-        "changed",
-        "--accept-different",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let store = common::store_with_changed_pvalue(&rom, dir.path(), "changed");
+    let store = store.as_str();
     let server = Server::start(&["--roms", store]);
     let (_, engines) = server.get("/api/engines");
     assert_eq!(engines["emulator"]["verified"], false, "{engines}");

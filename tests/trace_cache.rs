@@ -111,29 +111,8 @@ fn a_changed_image_never_meets_the_known_images_traces() {
     assert!(err.contains("1 searched and kept"), "{err}");
 
     // The user's transcription with the pawn's value changed, in a store of its own.
-    let known = sargon_original::rom::RomStore::open(None)
-        .dir()
-        .join(&rom.meta.name);
-    let source = std::fs::read_to_string(known.join("source.asm")).unwrap();
-    let file = dir.path().join("changed.asm");
-    std::fs::write(
-        &file,
-        common::source_edit::with_changed_table(&source, "PVALUE"),
-    )
-    .unwrap();
-    let store = dir.path().join("store");
-    let store = store.to_str().unwrap();
-    let (code, _, err) = run(&[
-        "--roms",
-        store,
-        "rom",
-        "import",
-        file.to_str().unwrap(),
-        "--name",
-        "sargon",
-        "--accept-different",
-    ]);
-    assert_eq!(code, Some(0), "{err}");
+    let store = common::store_with_changed_pvalue(&rom, dir.path(), "sargon");
+    let store = store.as_str();
     // Same name, same position, same depth: only the image differs. It is searched, and
     // it parts from the port, as it does without a cache.
     let changed = |extra: &[&str]| {

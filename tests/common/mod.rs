@@ -100,6 +100,33 @@ pub fn test_cache_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("trace-cache")
 }
 
+/// A ROM store of its own in `dir/store` holding, under `name`, the user's transcription of
+/// `rom` with the pawn's value (PVALUE) changed, imported with `--accept-different`: an
+/// image that is not Sargon's. Returns the store's directory.
+pub fn store_with_changed_pvalue(rom: &Rom, dir: &std::path::Path, name: &str) -> String {
+    let known = RomStore::open(None).dir().join(&rom.meta.name);
+    let source = std::fs::read_to_string(known.join("source.asm")).unwrap();
+    let file = dir.join("changed.asm");
+    std::fs::write(&file, source_edit::with_changed_table(&source, "PVALUE")).unwrap();
+    let store = dir.join("store").to_str().unwrap().to_string();
+    let out = sargon(&[
+        "--roms",
+        &store,
+        "rom",
+        "import",
+        file.to_str().unwrap(),
+        "--name",
+        name,
+        "--accept-different",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    store
+}
+
 /// A temporary file named `*{suffix}` holding `text` (deleted when dropped).
 pub fn temp_file(suffix: &str, text: &str) -> tempfile::NamedTempFile {
     use std::io::Write;
