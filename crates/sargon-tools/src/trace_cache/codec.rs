@@ -87,6 +87,8 @@ pub(super) struct Writer {
     pub(super) sha: Sha256,
     pub(super) digest: DigestBuilder,
     pub(super) events: u64,
+    /// One event's bytes, reused: the emulator's thread adds every event of its search.
+    buf: Vec<u8>,
 }
 
 impl Writer {
@@ -98,15 +100,16 @@ impl Writer {
             sha: Sha256::new(),
             digest: DigestBuilder::new(),
             events: 0,
+            buf: Vec::with_capacity(64),
         }
     }
 
     pub(super) fn add(&mut self, event: &Event) {
-        let mut bytes = Vec::with_capacity(32);
-        encode(event, &mut bytes);
-        self.sha.update(&bytes);
+        self.buf.clear();
+        encode(event, &mut self.buf);
+        self.sha.update(&self.buf);
         // Writing into a Vec cannot fail.
-        self.gz.write_all(&bytes).expect("writing to memory");
+        self.gz.write_all(&self.buf).expect("writing to memory");
         self.digest.add(event);
         self.events += 1;
     }

@@ -244,6 +244,7 @@ impl TraceCache {
             sha,
             digest,
             events,
+            ..
         } = written;
         let payload = gz.finish()?;
         let digest = digest.finish();
