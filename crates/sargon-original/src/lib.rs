@@ -6,6 +6,7 @@
 //! routines, and [`listing`] and [`profile`] study it as a 1978 program: its listing and
 //! where its time goes; [`coverage`] measures how much of it a set of searches runs.
 
+#![warn(unreachable_pub)]
 pub mod asm;
 pub mod coverage;
 pub mod emu;

@@ -7,6 +7,7 @@
 //! print tables and plots for people, and change as the studies do. They are a crate of
 //! their own only so that the tests in `tests/` can call them directly.
 
+#![warn(unreachable_pub)]
 pub mod game_times;
 pub mod history;
 pub mod port_links;

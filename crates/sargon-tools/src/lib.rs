@@ -14,6 +14,7 @@
 //! Feature `emulator` adds the original: `engines::open` gives an engine of either kind,
 //! and `verify` checks an imported image against the known Sargon.
 
+#![warn(unreachable_pub)]
 pub mod analysis;
 pub mod annotate;
 pub mod batch;

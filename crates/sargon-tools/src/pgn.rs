@@ -273,7 +273,7 @@ pub(crate) struct MoveText {
 
 impl MoveText {
     /// A move with no comment.
-    pub fn new(san: impl Into<String>) -> MoveText {
+    pub(crate) fn new(san: impl Into<String>) -> MoveText {
         MoveText {
             san: san.into(),
             ..MoveText::default()

@@ -291,7 +291,7 @@ pub(crate) struct UciClient {
 impl UciClient {
     /// Start the engine `command` (a command line, see [`split_command`]) and complete the
     /// handshake (`uci` ... `uciok`).
-    pub fn spawn(command: &str) -> Result<UciClient, ClientError> {
+    pub(crate) fn spawn(command: &str) -> Result<UciClient, ClientError> {
         let words = split_command(command).map_err(|reason| ClientError::Start {
             command: echo(command),
             reason,
@@ -389,12 +389,12 @@ impl UciClient {
     }
 
     /// The engine's `id name`.
-    pub fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         &self.name
     }
 
     /// The names of the options the engine offers.
-    pub fn options(&self) -> &[String] {
+    pub(crate) fn options(&self) -> &[String] {
         &self.options
     }
 
@@ -525,7 +525,7 @@ impl UciClient {
     }
 
     /// `isready` ... `readyok`.
-    pub fn ready(&mut self) -> Result<(), ClientError> {
+    pub(crate) fn ready(&mut self) -> Result<(), ClientError> {
         self.expect("isready", "readyok", HANDSHAKE_TIMEOUT)
             .map(|_| ())
     }
@@ -539,7 +539,7 @@ impl UciClient {
     /// Ask for a move: `position ...` (the start and the moves since, so that the engine
     /// knows the game's history), then `go` with `limit`; `pos` is the position reached,
     /// to check the answer. `timeout` counts from `go`.
-    pub fn go(
+    pub(crate) fn go(
         &mut self,
         start: &Chess,
         moves: &[Move],

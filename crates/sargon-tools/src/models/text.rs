@@ -14,7 +14,7 @@ use super::{
 const WIDTH: usize = 92;
 
 /// The whole text: the introduction, then each run.
-pub fn render(runs: &[ModelRun]) -> String {
+pub(super) fn render(runs: &[ModelRun]) -> String {
     let mut out = String::new();
     out.push_str(&introduction());
     for run in runs {
@@ -171,7 +171,7 @@ fn example(run: &ModelRun) -> String {
 }
 
 /// Score, thresholds and decision, e.g. "3.250 [MAX, -MAX]  3.250 > -MAX so NEW BEST MOVE".
-pub fn figures(e: &Evaluation) -> String {
+pub(super) fn figures(e: &Evaluation) -> String {
     format!(
         "{:>7} [{}, {}]  {}",
         pawns_text(e.score),
@@ -325,7 +325,7 @@ pub(crate) fn backward_scan(best: &[String]) -> Vec<usize> {
 
 /// The 14 nodes as an indented tree (root first), each labelled with its pretend line,
 /// `*` before the PV nodes, and followed, in one column, by `tail(key)`.
-pub fn tree(model: &Model, tail: &dyn Fn(&str) -> String, pv: &[String]) -> Vec<String> {
+pub(super) fn tree(model: &Model, tail: &dyn Fn(&str) -> String, pv: &[String]) -> Vec<String> {
     let is_last = |key: &str| matches!(key.chars().last(), Some('B' | 'H'));
     let labels: Vec<(String, &str)> = KEYS
         .iter()
@@ -382,7 +382,7 @@ pub(crate) fn diagram(fen: &str) -> String {
 }
 
 /// Word-wrap `text` to `width` columns, each line starting with `indent`.
-pub fn wrap(text: &str, indent: &str, width: usize) -> String {
+pub(super) fn wrap(text: &str, indent: &str, width: usize) -> String {
     let mut out = String::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
