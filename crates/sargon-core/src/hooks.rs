@@ -114,7 +114,7 @@ impl HookPoint {
     }
 
     /// Bit of this point in a [`HookMask`].
-    pub fn bit(self) -> u8 {
+    pub(crate) fn bit(self) -> u8 {
         1 << (self as u8)
     }
 }

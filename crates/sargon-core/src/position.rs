@@ -122,7 +122,7 @@ pub enum FenField {
 
 impl FenField {
     /// The fields in their order in a FEN.
-    pub const ALL: [FenField; 6] = [
+    pub(crate) const ALL: [FenField; 6] = [
         FenField::Board,
         FenField::SideToMove,
         FenField::CastlingRights,
@@ -132,12 +132,12 @@ impl FenField {
     ];
 
     /// The field's number in a FEN, from 1.
-    pub fn number(self) -> usize {
+    pub(crate) fn number(self) -> usize {
         self as usize + 1
     }
 
     /// The field's name, as messages give it ("castling rights").
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         FEN_FIELDS[self as usize]
     }
 }

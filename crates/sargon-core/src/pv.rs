@@ -104,7 +104,7 @@ pub struct PvLine {
 
 impl PvLine {
     /// Sargon's moves `sargon`, played from `pos`.
-    pub fn new(pos: &Chess, sargon: Vec<SMove>) -> PvLine {
+    pub(crate) fn new(pos: &Chess, sargon: Vec<SMove>) -> PvLine {
         let uci = sargon.iter().map(|m| m.uci()).collect();
         let (mut moves, mut san) = (Vec::new(), Vec::new());
         let mut p = pos.clone();
@@ -128,7 +128,7 @@ impl PvLine {
 /// The principal variation of a search of `pos` from its outcome and its events: the
 /// move alone when it came from the book (there was no search), else the line the `best`
 /// events give ([`principal_variation`]).
-pub fn line(pos: &Chess, outcome: &SearchOutcome, events: &[Event]) -> PvLine {
+pub(crate) fn line(pos: &Chess, outcome: &SearchOutcome, events: &[Event]) -> PvLine {
     let sargon = if outcome.from_book {
         outcome.best.into_iter().collect()
     } else {

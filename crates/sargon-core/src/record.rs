@@ -28,7 +28,8 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The principal variation from `pos`, the position searched (see [`pv::line`]).
+    /// The principal variation from `pos`, the position searched: the book move alone,
+    /// else the line the `best` events give ([`pv::principal_variation`]).
     pub fn pv(&self, pos: &Chess) -> PvLine {
         pv::line(pos, &self.outcome, &self.events)
     }

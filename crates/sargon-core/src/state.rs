@@ -149,7 +149,7 @@ const TABLE_NAMES: [(u16, &str); 14] = [
 
 impl DataState {
     /// Read the state of `mem`.
-    pub fn of(mem: &dyn SargonMemory) -> DataState {
+    pub(crate) fn of(mem: &dyn SargonMemory) -> DataState {
         let mut cells = Vec::with_capacity(
             VARIABLES.len() + POINTERS.len() + (TABLE_AREA + BOOK_AREA + MOVE_LIST_AREA) as usize,
         );

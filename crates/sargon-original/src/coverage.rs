@@ -66,7 +66,7 @@ impl Coverage {
     }
 
     /// Add what `other` saw.
-    pub fn merge(&mut self, other: &Coverage) {
+    pub(crate) fn merge(&mut self, other: &Coverage) {
         for (a, b) in self.flags.iter_mut().zip(&other.flags) {
             *a |= *b;
         }
@@ -83,12 +83,12 @@ impl Coverage {
     }
 
     /// Did the conditional instruction at `addr` ever jump, call or return?
-    pub fn held(&self, addr: u16) -> bool {
+    pub(crate) fn held(&self, addr: u16) -> bool {
         self.flags[usize::from(addr)] & HELD != 0
     }
 
     /// Did the conditional instruction at `addr` ever go on to the next instruction?
-    pub fn failed(&self, addr: u16) -> bool {
+    pub(crate) fn failed(&self, addr: u16) -> bool {
         self.flags[usize::from(addr)] & FAILED != 0
     }
 }
@@ -301,7 +301,7 @@ pub fn report(rom: &Rom, coverage: &Coverage, reads: &[bool]) -> Report {
 }
 
 /// `LABEL+offset` for an address, from the nearest symbol at or below it.
-pub fn place(program: &Program, addr: u16) -> String {
+pub(crate) fn place(program: &Program, addr: u16) -> String {
     match program.names.range(..=addr).next_back() {
         Some((&base, _)) => {
             let name = program.name_at(base).unwrap_or("?");

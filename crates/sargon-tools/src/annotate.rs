@@ -57,7 +57,7 @@ pub struct Annotation {
 
 /// A large change of Sargon's score across one move.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Swing {
+pub(crate) struct Swing {
     /// The move's index in the game.
     pub ply: usize,
     /// "14.Qxb7" or "9...Nxe4".
@@ -87,7 +87,7 @@ pub enum AnnotateError {
 const MATED_PAWNS: f64 = 16.0;
 
 /// Search `pos` (unless the game is over there) and give Sargon's view.
-pub fn view(
+pub(crate) fn view(
     engine: &mut dyn Engine,
     pos: &Chess,
     opts: &SearchOptions,
@@ -194,7 +194,7 @@ impl Annotation {
     }
 
     /// The largest score changes across one move, largest first.
-    pub fn swings(&self, game: &PgnGame, count: usize) -> Vec<Swing> {
+    pub(crate) fn swings(&self, game: &PgnGame, count: usize) -> Vec<Swing> {
         let sans = pgn::san_line(&game.start, &game.moves);
         let mut swings: Vec<Swing> = (0..game.moves.len())
             .map(|i| Swing {

@@ -77,7 +77,7 @@ impl Case {
     }
 
     /// The case for a person: `bench-2r1nrk1 at depth 2 (FEN, book)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.replay {
             Replay::Search {
                 position,
@@ -118,7 +118,7 @@ impl Case {
     /// needs (about 10,000 Z80 instructions per event in the corpus), so that only an
     /// image that runs away reaches it, and soon. For a case of unknown behaviour, the
     /// default budget of its depth.
-    pub fn max_instructions(&self) -> u64 {
+    pub(crate) fn max_instructions(&self) -> u64 {
         if self.events == 0 {
             return SearchOptions::depth(self.depth).instruction_budget();
         }
@@ -128,7 +128,11 @@ impl Case {
     }
 
     /// Replay the case on `engine`, handing every event to `sink`.
-    pub fn replay(&self, engine: &mut dyn Engine, sink: impl FnMut(Event)) -> anyhow::Result<()> {
+    pub(crate) fn replay(
+        &self,
+        engine: &mut dyn Engine,
+        sink: impl FnMut(Event),
+    ) -> anyhow::Result<()> {
         self.replay_within(engine, self.max_instructions(), sink)
     }
 
@@ -159,7 +163,7 @@ impl Case {
     }
 
     /// All events of the case on `engine`, and the error that cut the search short.
-    pub fn events(&self, engine: &mut dyn Engine) -> (Vec<Event>, Option<String>) {
+    pub(crate) fn events(&self, engine: &mut dyn Engine) -> (Vec<Event>, Option<String>) {
         let mut events = Vec::new();
         let failed = self
             .replay(engine, |e| events.push(e))
@@ -350,7 +354,7 @@ impl Report {
 }
 
 /// Makes the engines under test, one per worker thread.
-pub type EngineFactory<'a> = dyn Fn() -> anyhow::Result<Box<dyn Engine + Send>> + Sync + 'a;
+pub(crate) type EngineFactory<'a> = dyn Fn() -> anyhow::Result<Box<dyn Engine + Send>> + Sync + 'a;
 
 /// Replay `cases` on engines from `make` (on `workers` threads), compare each with its
 /// known digest, and find the first difference of the first differing case against the

@@ -85,7 +85,7 @@ pub struct Answer {
 
 impl Answer {
     /// As a JSON object, for the results file.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         serde_json::json!({
             "event": "answer",
             "best": self.best,

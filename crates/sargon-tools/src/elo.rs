@@ -40,7 +40,7 @@ impl Tally {
     }
 
     /// Points: a win 1, a draw ½.
-    pub fn points(&self) -> f64 {
+    pub(crate) fn points(&self) -> f64 {
         f64::from(self.wins) + f64::from(self.draws) / 2.0
     }
 

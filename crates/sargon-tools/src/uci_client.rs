@@ -113,11 +113,9 @@ impl EngineScore {
 
 /// An engine's answer to `go`.
 #[derive(Clone, Debug)]
-pub struct Reply {
+pub(crate) struct Reply {
     /// The move, legal in the position.
     pub best: Move,
-    /// As the engine wrote it.
-    pub uci: String,
     /// The score of the last `info` line that had one.
     pub score: Option<EngineScore>,
     /// The depth of that line (or of the last `info` with a depth).
@@ -584,7 +582,6 @@ impl UciClient {
                     };
                     return Ok(Reply {
                         best,
-                        uci: text,
                         score,
                         depth: score_depth.or(last_depth),
                         elapsed,

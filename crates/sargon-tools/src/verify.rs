@@ -83,7 +83,7 @@ impl Verification {
     }
 
     /// The verdict as the store records it.
-    pub fn verdict(&self) -> Verdict {
+    pub(crate) fn verdict(&self) -> Verdict {
         Verdict {
             verified: self.verified(),
             summary: self.summary(),

@@ -48,7 +48,7 @@ impl Core {
     pub const ALL: [Core; 2] = [Core::Iz80, Core::Z80emu];
 
     /// The core's name, as `--core` takes it: `iz80`, `z80emu`.
-    pub const fn name(self) -> &'static str {
+    pub(crate) const fn name(self) -> &'static str {
         match self {
             Core::Iz80 => "iz80",
             Core::Z80emu => "z80emu",

@@ -668,7 +668,7 @@ impl Emulator {
     /// emulator's core. An active `observer`, or reads tracked, on a core other than iz80
     /// are refused ([`SearchError::NotOnThisCore`]) before anything runs.
     #[allow(clippy::too_many_arguments)]
-    pub fn call<O: Observer>(
+    pub(crate) fn call<O: Observer>(
         &mut self,
         routine: &str,
         addr: u16,

@@ -58,7 +58,7 @@ pub enum Kind {
 
 impl Kind {
     /// `code` or `data`, as `roms/routines.tsv` writes it.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Kind::Code => "code",
             Kind::Data => "data",

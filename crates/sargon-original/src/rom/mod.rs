@@ -447,7 +447,7 @@ impl RomStore {
     }
 
     /// Is the store usable: located, and a directory if it exists at all?
-    pub fn check(&self) -> Result<(), RomError> {
+    pub(crate) fn check(&self) -> Result<(), RomError> {
         if self.unlocated {
             return Err(RomError::NoHome);
         }

@@ -82,7 +82,7 @@ impl Flow {
     }
 
     /// The address a jump or call goes to, if known.
-    pub fn target(self) -> Option<u16> {
+    pub(crate) fn target(self) -> Option<u16> {
         match self {
             Flow::Jump(t) | Flow::CondJump(t) | Flow::Call(t) | Flow::CondCall(t) => Some(t),
             _ => None,
@@ -135,7 +135,7 @@ pub struct Instruction {
 
 impl Instruction {
     /// The instruction's length in bytes.
-    pub fn len(&self) -> u16 {
+    pub(crate) fn len(&self) -> u16 {
         self.bytes.len() as u16
     }
 

@@ -164,7 +164,7 @@ impl RunIdentity {
     /// Can a results file made with `other` be continued with this identity? The program
     /// version may differ (a resumed run may be a rebuilt program); what is compared must
     /// not. Returns the first difference.
-    pub fn conflicts_with(&self, record: &SearchRecord) -> Option<String> {
+    pub(crate) fn conflicts_with(&self, record: &SearchRecord) -> Option<String> {
         let rom_sha = self.rom.as_ref().map(|r| r.sha256.as_str());
         if record.left.engine != self.left.to_string()
             || record.right.engine != self.right.to_string()
@@ -238,7 +238,7 @@ pub struct Tally {
 
 impl Tally {
     /// Count one record.
-    pub fn add(&mut self, record: &SearchRecord) {
+    pub(crate) fn add(&mut self, record: &SearchRecord) {
         self.searches += 1;
         self.events += record.events;
         match record.verdict {

@@ -8,7 +8,6 @@
 //!
 //! The fields are described in `docs/scale-out.md`.
 
-use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -176,9 +175,10 @@ pub struct Resumed {
     pub cut_bytes: u64,
 }
 
+#[cfg(test)]
 impl Resumed {
     /// The searches already done: (position index, depth).
-    pub fn done(&self) -> HashSet<(usize, u8)> {
+    fn done(&self) -> std::collections::HashSet<(usize, u8)> {
         self.records.iter().map(SearchRecord::key).collect()
     }
 }
@@ -257,17 +257,12 @@ impl ResultsFile {
 
     /// Append one record: one write of the whole line, then a sync, so that the line is
     /// on disk before the next search starts.
-    pub fn append(&mut self, record: &SearchRecord) -> Result<()> {
+    pub(crate) fn append(&mut self, record: &SearchRecord) -> Result<()> {
         let line = record.to_line();
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.sync_data())
             .with_context(|| format!("cannot write to {}", self.path.display()))
-    }
-
-    /// The results file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 }
 
@@ -345,7 +340,9 @@ pub(crate) mod tests {
         assert_eq!(resumed.cut_bytes, 40);
         assert_eq!(
             resumed.done(),
-            [(0, 1), (1, 1)].into_iter().collect::<HashSet<_>>()
+            [(0, 1), (1, 1)]
+                .into_iter()
+                .collect::<std::collections::HashSet<_>>()
         );
         f.append(&record(2, 1)).unwrap();
         let read = read_results(&path).unwrap();

@@ -602,7 +602,7 @@ fn plan_text(positions: usize, plan: &[DepthPlan]) -> String {
 
 impl Report {
     /// The summary line, as `sargon diff` prints it at the end of a run.
-    pub fn summary_line(&self) -> String {
+    pub(crate) fn summary_line(&self) -> String {
         summary_line(
             self.summary.positions,
             &Tally {

@@ -36,7 +36,7 @@ impl Shard {
     pub const ALL: Shard = Shard { index: 0, count: 1 };
 
     /// Shard `index` of `count`; an error unless 0 <= index < count.
-    pub fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
+    pub(crate) fn new(index: usize, count: usize) -> Result<Shard, ShardError> {
         if count == 0 {
             return err("the number of shards must be at least 1");
         }
@@ -50,7 +50,7 @@ impl Shard {
     }
 
     /// Does this shard take the position at `index` of the input?
-    pub fn contains(&self, index: usize) -> bool {
+    pub(crate) fn contains(&self, index: usize) -> bool {
         index % self.count == self.index
     }
 

@@ -40,12 +40,12 @@ pub struct Model {
 
 impl Model {
     /// The node with this key, if any.
-    pub fn node(&self, key: &str) -> Option<&ModelNode> {
+    pub(crate) fn node(&self, key: &str) -> Option<&ModelNode> {
         self.nodes.iter().find(|n| n.key == key)
     }
 
     /// The pretend line of a key ("" for the root).
-    pub fn line(&self, key: &str) -> &'static str {
+    pub(crate) fn line(&self, key: &str) -> &'static str {
         self.node(key).map_or("", |n| n.line)
     }
 }

@@ -150,7 +150,7 @@ pub struct Evaluation {
 
 impl Evaluation {
     /// Ply of the node (1 for White's first move).
-    pub fn ply(&self) -> usize {
+    pub(crate) fn ply(&self) -> usize {
         self.key.len()
     }
 }
@@ -179,12 +179,12 @@ impl ModelRun {
     }
 
     /// The evaluation of the node `key`, if it was evaluated.
-    pub fn evaluation(&self, key: &str) -> Option<&Evaluation> {
+    pub(crate) fn evaluation(&self, key: &str) -> Option<&Evaluation> {
         self.evaluations.iter().find(|e| e.key == key)
     }
 
     /// Whether the node `key` is on the principal variation.
-    pub fn in_pv(&self, key: &str) -> bool {
+    pub(crate) fn in_pv(&self, key: &str) -> bool {
         self.pv.iter().any(|k| k == key)
     }
 

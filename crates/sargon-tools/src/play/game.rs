@@ -26,7 +26,7 @@ pub struct MoveInfo {
 impl MoveInfo {
     /// The PGN comment: `+0.35/4 0.21s` (score for the mover in pawns / depth, time), or
     /// `book`.
-    pub fn comment(&self) -> String {
+    pub(crate) fn comment(&self) -> String {
         if self.book {
             return "book".to_string();
         }
@@ -119,7 +119,7 @@ pub enum Ending {
 impl Ending {
     /// The PGN `Termination` tag: `normal` for the rules, `adjudication` for the move cap,
     /// `rules infraction` for an illegal move, `abandoned` for an engine that died or hung.
-    pub fn termination(&self) -> &'static str {
+    pub(crate) fn termination(&self) -> &'static str {
         match self {
             Ending::MoveCap(_) => "adjudication",
             Ending::Failure {

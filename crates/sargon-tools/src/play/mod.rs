@@ -58,7 +58,7 @@ pub struct Opening {
 
 impl Opening {
     /// The initial position.
-    pub fn initial() -> Opening {
+    pub(crate) fn initial() -> Opening {
         Opening {
             start: Chess::default(),
             moves: Vec::new(),
@@ -135,7 +135,7 @@ impl SargonSpec {
     }
 
     /// "Sargon 1978 (port, depth 3)", with "no book" when the book is off.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         let book = if self.book { "" } else { ", no book" };
         format!("Sargon 1978 ({}, {}{book})", self.engine, self.limit)
     }
@@ -211,7 +211,7 @@ pub struct UciSpec {
 
 /// One side of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PlayerSpec {
+pub(crate) enum PlayerSpec {
     /// Sargon, run in this process.
     Sargon(SargonSpec),
     /// Another UCI engine, started as a child process.
@@ -258,11 +258,6 @@ impl Player {
         self
     }
 
-    /// What this player is.
-    pub fn spec(&self) -> &PlayerSpec {
-        &self.spec
-    }
-
     /// "Sargon 1978 (port, depth 3)", or the engine's `id name` with its limit and options.
     pub fn name(&self) -> &str {
         &self.name
@@ -274,7 +269,7 @@ impl Player {
     }
 
     /// The limit of each move.
-    pub fn limit(&self) -> Limit {
+    pub(crate) fn limit(&self) -> Limit {
         match &self.spec {
             PlayerSpec::Sargon(s) => s.limit,
             PlayerSpec::Uci(u) => u.limit,
@@ -351,7 +346,7 @@ impl Player {
     /// The player's move in `pos`, reached by `moves` from `start`; with it, whether it
     /// came from Sargon's book. After an error the engine is stopped, to be started again
     /// for the next game.
-    pub fn choose(
+    pub(crate) fn choose(
         &mut self,
         start: &Chess,
         moves: &[Move],
@@ -397,7 +392,7 @@ pub struct MatchSettings {
 }
 
 /// Game `index` (from 0): which opening, and whether the first player has White.
-pub fn schedule(index: usize, openings: usize) -> (usize, bool) {
+pub(crate) fn schedule(index: usize, openings: usize) -> (usize, bool) {
     ((index / 2) % openings.max(1), index.is_multiple_of(2))
 }
 

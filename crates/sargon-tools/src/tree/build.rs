@@ -36,7 +36,7 @@ pub struct TreeCut {
 
 impl TreeCut {
     /// One sentence for the picture: what was cut and why.
-    pub fn note(&self) -> String {
+    pub(crate) fn note(&self) -> String {
         let kept = match self.plies {
             Some(p) => format!("the tree holds the nodes down to ply {p} only"),
             None => format!("the tree holds the first {} created only", self.limit),
@@ -100,13 +100,8 @@ impl TreeBuilder {
     }
 
     /// Nodes kept so far, below the root.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.nodes.len() - 1
-    }
-
-    /// Whether the tree has no node besides the root.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.len() <= 1
     }
 
     /// Take the next event of a full trace ([`sargon_core::trace::Detail::Full`]).

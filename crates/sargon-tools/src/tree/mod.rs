@@ -158,11 +158,6 @@ impl SearchTree {
         self.nodes.len() <= 1
     }
 
-    /// Evaluations in the tree.
-    pub fn evaluations(&self) -> usize {
-        self.nodes.iter().filter(|n| n.eval.is_some()).count()
-    }
-
     /// The nodes of the PV, from ply 1 down.
     pub fn pv(&self) -> Vec<usize> {
         let mut line = Vec::new();

@@ -96,7 +96,7 @@ fn one_line_per_cause(problems: Vec<String>) -> Vec<String> {
 impl GoParams {
     /// Parse the words after `go`; what is not understood is returned as explanations,
     /// one per word, and only the valid limits are kept.
-    pub fn parse(words: &[&str]) -> (GoParams, Vec<String>) {
+    pub(crate) fn parse(words: &[&str]) -> (GoParams, Vec<String>) {
         let mut go = GoParams::default();
         let mut problems = Vec::new();
         let mut i = 0;

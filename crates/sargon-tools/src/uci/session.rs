@@ -140,11 +140,6 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
-    /// The options as they stand.
-    pub fn settings(&self) -> &Settings {
-        &self.settings
-    }
-
     /// The position the next `go` searches (the last valid one set).
     pub fn position(&self) -> &Chess {
         &self.position
@@ -223,7 +218,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// nodes gets [`EOF_GRACE`] to finish (so a script piped in gets its `bestmove`), then
     /// it is stopped, as is a search that waits for `stop`: the process never outlives
     /// its input by more than about that long.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         let t0 = Instant::now();
         while self.is_searching() && !self.waits_for_stop() && t0.elapsed() < EOF_GRACE {
             thread::sleep(Duration::from_millis(5));
@@ -243,7 +238,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 
     /// Stop the running search (its `bestmove` is printed) and take the engine back.
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(r) = &self.running {
             r.signals.stop();
             r.stop.store(true, Ordering::Relaxed);

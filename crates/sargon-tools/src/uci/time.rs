@@ -51,7 +51,7 @@ impl TimeBudget {
 
     /// The budget of a `go`, or `None` when it has no time limit.
     /// (`go ponder` has the budget of its clock, which starts at `ponderhit`.)
-    pub fn of(go: &GoParams, turn: Color) -> Option<TimeBudget> {
+    pub(crate) fn of(go: &GoParams, turn: Color) -> Option<TimeBudget> {
         if go.infinite {
             return None;
         }
@@ -97,7 +97,7 @@ pub struct Plan {
 impl Plan {
     /// The plan for `go` in a position with `turn` to move, on an engine that searches up
     /// to `max_depth`; explanations for the GUI are returned with it.
-    pub fn new(
+    pub(crate) fn new(
         go: &GoParams,
         settings: &Settings,
         turn: Color,

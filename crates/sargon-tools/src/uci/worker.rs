@@ -99,7 +99,7 @@ pub struct RootMoves<'a> {
 
 impl<'a> RootMoves<'a> {
     /// Let Sargon search only `allowed` (legal moves of `root`) at the root.
-    pub fn new(root: &'a Chess, allowed: &'a [Move]) -> Self {
+    pub(crate) fn new(root: &'a Chess, allowed: &'a [Move]) -> Self {
         RootMoves { root, allowed }
     }
 }
