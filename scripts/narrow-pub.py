@@ -2,7 +2,7 @@
 """Find the smallest public API the workspace compiles with, by asking the compiler.
 
 Every `pub` function, method, type, trait, constant and static of the named library crates
-(outside lib.rs) becomes `pub(crate)`; then `cargo check --workspace --all-targets` runs,
+(outside lib.rs) becomes `pub(crate)`; then `cargo check --workspace --keep-going --all-targets` runs,
 and each item the errors point at (used from another crate or a test: E0603, E0624; or
 re-exported at a root: E0364, E0365) or that a public signature names (the
 `private_interfaces` and `private_bounds` lints) gets its `pub` back. That repeats until
@@ -16,7 +16,9 @@ Then review `git diff` by hand and run clippy, the doctests and `cargo doc`: the
 does not see doctests, the fuzz targets (fuzz/ is outside the workspace, so fuzzing.rs is
 left alone) or intra-doc links, an item nothing uses any more shows up as dead code (it
 may be public API on purpose: the hook accessors are), and a method made private can
-make a call resolve to a trait's method of the same name instead.
+make a call resolve to a trait's method of the same name instead. The script stops at an
+error that is not about privacy (it prints it): give that item its `pub` back by hand,
+`git checkout` the rest, and run it again.
 """
 import json, os, re, subprocess, sys
 
@@ -71,7 +73,7 @@ def main():
     targets = os.environ.get('CHECK_TARGETS', '--all-targets').split()
     while True:
         check = subprocess.run(
-            ['cargo', 'check', '--workspace', *targets, '--message-format=json'],
+            ['cargo', 'check', '--workspace', '--keep-going', *targets, '--message-format=json'],
             cwd=ROOT, capture_output=True, text=True)
         given, errors, unexplained = 0, 0, []
         for raw in check.stdout.splitlines():
