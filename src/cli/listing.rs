@@ -26,6 +26,18 @@ pub(crate) struct ListingArgs {
 }
 
 pub(crate) fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
+    let listing = text(store, &args)?;
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(listing.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// What `sargon listing` prints. Apart from the printing so that the unit tests of the
+/// port's links (`src/studies/tests/`) can check the command's text against them.
+pub(crate) fn text(store: &RomStore, args: &ListingArgs) -> Result<String> {
     let rom = store.load(args.rom.as_deref())?;
     let hooks = hook_addresses(&rom);
     let program = Program::of_rom(&rom);
@@ -36,14 +48,8 @@ pub(crate) fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
         (None, true) => PortLinks::of_port().coverage(&program).report(),
     };
     // A listing of an image that did not behave as the known one says so first.
-    let text = match rom.unverified_reason() {
+    Ok(match rom.unverified_reason() {
         Some(why) => format!("; ROM `{}` is NOT VERIFIED: {why}\n\n{text}", rom.meta.name),
         None => text,
-    };
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    })
 }
