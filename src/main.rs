@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand};
 mod cli;
 #[cfg(feature = "serve")]
 mod serve;
+mod studies;
 
 #[derive(Parser)]
 #[command(

@@ -1,142 +1,37 @@
-//! `sargon history levels`: estimated 1978 times per level against the manual's.
+//! `sargon history`, run as a command: what it prints and the files it writes. The studies
+//! behind it (`src/studies/`, modules of the command) are called directly by the command's
+//! unit tests in `src/studies/tests/history.rs`; where a test needs both, the values are
+//! checked there and what the command prints here.
 
 mod common;
 
-use sargon_core::engine::{Engine, SearchOptions};
-use sargon_core::hooks::Hooks;
-use sargon_core::position;
-use sargon_core::position::Book;
-use sargon_studies::game_times;
-use sargon_studies::history::{self, LevelProgress};
+use sargon_core::clock::duration;
+use serde_json::Value;
 
-#[test]
-fn manual_times_and_formatting() {
-    assert_eq!(history::manual_seconds(1), Some(20.0));
-    assert_eq!(history::manual_seconds(5), Some(2400.0));
-    assert_eq!(history::manual_seconds(6), Some(4.0 * 3600.0));
-    assert_eq!(history::manual_seconds(0), None);
-    assert_eq!(history::manual_seconds(7), None);
-    assert_eq!(history::duration(8.24), "8.2 s");
-    assert_eq!(history::duration(120.0), "2 min");
-    assert_eq!(history::duration(137.0), "2m17s");
-    assert_eq!(history::duration(14400.0), "4 h");
-    assert_eq!(history::duration(3.0 * 3600.0 + 41.0 * 60.0), "3h41m");
-    assert_eq!(sargon_core::clock::trs80_seconds(1_774_000), 1.0);
-    assert_eq!(sargon_core::clock::z80a_seconds(4_000_000), 1.0);
-    let p = history::parse_positions("# a comment\n\nstartpos\n  8/8/8/8/8/8/8/K6k w - - 0 1 \n");
-    assert_eq!(p, vec!["startpos", "8/8/8/8/8/8/8/K6k w - - 0 1"]);
-    // The built-in set is legal, and searchable with the book off.
-    let set = history::default_positions();
-    assert_eq!(set.len(), 12);
-    assert_eq!(set[0], history::BENCHMARK_POSITIONS[0]);
-    assert_eq!(set[10], "startpos");
-    for fen in set {
-        let pos = position::parse_position(fen).unwrap();
-        assert!(
-            !position::setup(&pos, Book::Off).unwrap().plays_from_book(),
-            "{fen}"
-        );
-    }
+/// The games of a `history games` file, one JSON line each, read as plain JSON: the
+/// studies' own reader is out of reach of `tests/` (its use is checked by the unit tests).
+fn json_lines(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
+/// `sargon history games` prints, as its table, the summary of the JSON lines it writes:
+/// the table it prints from those lines alone (`--load`), whose level-1 row has the moves,
+/// book moves and mean time per move the lines record; a resumed run plays nothing more
+/// and prints the same. (The lines and their summary themselves are checked by the unit
+/// test `games_command_writes_consistent_lines_and_table`.)
 #[test]
-fn two_positions_at_levels_1_and_2() {
-    let Some(mut emu) = common::emulator("two_positions_at_levels_1_and_2") else {
-        return;
-    };
-    let positions = vec![
-        history::default_positions()[0].to_string(),
-        "startpos".to_string(),
-    ];
-    let mut events = Vec::new();
-    let report = history::run_levels(&mut emu, &positions, 2, &mut |p: &LevelProgress| {
-        events.push((p.level, p.position, p.done.is_some()))
-    })
-    .unwrap();
-    // Progress: a start and an end for every search.
-    assert_eq!(events.len(), 2 * 2 * 2);
-    assert_eq!(events[0], (1, 1, false));
-    assert_eq!(events[7], (2, 2, true));
-    assert_eq!(report.levels.len(), 2);
-    assert_eq!(report.runs.len(), 4);
-    for l in &report.levels {
-        assert_eq!(l.positions, 2);
-        let runs: Vec<_> = report.runs.iter().filter(|m| m.level == l.level).collect();
-        let mean = runs.iter().map(|m| m.trs80_seconds).sum::<f64>() / 2.0;
-        assert!((l.trs80_mean_seconds - mean).abs() < 1e-9);
-        assert!(l.trs80_min_seconds <= l.trs80_mean_seconds);
-        assert!(l.trs80_mean_seconds <= l.trs80_max_seconds);
-        assert!((l.z80a_mean_seconds * 4.0e6 - l.trs80_mean_seconds * 1.774e6).abs() < 1e-3);
-        let manual = history::manual_seconds(l.level).unwrap();
-        assert_eq!(l.manual_seconds, Some(manual));
-        assert!((l.ratio_to_manual.unwrap() - l.trs80_mean_seconds / manual).abs() < 1e-12);
-    }
-    // A deeper search costs more.
-    assert!(report.levels[1].mean_t_states > report.levels[0].mean_t_states);
-    // Each run's figures are those of the same search made without observation, book off.
-    let m = &report.runs[3];
-    assert_eq!((m.level, m.position), (2, 2));
-    let setup = position::setup(&position::parse_position("startpos").unwrap(), Book::Off).unwrap();
-    let plain = emu
-        .search(&setup, &SearchOptions::depth(2), &mut Hooks::new())
-        .unwrap();
-    assert!(!plain.from_book);
-    assert_eq!(plain.stats.z80_instructions, Some(m.z80_instructions));
-    assert_eq!(plain.stats.t_states, Some(m.t_states));
-    assert_eq!(plain.stats.iz80_t_states, Some(m.emulator_t_states));
-    // Sargon's IX/IY instructions make the documented count the larger.
-    assert!(m.t_states > m.emulator_t_states);
-    assert_eq!(plain.best.map(|b| b.uci()), m.best_move);
-    assert_eq!(
-        m.trs80_seconds,
-        sargon_core::clock::trs80_seconds(m.t_states)
-    );
-
-    let table = history::render_table(&report);
-    assert_eq!(table.lines().count(), 2 + 2);
-    assert!(table.contains("| 1 | 2 |") && table.contains("| 20 s |"));
-
-    let svg = history::svg_plot(&report);
-    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-    assert_eq!(svg.matches("<polyline").count(), 2, "two series");
-    for text in [
-        "TRS-80 manual",
-        "estimate",
-        "level (look-ahead",
-        "time per move (log scale)",
-        ">1 min<",
-        ">4 h<",
-    ] {
-        assert!(svg.contains(text), "{text}");
-    }
-    assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
-}
-
-#[test]
-fn bad_levels_and_positions_are_refused() {
-    let Some(mut emu) = common::emulator("bad_levels_and_positions_are_refused") else {
-        return;
-    };
-    let mut quiet = |_: &LevelProgress| {};
-    let one = vec!["startpos".to_string()];
-    assert!(history::run_levels(&mut emu, &one, 7, &mut quiet).is_err());
-    assert!(history::run_levels(&mut emu, &[], 1, &mut quiet).is_err());
-    let bad = vec!["not a fen".to_string()];
-    let err = history::run_levels(&mut emu, &bad, 1, &mut quiet).unwrap_err();
-    assert!(err.to_string().contains("position 1"), "{err}");
-}
-
-/// `sargon history games`: a short capped game per level runs, its JSON lines and its
-/// table agree, a resumed run plays nothing more, and the book's first move is timed too.
-#[test]
-fn games_command_writes_consistent_lines_and_table() {
-    if common::rom("games_command_writes_consistent_lines_and_table").is_none() {
+fn games_command_prints_the_table_of_its_lines() {
+    if common::rom("games_command_prints_the_table_of_its_lines").is_none() {
         return;
     }
     let dir = std::env::temp_dir().join(format!("sargon-history-games-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("games.jsonl");
-    let plot = dir.join("games.svg");
     let _ = std::fs::remove_file(&out);
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -153,8 +48,6 @@ fn games_command_writes_consistent_lines_and_table() {
             "--quiet",
             "--out",
             out.to_str().unwrap(),
-            "--plot",
-            plot.to_str().unwrap(),
         ];
         args.extend_from_slice(extra);
         std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
@@ -169,43 +62,25 @@ fn games_command_writes_consistent_lines_and_table() {
         String::from_utf8_lossy(&first.stderr)
     );
     let text = std::fs::read_to_string(&out).unwrap();
-    let games = game_times::read_games(&text).unwrap();
-    assert_eq!(games.len(), 2, "one game per level");
-    for (g, level) in games.iter().zip([1u8, 2]) {
-        assert_eq!((g.level, g.game, g.seed), (level, 1, 5));
-        assert_eq!(g.book_random, game_times::book_byte(5, level, 1));
-        // The first built-in opening is the initial position: the book plays both sides'
-        // first move, then the move cap (3 each) ends the game.
-        assert_eq!(g.moves.len(), 6);
-        assert!(g.moves[0].book && g.moves[1].book && !g.moves[2].book);
-        assert_eq!(g.result, "1/2-1/2");
-        for m in &g.moves {
-            // (JSON keeps a float to within its last digit.)
-            let exact = sargon_core::clock::trs80_seconds(m.t_states);
-            assert!((m.trs80_seconds - exact).abs() <= 1e-12 * exact, "{m:?}");
-        }
-        assert!(g.moves[2].t_states > g.moves[0].t_states);
-    }
-    // White's book move follows bit 0 of the seeded byte.
-    let e4_or_d4 = |g: &game_times::TimedGame| {
-        if g.book_random & 1 == 0 {
-            "e2e4"
-        } else {
-            "d2d4"
-        }
-    };
-    assert_eq!(games[0].moves[0].uci, e4_or_d4(&games[0]));
-    // The table is the summary of those lines.
     let table = String::from_utf8(first.stdout).unwrap();
-    let summary = game_times::summarise(&games);
-    let rendered = game_times::render_table(&summary);
-    assert!(table.ends_with(&rendered), "{table}");
-    assert_eq!(summary[0].moves, 6);
-    assert_eq!(summary[0].book_moves, 2);
-    let all: Vec<f64> = games[0].moves.iter().map(|m| m.trs80_seconds).collect();
-    assert!((summary[0].mean_seconds - all.iter().sum::<f64>() / 6.0).abs() < 1e-9);
-    let svg = std::fs::read_to_string(&plot).unwrap();
-    assert!(svg.contains("median to dearest move") && svg.trim_end().ends_with("</svg>"));
+    // The table is the summary of those lines.
+    let loaded = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["history", "games", "--quiet", "--load"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(loaded.status.success());
+    assert_eq!(String::from_utf8(loaded.stdout).unwrap(), table);
+    let level1: Vec<f64> = json_lines(&out)
+        .iter()
+        .filter(|g| g["level"] == 1)
+        .flat_map(|g| g["moves"].as_array().unwrap().clone())
+        .map(|m| m["trs80_seconds"].as_f64().unwrap())
+        .collect();
+    assert_eq!(level1.len(), 6);
+    let mean = level1.iter().sum::<f64>() / 6.0;
+    let row = format!("| 1 | 1 | 6 (2) | {} |", duration(mean));
+    assert!(table.contains(&row), "no `{row}` in {table}");
     // Without --resume an existing file is refused; with it, nothing more is played.
     assert!(!run(&[]).status.success());
     let again = run(&["--resume"]);
@@ -299,16 +174,17 @@ fn strength_rates_depths_from_match_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `history games` counts every move's nodes and evaluations, without changing its
-/// T-states, and the port replaying a recorded game counts the same; `--estimate-levels`
-/// then times the port's games by their evaluations times the T-states per evaluation
-/// measured at the calibration file's highest level, also when that file was written
-/// before the counts were recorded.
+/// `history games --estimate-levels` says which level's T-states per evaluation it
+/// estimates with, and marks the estimated level in its table, also beside measured levels
+/// loaded with it; from lines written before the counts were recorded (replayed on the
+/// port) it finds the same T-states per evaluation. (That the estimate is the calibration
+/// of the counted lines, move by move, is checked by the unit test
+/// `estimated_levels_from_counted_evaluations`.)
 #[test]
-fn estimated_levels_from_counted_evaluations() {
-    let Some(mut emu) = common::emulator("estimated_levels_from_counted_evaluations") else {
+fn estimated_levels_say_how_they_were_estimated() {
+    if common::rom("estimated_levels_say_how_they_were_estimated").is_none() {
         return;
-    };
+    }
     let dir = std::env::temp_dir().join(format!("sargon-history-estimate-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let measured = dir.join("measured.jsonl");
@@ -337,54 +213,9 @@ fn estimated_levels_from_counted_evaluations() {
         "--out",
         measured.to_str().unwrap(),
     ]);
-    let games = game_times::read_games(&std::fs::read_to_string(&measured).unwrap()).unwrap();
-    let mut port = Box::new(sargon_port::Port::new());
-    for g in &games {
-        let counts: Vec<game_times::SearchCounts> = g
-            .moves
-            .iter()
-            .map(|m| game_times::SearchCounts {
-                nodes: m.nodes.unwrap(),
-                evaluations: m.evaluations.unwrap(),
-            })
-            .collect();
-        // Book moves create and evaluate nothing; searches do.
-        assert_eq!(counts[0], game_times::SearchCounts::default());
-        assert!(
-            counts[2].nodes > 0 && counts[2].evaluations > 0,
-            "{counts:?}"
-        );
-        assert_eq!(game_times::replay_counts(port.as_mut(), g).unwrap(), counts);
-    }
-    // The first searched move's T-states are those of the same search without the hook.
-    let g = &games[1];
-    let mut pos = position::parse_position(&g.start_fen).unwrap();
-    for m in &g.moves[..2] {
-        let mv = m
-            .uci
-            .parse::<shakmaty::uci::UciMove>()
-            .unwrap()
-            .to_move(&pos)
-            .unwrap();
-        shakmaty::Position::play_unchecked(&mut pos, mv);
-    }
-    let opts = SearchOptions {
-        book_random: g.book_random,
-        ..SearchOptions::depth(g.level)
-    };
-    let plain = emu
-        .search(
-            &position::setup(&pos, Book::Allowed).unwrap(),
-            &opts,
-            &mut Hooks::new(),
-        )
-        .unwrap();
-    assert_eq!(plain.stats.t_states, Some(g.moves[2].t_states));
-
-    let expected = game_times::calibrate(&games, 2).unwrap();
     let estimate = |calibration: &std::path::Path, out: &std::path::Path| {
         let _ = std::fs::remove_file(out);
-        let (table, log) = run(&[
+        run(&[
             "--estimate-levels",
             "3",
             "--calibration",
@@ -393,39 +224,20 @@ fn estimated_levels_from_counted_evaluations() {
             "2",
             "--out",
             out.to_str().unwrap(),
-        ]);
-        let lines = game_times::read_games(&std::fs::read_to_string(out).unwrap()).unwrap();
-        (table, log, lines)
+        ])
     };
     let estimated = dir.join("estimated.jsonl");
-    let (table, log, lines) = estimate(&measured, &estimated);
+    let (table, log) = estimate(&measured, &estimated);
     assert!(log.contains("estimating with level 2's"), "{log}");
-    assert_eq!(lines.len(), 1);
-    let e = lines[0].estimate.as_ref().unwrap();
-    assert_eq!(e.calibration_level, 2);
-    assert_eq!(e.calibration_moves, expected.moves);
-    assert_eq!(
-        e.t_states_per_evaluation,
-        expected.t_states_per_evaluation()
-    );
-    assert_eq!(lines[0].level, 3);
-    assert_eq!(lines[0].moves.len(), 4);
-    for m in &lines[0].moves {
-        let evaluations = m.evaluations.unwrap();
-        assert_eq!(
-            m.t_states,
-            (evaluations as f64 * e.t_states_per_evaluation).round() as u64
-        );
-    }
     assert!(table.contains("| 3 (estimate) | 1 | 4 (2) |"), "{table}");
-    // Loaded together, measured and estimated levels share the table and the plot, the
-    // estimate drawn hollow and said to be one.
-    let plot = dir.join("games.svg");
+    let lines = json_lines(&estimated);
+    let per_evaluation = lines[0]["estimate"]["t_states_per_evaluation"]
+        .as_f64()
+        .unwrap();
+    // Loaded together, measured and estimated levels share the table.
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
         .args(["history", "games", "--quiet", "--load"])
         .args([&measured, &estimated])
-        .arg("--plot")
-        .arg(&plot)
         .output()
         .unwrap();
     assert!(
@@ -438,42 +250,28 @@ fn estimated_levels_from_counted_evaluations() {
         both.contains("| 2 | 1 |") && both.contains("| 3 (estimate) | 1 |"),
         "{both}"
     );
-    let svg = std::fs::read_to_string(&plot).unwrap();
-    assert!(svg.contains("estimate, not measured (level 3)"), "{svg}");
-    assert!(
-        svg.contains("12 moves timed by T-states / 1.774 MHz, 4 estimated"),
-        "{svg}"
-    );
-    assert_eq!(
-        svg.matches(r##"fill="white" stroke="#1f5fa8""##).count(),
-        2,
-        "point and legend"
-    );
     // The same calibration from lines without counts: replayed on the port.
     let old = dir.join("old.jsonl");
-    let stripped: String = games
-        .iter()
-        .map(|g| {
-            let mut g = g.clone();
-            for m in &mut g.moves {
-                m.nodes = None;
-                m.evaluations = None;
+    let stripped: String = json_lines(&measured)
+        .into_iter()
+        .map(|mut g| {
+            for m in g["moves"].as_array_mut().unwrap() {
+                let m = m.as_object_mut().unwrap();
+                m.remove("nodes");
+                m.remove("evaluations");
             }
             serde_json::to_string(&g).unwrap() + "\n"
         })
         .collect();
     assert!(!stripped.contains("nodes") && !stripped.contains("evaluations"));
     std::fs::write(&old, stripped).unwrap();
-    let (_, log, again) = estimate(&old, &dir.join("again.jsonl"));
+    let (_, log) = estimate(&old, &dir.join("again.jsonl"));
     assert!(
         log.contains(&format!(
-            "level 2: {:.0} T-states per evaluation",
-            expected.t_states_per_evaluation()
+            "level 2: {per_evaluation:.0} T-states per evaluation"
         )),
         "{log}"
     );
-    assert_eq!(again[0].estimate, lines[0].estimate);
-    assert_eq!(again[0].moves, lines[0].moves);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -13,15 +13,15 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 
 use super::{make_engine, make_engine_on, CoreArgs};
+use crate::studies::history::BENCHMARK_POSITIONS;
 use sargon_core::engine::{Engine, EngineKind, SearchOptions};
 use sargon_core::hooks::{FnHook, HookPoint, Hooks};
 use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup, Setup};
 use sargon_original::rom::RomStore;
-use sargon_studies::history::BENCHMARK_POSITIONS;
 
 /// Seconds the TRS-80 version took per move at level 6, by its manual.
-const TRS80_LEVEL6_SECONDS: f64 = sargon_studies::history::MANUAL_SECONDS[5];
+const TRS80_LEVEL6_SECONDS: f64 = crate::studies::history::MANUAL_SECONDS[5];
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct BenchArgs {

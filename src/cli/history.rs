@@ -7,12 +7,12 @@ use std::io::Write as _;
 use anyhow::{bail, Context, Result};
 
 use super::Format;
+use crate::studies::game_times::{self, TimedGame};
+use crate::studies::history::{self, LevelProgress};
+use crate::studies::strength;
 use sargon_core::input::echo;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
-use sargon_studies::game_times::{self, TimedGame};
-use sargon_studies::history::{self, LevelProgress};
-use sargon_studies::strength;
 use sargon_tools::play::Opening;
 
 /// A count that must be 1 or more (`--games 0` would play nothing and say all is well).
@@ -690,7 +690,7 @@ fn strength(args: StrengthArgs) -> Result<()> {
                  (its anchor plus the difference), chained from the depth above (its combined \
                  Elo plus their match's difference, the interval half-widths added in \
                  quadrature), combined by inverse-variance weighting (see \
-                 sargon_studies::strength; \"> X\" / \"< X\": a match won or lost entirely, \
+                 docs/strength.md; \"> X\" / \"< X\": a match won or lost entirely, \
                  which gives only a bound):\n"
             );
             print!("{}", strength::render_depth_table(&depths));

@@ -6,10 +6,10 @@
 
 use anyhow::Result;
 
+use crate::studies::port_links::{port_listing_of, PortLinks};
 use sargon_original::listing::{full_listing, hook_addresses, listing_of};
 use sargon_original::program::Program;
 use sargon_original::rom::RomStore;
-use sargon_studies::port_links::{port_listing_of, PortLinks};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ListingArgs {

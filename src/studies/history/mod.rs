@@ -13,9 +13,9 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use sargon_core::clock::{trs80_seconds, z80a_seconds};
-// The manual's times and the duration format live in `base::clock`, where the whole-game
-// timing of `tools::game_times` can use them too.
-pub use sargon_core::clock::{duration, manual_seconds, MANUAL_SECONDS};
+// The manual's times and the duration format live in `sargon_core::clock`, where the
+// whole-game timing of `game_times` can use them too.
+pub(crate) use sargon_core::clock::{duration, manual_seconds, MANUAL_SECONDS};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::Hooks;
 use sargon_core::position::Book;
@@ -24,13 +24,13 @@ use sargon_original::emu::Emulator;
 
 mod chart;
 
-pub use chart::{svg_plot, svg_plot_levels, PlotLevel, PlotText};
+pub(crate) use chart::{svg_plot, svg_plot_levels, PlotLevel, PlotText};
 
 /// The classic "Sargon benchmark" set: 12 middlegame and endgame positions, mostly
 /// tactical; two appear twice, as in the set's original form. The benchmark divides the
 /// manual's level-6 time per move by a program's average time per search at depth 6 over
 /// this set (`sargon bench`).
-pub const BENCHMARK_POSITIONS: [&str; 12] = [
+pub(crate) const BENCHMARK_POSITIONS: [&str; 12] = [
     "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
     "r2n2k1/5ppp/6q1/5N2/b7/1P6/3Q1PPP/3R2K1 w - - 0 1",
     "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1",
@@ -48,7 +48,7 @@ pub const BENCHMARK_POSITIONS: [&str; 12] = [
 /// The built-in position set of `sargon history levels`: the benchmark's ten distinct
 /// positions (in order), the initial position (searched: the book is off) and the
 /// published queen-sacrifice position.
-pub fn default_positions() -> Vec<&'static str> {
+pub(crate) fn default_positions() -> Vec<&'static str> {
     let mut set: Vec<&str> = Vec::new();
     for fen in BENCHMARK_POSITIONS {
         if !set.contains(&fen) {
@@ -62,7 +62,7 @@ pub fn default_positions() -> Vec<&'static str> {
 
 /// Positions from a file: one FEN (or `startpos`) per line; blank lines and lines starting
 /// with `#` are skipped.
-pub fn parse_positions(text: &str) -> Vec<String> {
+pub(crate) fn parse_positions(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
@@ -72,7 +72,7 @@ pub fn parse_positions(text: &str) -> Vec<String> {
 
 /// One search of the level run.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct Measurement {
+pub(crate) struct Measurement {
     /// The level (search depth) searched.
     pub level: u8,
     /// Index in the position list (from 1).
@@ -97,7 +97,7 @@ pub struct Measurement {
 
 /// The figures of one level over all positions.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct LevelSummary {
+pub(crate) struct LevelSummary {
     /// The level.
     pub level: u8,
     /// Positions searched.
@@ -122,7 +122,7 @@ pub struct LevelSummary {
 
 /// The result of [`run_levels`].
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub struct LevelsReport {
+pub(crate) struct LevelsReport {
     /// The ROM's name.
     pub rom: String,
     /// Whether the ROM behaved as the known Sargon image (reports saved before this field
@@ -142,7 +142,7 @@ pub struct LevelsReport {
 
 /// Why a level run failed.
 #[derive(Debug, thiserror::Error)]
-pub enum HistoryError {
+pub(crate) enum HistoryError {
     #[error("position {index}{}: {problem}", quoted_unless_the_problem_quotes_it(.text, .problem))]
     /// A position could not be read.
     Position {
@@ -184,7 +184,7 @@ fn quoted_unless_the_problem_quotes_it(text: &str, problem: &PositionError) -> S
 
 /// Where a level run is, for progress reports.
 #[derive(Clone, Debug)]
-pub struct LevelProgress {
+pub(crate) struct LevelProgress {
     /// The level being run.
     pub level: u8,
     /// The last level to run.
@@ -202,7 +202,7 @@ pub struct LevelProgress {
 /// The set-ups of a level run's positions (FENs or `startpos`, book off); an error for the
 /// first that cannot be read or set up, or for none at all. [`run_levels`] reads them so; a
 /// program can call it first to refuse a bad list before it opens the emulator.
-pub fn setups(positions: &[String]) -> Result<Vec<position::Setup>, HistoryError> {
+pub(crate) fn setups(positions: &[String]) -> Result<Vec<position::Setup>, HistoryError> {
     if positions.is_empty() {
         return Err(HistoryError::NoPositions);
     }
@@ -222,7 +222,7 @@ pub fn setups(positions: &[String]) -> Result<Vec<position::Setup>, HistoryError
 }
 
 /// Run levels 1..=`max_level` (search depth = level, book off) over `positions`.
-pub fn run_levels(
+pub(crate) fn run_levels(
     emu: &mut Emulator,
     positions: &[String],
     max_level: u8,
@@ -332,7 +332,7 @@ fn summarise(level: u8, runs: &[Measurement]) -> LevelSummary {
 }
 
 /// The level table as Markdown-compatible text.
-pub fn render_table(r: &LevelsReport) -> String {
+pub(crate) fn render_table(r: &LevelsReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,

@@ -46,7 +46,7 @@ use std::fmt::{self, Write as _};
 use shakmaty::uci::UciMove;
 use shakmaty::CastlingMode;
 
-use crate::svg;
+use crate::studies::svg;
 use sargon_tools::elo::{Tally, Z_95};
 use sargon_tools::pgn::PgnGame;
 
@@ -62,7 +62,7 @@ pub(crate) fn sargon_depth(name: &str) -> Option<u8> {
 }
 
 /// The `UCI_Elo=N` in a player's name (as `sargon play` names a UCI engine).
-pub fn uci_elo_in(name: &str) -> Option<f64> {
+pub(crate) fn uci_elo_in(name: &str) -> Option<f64> {
     let rest = &name[name.find("UCI_Elo=")? + "UCI_Elo=".len()..];
     let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
     digits.parse().ok()
@@ -70,7 +70,7 @@ pub fn uci_elo_in(name: &str) -> Option<f64> {
 
 /// One match: the first player's results against the second.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Match {
+pub(crate) struct Match {
     /// The player under test (the first game's White in a `sargon play` file).
     pub player: String,
     /// Its opponent.
@@ -83,7 +83,7 @@ pub struct Match {
 
 /// The games that are not a repeat of an earlier one (same players and colours, same start,
 /// same moves, same result), in file order, and how many were repeats.
-pub fn distinct_games(games: &[PgnGame]) -> (Vec<&PgnGame>, u32) {
+pub(crate) fn distinct_games(games: &[PgnGame]) -> (Vec<&PgnGame>, u32) {
     let mut seen = HashSet::new();
     let mut repeats = 0;
     let mut kept = Vec::new();
@@ -113,7 +113,7 @@ pub fn distinct_games(games: &[PgnGame]) -> (Vec<&PgnGame>, u32) {
 /// entirely.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Rating {
+pub(crate) enum Rating {
     /// A rating with its interval; a bound is infinite (`null` in JSON) when the games
     /// leave that side open.
     Value {
@@ -141,7 +141,7 @@ pub enum Rating {
 impl Rating {
     /// The rating of a player whose results against one rated `anchor` are `tally`;
     /// `None` before any game.
-    pub fn against(anchor: f64, tally: &Tally) -> Option<Rating> {
+    pub(crate) fn against(anchor: f64, tally: &Tally) -> Option<Rating> {
         let e = tally.elo()?;
         Some(if e.diff == f64::INFINITY {
             Rating::Above { bound: anchor }
@@ -161,7 +161,7 @@ impl Rating {
     /// plus the difference `link` (depth `k`'s results against `k+1`). Half-widths add in
     /// quadrature; bounds stay bounds; `None` when nothing follows (a bound above and a
     /// 0% link, say).
-    pub fn chained(&self, link: &Tally) -> Option<Rating> {
+    pub(crate) fn chained(&self, link: &Tally) -> Option<Rating> {
         let e = link.elo()?;
         let won_all = e.diff == f64::INFINITY;
         let lost_all = e.diff == f64::NEG_INFINITY;
@@ -236,7 +236,7 @@ impl fmt::Display for Rating {
 /// How a depth's combined rating came about.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Combination {
+pub(crate) enum Combination {
     /// Only a direct rating.
     Direct,
     /// Only a chained one.
@@ -253,7 +253,7 @@ pub enum Combination {
 
 impl Combination {
     /// A few words for the table.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             Combination::Direct => "direct only",
             Combination::Chained => "chained only",
@@ -310,7 +310,7 @@ pub(crate) fn combine(
 
 /// One depth's ratings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct DepthRating {
+pub(crate) struct DepthRating {
     /// Sargon's depth.
     pub depth: u8,
     /// From its matches against rated opponents (several combined by inverse variance).
@@ -340,7 +340,7 @@ fn add(tallies: &mut Vec<((u8, u8), Tally)>, key: (u8, u8), t: Tally) {
 /// The ratings of depths 1 to `max_depth` from `matches` (module documentation). Matches
 /// that are neither anchored nor between two Sargon depths are ignored; matches between
 /// the same players are pooled.
-pub fn rate_depths(matches: &[Match], max_depth: u8) -> Vec<DepthRating> {
+pub(crate) fn rate_depths(matches: &[Match], max_depth: u8) -> Vec<DepthRating> {
     // (depth, anchor as an integer) -> results, and (k, k+1) -> k's results.
     let mut anchored: Vec<((u8, u8), Tally)> = Vec::new();
     let mut anchor_values: Vec<(u8, f64)> = Vec::new();
@@ -416,7 +416,7 @@ pub fn rate_depths(matches: &[Match], max_depth: u8) -> Vec<DepthRating> {
 }
 
 /// The per-depth table as Markdown-compatible text.
-pub fn render_depth_table(depths: &[DepthRating]) -> String {
+pub(crate) fn render_depth_table(depths: &[DepthRating]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -446,7 +446,7 @@ pub fn render_depth_table(depths: &[DepthRating]) -> String {
 /// as an error bar (an arrow where it is unbounded, a bare arrow for a bound), the direct
 /// and chained ratings as small markers beside it, and each anchor as a horizontal line
 /// labelled with `anchor_engine` (the rated opponent, "Stockfish 15.1" say).
-pub fn svg_plot(depths: &[DepthRating], subtitle: &str, anchor_engine: &str) -> String {
+pub(crate) fn svg_plot(depths: &[DepthRating], subtitle: &str, anchor_engine: &str) -> String {
     const W: f64 = 760.0;
     const H: f64 = 560.0;
     let (left, right, top, bottom) = (80.0, 30.0, 70.0, 122.0);

@@ -47,13 +47,14 @@ use sargon_core::hooks::HookPoint;
 use sargon_original::listing;
 use sargon_original::program::Program;
 
-/// The port's source files as compiled, `(path from the crate root, text)`: every `.rs`
+/// The port's source files as compiled, `(path from the workspace root, text)`: every `.rs`
 /// file under `crates/sargon-port/src` (listed by `build.rs`).
-pub const PORT_SOURCES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/port_sources.rs"));
+pub(crate) const PORT_SOURCES: &[(&str, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/port_sources.rs"));
 
 /// The listing of one routine or label with, under each label, the port's functions and
 /// source lines that implement it (`; -> port FILE:LINE ITEM`), or `; -> port: not cited`.
-pub fn port_listing_of(
+pub(crate) fn port_listing_of(
     program: &Program,
     hooks: &[(u16, HookPoint)],
     links: &PortLinks,
@@ -93,7 +94,7 @@ pub(crate) const NOT_LABELS: &[&str] = &[
 
 /// How a label is cited (see the module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Form {
+pub(crate) enum Form {
     /// `// LABEL` or `// LABEL: ...` on the line that implements it.
     Comment,
     /// The doc comment of the function or enum variant that implements it begins with it.
@@ -102,13 +103,13 @@ pub enum Form {
 
 /// A label the port says it implements, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Citation {
+pub(crate) struct Citation {
     /// The label as cited (the first of a range).
     pub label: String,
     /// For a range `FROM..THROUGH`, the last label: the citation covers every label of
     /// the image from `label` through this one.
     pub through: Option<String>,
-    /// The source file, from the crate root (`src/port/search.rs`).
+    /// The source file, from the workspace root (`crates/sargon-port/src/faithful/search.rs`).
     pub file: String,
     /// The line of the comment (1-based).
     pub line: usize,
@@ -121,7 +122,7 @@ pub struct Citation {
 
 impl Citation {
     /// The label (group) as written: `PT5` or `PT5..PT25`.
-    pub fn written(&self) -> String {
+    pub(crate) fn written(&self) -> String {
         match &self.through {
             Some(t) => format!("{}..{t}", self.label),
             None => self.label.clone(),
@@ -129,7 +130,7 @@ impl Citation {
     }
 
     /// `src/port/search.rs:123 Machine::fndmov`.
-    pub fn place(&self) -> String {
+    pub(crate) fn place(&self) -> String {
         format!("{}:{} {}", self.file, self.line, self.item)
     }
 }
@@ -137,7 +138,7 @@ impl Citation {
 /// A name of the original the port's doc comments use, or that it cites: it must be a
 /// symbol of the image.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct NameUse {
+pub(crate) struct NameUse {
     /// The name.
     pub name: String,
     /// The file that uses it.
@@ -148,7 +149,7 @@ pub struct NameUse {
 
 /// Everything the port's comments say about the original.
 #[derive(Clone, Debug, Default)]
-pub struct PortLinks {
+pub(crate) struct PortLinks {
     /// The labels the port implements, in file and line order.
     pub citations: Vec<Citation>,
     /// The upper-case names of its doc comments (citations not included).
@@ -159,12 +160,12 @@ pub struct PortLinks {
 
 impl PortLinks {
     /// The links of the port as compiled into this program.
-    pub fn of_port() -> PortLinks {
+    pub(crate) fn of_port() -> PortLinks {
         PortLinks::extract(PORT_SOURCES)
     }
 
     /// The links of some source files, `(path, text)`.
-    pub fn extract(files: &[(&str, &str)]) -> PortLinks {
+    pub(crate) fn extract(files: &[(&str, &str)]) -> PortLinks {
         let mut links = PortLinks::default();
         for (path, text) in files {
             Scanner::new(path, &mut links).scan(text);
@@ -174,7 +175,7 @@ impl PortLinks {
 
     /// The names the port cites or mentions that are not symbols of the image (`symbols`:
     /// by upper-case name) nor constants of the port, in file and line order.
-    pub fn unknown(&self, symbols: &BTreeMap<String, u16>) -> Vec<NameUse> {
+    pub(crate) fn unknown(&self, symbols: &BTreeMap<String, u16>) -> Vec<NameUse> {
         let cited = self.citations.iter().flat_map(|c| {
             std::iter::once(&c.label)
                 .chain(&c.through)
@@ -196,7 +197,7 @@ impl PortLinks {
     /// Where the port implements each symbol of `program`, by symbol name: ranges are
     /// spread over every symbol of the image from their first label through their last.
     /// A name the image lacks stays under its own name.
-    pub fn sites(&self, program: &Program) -> BTreeMap<String, Vec<&Citation>> {
+    pub(crate) fn sites(&self, program: &Program) -> BTreeMap<String, Vec<&Citation>> {
         let mut sites: BTreeMap<String, Vec<&Citation>> = BTreeMap::new();
         for c in &self.citations {
             let range = c
@@ -222,7 +223,7 @@ impl PortLinks {
     }
 
     /// Which routines and code labels of `program` the port cites.
-    pub fn coverage(&self, program: &Program) -> Coverage {
+    pub(crate) fn coverage(&self, program: &Program) -> Coverage {
         let sites = self.sites(program);
         let mut by_routine: BTreeMap<u16, RoutineCoverage> = program
             .routines
@@ -270,7 +271,7 @@ impl PortLinks {
 
 /// What [`PortLinks::coverage`] finds for one routine of the image.
 #[derive(Clone, Debug)]
-pub struct RoutineCoverage {
+pub(crate) struct RoutineCoverage {
     /// The routine's name.
     pub routine: String,
     /// Its entry address.
@@ -284,14 +285,14 @@ pub struct RoutineCoverage {
 
 impl RoutineCoverage {
     /// How many of the routine's labels the port cites.
-    pub fn cited(&self) -> usize {
+    pub(crate) fn cited(&self) -> usize {
         self.labels.iter().filter(|(_, c)| *c).count()
     }
 }
 
 /// Which routines and code labels of an image the port cites.
 #[derive(Clone, Debug)]
-pub struct Coverage {
+pub(crate) struct Coverage {
     /// In address order.
     pub routines: Vec<RoutineCoverage>,
     /// Names the port cites or mentions that the image lacks.
@@ -300,7 +301,7 @@ pub struct Coverage {
 
 impl Coverage {
     /// The report `sargon listing --port` prints.
-    pub fn report(&self) -> String {
+    pub(crate) fn report(&self) -> String {
         let mut out = String::new();
         let routines_cited = self
             .routines

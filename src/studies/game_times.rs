@@ -1,6 +1,6 @@
 //! Whole games per level, timed as on a TRS-80: `sargon history games`.
 //!
-//! The level run ([`crate::history::run_levels`]) searches a dozen tactical
+//! The level run ([`crate::studies::history::run_levels`]) searches a dozen tactical
 //! positions; the TRS-80 manual's times are averages over games, where book moves are
 //! instant and many positions are quiet. So here Sargon plays whole games against itself
 //! at one level, its opening book on, and every move it makes is timed by its documented
@@ -52,7 +52,7 @@ use sargon_tools::play::Opening;
 /// book answers for Black, and common short lines of the main openings. (1.e4 and 1.d4
 /// alone are not among them: they are the book's own first moves, so a game from them
 /// would repeat a game from the initial position.)
-pub const DEFAULT_OPENINGS: [&str; 12] = [
+pub(crate) const DEFAULT_OPENINGS: [&str; 12] = [
     "",
     "c2c4",
     "g1f3",
@@ -68,7 +68,7 @@ pub const DEFAULT_OPENINGS: [&str; 12] = [
 ];
 
 /// [`DEFAULT_OPENINGS`] as openings.
-pub fn default_openings() -> Vec<Opening> {
+pub(crate) fn default_openings() -> Vec<Opening> {
     DEFAULT_OPENINGS
         .iter()
         .map(|line| {
@@ -100,7 +100,7 @@ pub fn default_openings() -> Vec<Opening> {
 
 /// The book's byte for game `game` (from 1) at `level`: a SplitMix64 step of the three,
 /// reduced to a byte. Bit 0 picks White's first book move (1.e4 or 1.d4).
-pub fn book_byte(seed: u64, level: u8, game: usize) -> u8 {
+pub(crate) fn book_byte(seed: u64, level: u8, game: usize) -> u8 {
     let mut z = seed
         .wrapping_add(u64::from(level).wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_add((game as u64).wrapping_mul(0xbf58_476d_1ce4_e5b9));
@@ -112,7 +112,7 @@ pub fn book_byte(seed: u64, level: u8, game: usize) -> u8 {
 
 /// One of Sargon's moves in a timed game.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TimedMove {
+pub(crate) struct TimedMove {
     /// The move in UCI notation.
     pub uci: String,
     /// It came from the opening book.
@@ -133,7 +133,7 @@ pub struct TimedMove {
 
 /// What a search did, counted by hooks.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct SearchCounts {
+pub(crate) struct SearchCounts {
     /// Nodes created.
     pub nodes: u64,
     /// Positions evaluated.
@@ -143,7 +143,7 @@ pub struct SearchCounts {
 /// How the moves of an estimated game were timed: evaluations times a cost per
 /// evaluation measured on the emulator.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TimeEstimate {
+pub(crate) struct TimeEstimate {
     /// The T-states per evaluation every move's evaluations were multiplied by.
     pub t_states_per_evaluation: f64,
     /// The level it was measured at, on the emulator.
@@ -154,7 +154,7 @@ pub struct TimeEstimate {
 
 /// How a game's moves are timed.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Timing {
+pub(crate) enum Timing {
     /// By the engine's own count of documented T-states (the emulator).
     Measured,
     /// Estimated from the engine's count of evaluations (any engine; the port is the fast
@@ -164,7 +164,7 @@ pub enum Timing {
 
 /// One game of Sargon against itself at one level: a JSON line of the run's file.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TimedGame {
+pub(crate) struct TimedGame {
     /// The level (search depth) both sides played at.
     pub level: u8,
     /// The game's number at this level, from 1.
@@ -199,7 +199,7 @@ pub struct TimedGame {
 
 /// Why a timed game could not be played.
 #[derive(Debug, thiserror::Error)]
-pub enum GameError {
+pub(crate) enum GameError {
     #[error("{0}")]
     /// A search failed.
     Search(#[from] SearchError),
@@ -273,7 +273,7 @@ pub(crate) fn estimate_t_states(evaluations: u64, t_states_per_evaluation: f64) 
 /// caps the moves of each side (then the game is adjudicated a draw). Every move is timed
 /// as `timing` says (`Timing::Measured`: by the engine's T-states, on the emulator), and
 /// its nodes and evaluations are counted.
-pub fn play_game(
+pub(crate) fn play_game(
     engine: &mut dyn Engine,
     level: u8,
     game: usize,
@@ -353,7 +353,7 @@ pub fn play_game(
 /// The counts of every move of a recorded game, by replaying it on `engine` (the port
 /// does: its search is the original's, event by event): the game's positions are searched
 /// again at its level with its book byte, and each search must choose the recorded move.
-pub fn replay_counts(
+pub(crate) fn replay_counts(
     engine: &mut dyn Engine,
     game: &TimedGame,
 ) -> Result<Vec<SearchCounts>, GameError> {
@@ -389,7 +389,7 @@ pub fn replay_counts(
 /// evaluations, summed over the searched (not book) moves of the games whose counts are
 /// known; the nodes too, for comparison.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Calibration {
+pub(crate) struct Calibration {
     /// The level.
     pub level: u8,
     /// The searched moves counted.
@@ -410,19 +410,19 @@ pub struct Calibration {
 impl Calibration {
     /// T-states per evaluation: total over total, so that dear moves weigh as much as they
     /// cost.
-    pub fn t_states_per_evaluation(&self) -> f64 {
+    pub(crate) fn t_states_per_evaluation(&self) -> f64 {
         self.t_states as f64 / self.evaluations as f64
     }
 
     /// T-states per node created, the same way.
-    pub fn t_states_per_node(&self) -> f64 {
+    pub(crate) fn t_states_per_node(&self) -> f64 {
         self.t_states as f64 / self.nodes as f64
     }
 }
 
 /// The calibration of `level` from the measured games of `games` (estimated games and
 /// moves without counts are left out); `None` without any searched move.
-pub fn calibrate(games: &[TimedGame], level: u8) -> Option<Calibration> {
+pub(crate) fn calibrate(games: &[TimedGame], level: u8) -> Option<Calibration> {
     let mut c = Calibration {
         level,
         moves: 0,
@@ -453,7 +453,7 @@ pub fn calibrate(games: &[TimedGame], level: u8) -> Option<Calibration> {
 
 /// The figures of one level over its games.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct GameLevelSummary {
+pub(crate) struct GameLevelSummary {
     /// The level.
     pub level: u8,
     /// Games played.
@@ -481,7 +481,7 @@ pub struct GameLevelSummary {
 
 /// One summary per level present in `games`, in level order; a level with both measured
 /// and estimated games has a row for each (measured first), never a mixture.
-pub fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
+pub(crate) fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
     let mut levels: Vec<(u8, bool)> = games
         .iter()
         .map(|g| (g.level, g.estimate.is_some()))
@@ -535,7 +535,7 @@ pub fn summarise(games: &[TimedGame]) -> Vec<GameLevelSummary> {
 /// The rows a plot draws: one per level, the measured one where a level has both, so that
 /// the plotted line joins what was measured and an estimate fills only the levels not
 /// measured (the table keeps both rows).
-pub fn plotted(levels: &[GameLevelSummary]) -> Vec<&GameLevelSummary> {
+pub(crate) fn plotted(levels: &[GameLevelSummary]) -> Vec<&GameLevelSummary> {
     levels
         .iter()
         .filter(|l| !l.estimated || !levels.iter().any(|m| m.level == l.level && !m.estimated))
@@ -543,7 +543,7 @@ pub fn plotted(levels: &[GameLevelSummary]) -> Vec<&GameLevelSummary> {
 }
 
 /// The per-level table as Markdown-compatible text.
-pub fn render_table(levels: &[GameLevelSummary]) -> String {
+pub(crate) fn render_table(levels: &[GameLevelSummary]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -572,7 +572,7 @@ pub fn render_table(levels: &[GameLevelSummary]) -> String {
 }
 
 /// The games of a run's file, one JSON line each (blank lines skipped).
-pub fn read_games(text: &str) -> Result<Vec<TimedGame>, String> {
+pub(crate) fn read_games(text: &str) -> Result<Vec<TimedGame>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())

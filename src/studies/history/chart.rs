@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 
 use super::{duration, LevelsReport, MANUAL_SECONDS};
-use crate::svg::{self, points};
+use crate::studies::svg::{self, points};
 
 /// The comparison as an SVG plot: time per move (log scale) against level, the manual's
 /// averages and the estimate (mean over the positions, with a bar from the least to the
 /// greatest).
-pub fn svg_plot(r: &LevelsReport) -> String {
+pub(crate) fn svg_plot(r: &LevelsReport) -> String {
     let n = r.positions.len();
     let text = PlotText {
         subtitle: format!(
@@ -34,7 +34,7 @@ pub fn svg_plot(r: &LevelsReport) -> String {
 }
 
 /// The words of a plot that differ between the level run and the whole games.
-pub struct PlotText {
+pub(crate) struct PlotText {
     /// The line under the title.
     pub subtitle: String,
     /// The legend of the estimate's mean.
@@ -46,7 +46,7 @@ pub struct PlotText {
 }
 
 /// One level's estimate: its mean and the ends of its bar, in seconds.
-pub struct PlotLevel {
+pub(crate) struct PlotLevel {
     /// The level (1-6).
     pub level: u8,
     /// The mean time per move.
@@ -61,7 +61,7 @@ pub struct PlotLevel {
 }
 
 /// The manual's times and `levels` as an SVG plot (see [`svg_plot`]).
-pub fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
+pub(crate) fn svg_plot_levels(text: &PlotText, levels: &[PlotLevel]) -> String {
     const W: f64 = 760.0;
     const H: f64 = 540.0;
     let (left, right, top, bottom) = (92.0, 30.0, 92.0, 102.0);

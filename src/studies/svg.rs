@@ -38,7 +38,7 @@ pub(crate) fn title(s: &mut String, width: f64, title: &str, subtitle: &str) {
 }
 
 /// A polyline's `points` attribute.
-pub fn points(p: &[(f64, f64)]) -> String {
+pub(crate) fn points(p: &[(f64, f64)]) -> String {
     p.iter()
         .map(|(x, y)| format!("{x:.1},{y:.1}"))
         .collect::<Vec<_>>()
