@@ -139,11 +139,6 @@ impl Instruction {
         self.bytes.len() as u16
     }
 
-    /// Whether it has no bytes.
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
     /// The address of the next instruction.
     pub fn next(&self) -> u16 {
         self.addr.wrapping_add(self.len())
