@@ -167,18 +167,30 @@ fn diff_on_z80emu_finds_no_divergence() {
     }
     // The initial position (book off), an en passant square replayed through VALMOV, a
     // middlegame, a mate; every search run on z80emu (no cache), checked against the port.
+    let dir = tempfile::tempdir().unwrap();
+    let positions = dir.path().join("positions.epd");
+    std::fs::write(
+        &positions,
+        "startpos\n\
+         4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30\n\
+         r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1\n\
+         6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30\n",
+    )
+    .unwrap();
+    let results = dir.path().join("z80emu.jsonl");
+    let (positions, results_path) = (positions.to_str().unwrap(), results.to_str().unwrap());
     let out = common::sargon(&[
         "diff",
         "--core",
         "z80emu",
         "--no-cache",
         "--no-book",
-        "startpos",
-        "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 30",
-        "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1",
-        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 30",
+        "--epd",
+        positions,
         "--depths",
         "1-3",
+        "--out",
+        results_path,
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
@@ -188,6 +200,31 @@ fn diff_on_z80emu_finds_no_divergence() {
         "{line}"
     );
     assert!(line.ends_with("divergences: 0"), "{line}");
+    // The results file says on which core each search of the original ran.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let records: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 12);
+    for record in &records {
+        assert_eq!(record["left"]["core"], "z80emu", "{record}");
+        assert!(record["right"].get("core").is_none(), "{record}");
+    }
+    let report = common::sargon(&[
+        "diff",
+        "report",
+        "--epd",
+        positions,
+        "--depths",
+        "1-3",
+        results_path,
+    ]);
+    let report = String::from_utf8_lossy(&report.stdout);
+    assert!(
+        report.contains("the original ran on z80emu in 12 searches"),
+        "{report}"
+    );
 }
 
 #[test]

@@ -340,8 +340,19 @@ fn sharded_array_reports_what_one_run_reports() {
     // The array searched every trace and kept it; the single run read every one back.
     assert_eq!(sharded_report["summary"]["cached"], 0, "{sharded_report}");
     assert_eq!(single_report["summary"]["cached"], 80, "{single_report}");
+    // The array's tasks name the core they ran on; a trace read back names none.
+    assert_eq!(
+        sharded_report["summary"]["cores"],
+        serde_json::json!({"iz80": 80}),
+        "{sharded_report}"
+    );
+    assert!(
+        single_report["summary"].get("cores").is_none(),
+        "{single_report}"
+    );
     let cost_aside = |mut report: Value| {
         report["summary"].as_object_mut().unwrap().remove("cached");
+        report["summary"].as_object_mut().unwrap().remove("cores");
         without_times(report)
     };
     assert_eq!(cost_aside(sharded_report), cost_aside(single_report));

@@ -343,6 +343,13 @@ pub fn run_against(
     observer: &mut dyn Observer,
 ) -> Result<RunOutcome> {
     let RunSettings { keep_going, cache } = settings;
+    let cores = (
+        core_of(&*left),
+        match &right {
+            Right::Engine(engine) => core_of(&**engine),
+            Right::Exec(_) | Right::Uci(_) => None,
+        },
+    );
     let mut tally = Tally::default();
     for (done, search) in searches.iter().enumerate() {
         observer.starting(search);
@@ -362,7 +369,13 @@ pub fn run_against(
             }
         };
         let wall = started.elapsed();
-        let (record, divergence) = make_record(search, identity, result, wall.as_micros() as u64);
+        let (record, divergence) = make_record(
+            search,
+            identity,
+            (cores.0.as_deref(), cores.1.as_deref()),
+            result,
+            wall.as_micros() as u64,
+        );
         if let Some(out) = out.as_deref_mut() {
             out.append(&record)?;
         }
@@ -381,18 +394,27 @@ pub fn run_against(
     })
 }
 
-fn engine_record(name: String, cost: &EngineCost) -> EngineRecord {
+/// The Z80 core an engine runs on, for the results file: the emulator's (`iz80` when
+/// [`Engine::core`] names none, the default), else `None`.
+fn core_of(engine: &dyn Engine) -> Option<String> {
+    (engine.kind() == EngineKind::Emulator).then(|| engine.core().unwrap_or("iz80").to_string())
+}
+
+fn engine_record(name: String, cost: &EngineCost, core: Option<&str>) -> EngineRecord {
     EngineRecord {
         engine: name,
         cpu_us: cost.cpu.map(|d| d.as_micros() as u64),
         z80_instructions: cost.z80_instructions,
         cached: cost.cached,
+        // A trace read from the cache was made on whichever core ran it then.
+        core: core.filter(|_| !cost.cached).map(str::to_string),
     }
 }
 
 fn make_record(
     search: &Search,
     identity: &RunIdentity,
+    (left_core, right_core): (Option<&str>, Option<&str>),
     result: Result<SearchComparison<Difference>, CompareError>,
     wall_us: u64,
 ) -> (SearchRecord, Option<Difference>) {
@@ -414,10 +436,12 @@ fn make_record(
         left: engine_record(
             identity.left.to_string(),
             cmp.as_ref().map_or(&no_cost, |c| &c.left),
+            left_core,
         ),
         right: engine_record(
             identity.right.to_string(),
             cmp.as_ref().map_or(&no_cost, |c| &c.right),
+            right_core,
         ),
         book: identity.book,
         sargon_version: SARGON_VERSION.to_string(),
@@ -472,6 +496,29 @@ mod tests {
         assert_eq!(keys(&all), [(1, 1), (1, 2), (4, 1), (4, 2)]);
         let done = [(1, 1), (4, 2), (2, 1)].into_iter().collect();
         assert_eq!(keys(&plan(&input, shard, &[1, 2], &done)), [(1, 2), (4, 1)]);
+    }
+
+    #[test]
+    fn a_record_names_the_core_its_search_ran_on_unless_read_from_the_cache() {
+        let ran = EngineCost {
+            cpu: None,
+            z80_instructions: Some(10),
+            cached: false,
+        };
+        let read = EngineCost {
+            cached: true,
+            ..ran.clone()
+        };
+        let emulator = |cost: &EngineCost, core| engine_record("emulator".into(), cost, core);
+        assert_eq!(
+            emulator(&ran, Some("z80emu")).core.as_deref(),
+            Some("z80emu")
+        );
+        assert_eq!(emulator(&read, Some("z80emu")).core, None);
+        assert_eq!(engine_record("port".into(), &ran, None).core, None);
+        // Only the emulator has a core (tests/slurm.rs and tests/core_z80emu.rs see `iz80`
+        // and `z80emu` written by real runs).
+        assert_eq!(core_of(&sargon_port::Port::new()), None);
     }
 
     #[test]

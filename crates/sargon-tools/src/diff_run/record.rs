@@ -42,6 +42,12 @@ pub struct EngineRecord {
     /// time to read it); absent in files made before the cache, and when false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cached: bool,
+    /// The Z80 core the emulator ran this search on, `iz80` or `z80emu`. Absent for the
+    /// port and other people's ports, for a trace read from the cache (it was recorded on
+    /// whichever core ran it: the cores agree on Sargon's code), and in files made before
+    /// this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<String>,
 }
 
 /// Where the two traces first differ.
@@ -281,12 +287,14 @@ pub(crate) mod tests {
                 cpu_us: Some(2000),
                 z80_instructions: Some(1000),
                 cached: false,
+                core: Some("iz80".into()),
             },
             right: EngineRecord {
                 engine: "port".into(),
                 cpu_us: Some(10),
                 z80_instructions: None,
                 cached: false,
+                core: None,
             },
             book: true,
             sargon_version: "0.1.0".into(),

@@ -224,6 +224,11 @@ pub struct Summary {
     /// Searches whose left side was read from the cache of the original's traces: their
     /// left CPU time is the time to read them, not to search.
     pub cached: usize,
+    /// How many engine runs of the original each Z80 core did (`iz80`, `z80emu`), both
+    /// sides counted; a trace read from the cache counts for no core. Empty when no record
+    /// names its core (the port against itself, files made before the field).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub cores: BTreeMap<String, usize>,
 }
 
 /// The whole report; `ok` when everything agreed and the run is complete and consistent.
@@ -412,6 +417,14 @@ pub fn build(
                 .filter(|r| r.rom_verified == Some(false))
                 .count(),
             cached: records.iter().filter(|r| r.left.cached).count(),
+            cores: records
+                .iter()
+                .flat_map(|r| [&r.left.core, &r.right.core])
+                .flatten()
+                .fold(BTreeMap::new(), |mut cores, core| {
+                    *cores.entry(core.clone()).or_insert(0) += 1;
+                    cores
+                }),
         },
         coverage: Coverage {
             positions: fens.len(),
@@ -786,6 +799,16 @@ impl Report {
                 plural(self.summary.cached, "search", "searches")
             );
         }
+        // The default core goes unsaid, as in the engines' names; another one is named.
+        if self.summary.cores.keys().any(|core| core != "iz80") {
+            let cores: Vec<String> = self
+                .summary
+                .cores
+                .iter()
+                .map(|(core, n)| format!("{core} in {}", plural(*n, "search", "searches")))
+                .collect();
+            let _ = writeln!(s, "the original ran on {}", cores.join(", "));
+        }
         let (left_name, right_name) = match k.comparisons.as_slice() {
             [c] => (
                 side_label(&c.left).to_string(),
@@ -943,6 +966,38 @@ mod tests {
         assert!(
             text.contains("2 searches read from the cache of the original's traces"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn the_cores_are_counted_and_another_than_iz80_is_named() {
+        let mut records = complete(3);
+        let text = |records: &[SearchRecord]| {
+            build(&fens(3), &DepthPlan::every(&[1, 2], 3), records, 0).to_text()
+        };
+        assert!(!text(&records).contains("ran on"));
+        // The default core is counted but goes unsaid.
+        for r in &mut records {
+            r.left.core = Some("iz80".into());
+        }
+        let report = build(&fens(3), &DepthPlan::every(&[1, 2], 3), &records, 0);
+        assert_eq!(
+            report.summary.cores,
+            BTreeMap::from([("iz80".to_string(), 6)])
+        );
+        assert!(!text(&records).contains("ran on"));
+        records[1].left.core = Some("z80emu".into());
+        records[2].left.core = Some("z80emu".into());
+        let report = build(&fens(3), &DepthPlan::every(&[1, 2], 3), &records, 0);
+        assert_eq!(
+            report.summary.cores,
+            BTreeMap::from([("iz80".to_string(), 4), ("z80emu".to_string(), 2)])
+        );
+        assert!(report.ok);
+        assert!(
+            text(&records).contains("the original ran on iz80 in 4 searches, z80emu in 2 searches"),
+            "{}",
+            text(&records)
         );
     }
 
