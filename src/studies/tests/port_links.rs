@@ -164,19 +164,8 @@ fn listing_with_the_port_shows_where_each_label_is_ported() {
         out.contains("FNDMOV:\n  ; -> port crates/sargon-port/src/"),
         "{out}"
     );
+    // What `listing --port` prints is the links' own report (tests/listing.rs checks what
+    // the report says, through the command).
     let coverage = super::listing(&["--port"]).unwrap();
     assert_eq!(coverage, links.coverage(&program).report());
-    assert!(coverage.contains("routines and"), "{coverage}");
-    let fndmov = coverage
-        .split("\n\n")
-        .find(|b| b.starts_with("FNDMOV "))
-        .expect("a FNDMOV entry");
-    assert!(
-        fndmov.contains("ported by crates/sargon-port/src/"),
-        "{fndmov}"
-    );
-    assert!(
-        coverage.contains("(routine not cited)"),
-        "the port leaves the I/O out"
-    );
 }
