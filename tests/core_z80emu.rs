@@ -247,6 +247,18 @@ fn core_options_are_checked() {
             "diff", "startpos", "--depth", "1", "--left", "port", "--core", "z80emu",
         ],
         &["bench", "--no-emulator", "--core", "z80emu"],
+        &["tree", "startpos", "--core", "z80emu"],
+        &["models", "--example", "1", "--core", "z80emu"],
+        &["annotate", "examples/opera.pgn", "--core", "z80emu"],
+        &[
+            "play",
+            "--opponent",
+            "sargon:depth=1",
+            "--games",
+            "1",
+            "--core",
+            "z80emu",
+        ],
     ] {
         let out = common::sargon(args);
         // An error (`diff` has its own status for one: 2).
@@ -258,4 +270,101 @@ fn core_options_are_checked() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// The commands that run the original for a picture, a match, a GUI or annotations take
+/// `--core` too, and give on z80emu what they give on iz80.
+#[test]
+fn tree_models_annotate_play_and_uci_run_on_z80emu_alike() {
+    let Some(rom) = common::rom("tree_models_annotate_play_and_uci_run_on_z80emu_alike") else {
+        return;
+    };
+    let on = |core: &str, args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--engine", "emulator", "--core", core]);
+        let out = common::sargon(&all);
+        assert!(
+            out.status.success(),
+            "{all:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let tree = ["tree", "startpos", "--no-book", "--depth", "2"];
+    assert_eq!(on("iz80", &tree), on("z80emu", &tree));
+    let models = ["models", "--example", "2"];
+    assert_eq!(on("iz80", &models), on("z80emu", &models));
+    let play = [
+        "play",
+        "--opponent",
+        "sargon:depth=1",
+        "--depth",
+        "1",
+        "--games",
+        "1",
+        "--max-moves",
+        "6",
+    ];
+    assert_eq!(on("iz80", &play), on("z80emu", &play));
+    // The annotations name the engine, and so its core; the rest is the same, words and
+    // moves (the lines wrap differently around the longer name).
+    let annotate = ["annotate", "examples/opera.pgn", "--depth", "1"];
+    let words = |pgn: String| -> Vec<String> {
+        pgn.replace("emulator on z80emu", "emulator")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    let on_z80emu = on("z80emu", &annotate);
+    assert!(on_z80emu.contains("emulator on z80emu (ROM"), "{on_z80emu}");
+    assert_eq!(words(on("iz80", &annotate)), words(on_z80emu));
+    // `uci`: the GUI chooses the emulator; the search and its move are the same, and the
+    // engine says which core runs it.
+    let uci = |core: &str| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["uci", "--core", core])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::Write::write_all(
+            &mut stdin,
+            b"uci\nsetoption name Engine value emulator\nisready\n\
+              position fen r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1\ngo depth 2\n",
+        )
+        .unwrap();
+        // Read until the move, then quit (an EOF would stop the search).
+        let mut lines =
+            std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+        let mut said = Vec::new();
+        for line in lines.by_ref() {
+            let line = line.unwrap();
+            let done = line.starts_with("bestmove");
+            said.push(line);
+            if done {
+                break;
+            }
+        }
+        std::io::Write::write_all(&mut stdin, b"quit\n").unwrap();
+        drop(stdin);
+        assert!(child.wait().unwrap().success());
+        said
+    };
+    let (iz80, z80emu) = (uci("iz80"), uci("z80emu"));
+    assert_eq!(iz80.last(), z80emu.last(), "the same move");
+    assert!(iz80.last().unwrap().starts_with("bestmove "), "{iz80:?}");
+    assert!(
+        z80emu.contains(
+            &"info string emulator engine on z80emu running the ROM `sargon`".to_string()
+        ),
+        "{z80emu:?}"
+    );
+    assert!(
+        iz80.contains(&format!(
+            "info string emulator engine running the ROM `{}`",
+            rom.meta.name
+        )),
+        "{iz80:?}"
+    );
 }

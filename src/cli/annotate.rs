@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use super::progress::Progress;
-use super::{make_engine, parse_engine};
+use super::{make_engine_on, parse_engine, CoreArgs};
 use sargon_core::engine::{EngineKind, SearchOptions};
 use sargon_original::rom::RomStore;
 use sargon_tools::{annotate, pgn};
@@ -26,19 +26,25 @@ pub(crate) struct AnnotateArgs {
     /// ROM to run with the emulator (default: the only one imported, or `sargon`)
     #[arg(long)]
     pub rom: Option<String>,
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Write the annotated games here (default: stdout, and the summaries go to stderr)
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
 
 pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
+    let core = args.core.core(
+        args.engine == EngineKind::Emulator,
+        "the port searches (--engine emulator runs the original)",
+    )?;
     let text = fs::read_to_string(&args.pgn)
         .with_context(|| format!("reading {}", super::shown(&args.pgn)))?;
     let games = pgn::read_games(&text).with_context(|| super::shown(&args.pgn))?;
     if games.is_empty() {
         anyhow::bail!("{}: no games", super::shown(&args.pgn));
     }
-    let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
+    let mut engine = make_engine_on(store, args.engine, args.rom.as_deref(), core)?;
     engine.check_depth(args.depth)?;
     let opts = SearchOptions::depth(args.depth);
     let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 
-use super::make_engine;
+use super::{make_engine_on, CoreArgs};
 use sargon_core::engine::EngineKind;
 use sargon_original::rom::RomStore;
 use sargon_tools::models::{self, ModelFormat, MODELS};
@@ -32,16 +32,22 @@ pub(crate) struct ModelsArgs {
     /// ROM to run with the emulator
     #[arg(long)]
     pub rom: Option<String>,
+    #[command(flatten)]
+    pub core: CoreArgs,
     #[arg(long, value_enum, default_value_t = ModelsFormat::Text)]
     pub format: ModelsFormat,
 }
 
 pub(crate) fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
+    let core = args.core.core(
+        args.engine == EngineKind::Emulator,
+        "the port searches (--engine emulator runs the original)",
+    )?;
     if args.format == ModelsFormat::Svg && super::graphviz::graphviz_version().is_none() {
         // The explanation, before any search.
         super::graphviz::render_svg("")?;
     }
-    let mut engine = make_engine(store, args.engine, args.rom.as_deref())?;
+    let mut engine = make_engine_on(store, args.engine, args.rom.as_deref(), core)?;
     // Results from a ROM that did not behave as the known image say so in the output
     // itself, not only in stderr's warning (text as a note first, DOT and SVG in the title,
     // JSON as a `rom_verified: false` field in each example).

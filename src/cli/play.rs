@@ -10,7 +10,8 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use shakmaty::Position;
 
-use super::{make_engine, EngineArgs};
+use super::{make_engine_on, CoreArgs, EngineArgs};
+use sargon_core::engine::EngineKind;
 use sargon_core::input::echo;
 use sargon_original::rom::RomStore;
 use sargon_tools::pgn;
@@ -23,6 +24,8 @@ use sargon_tools::uci_client::Limit;
 pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Sargon's depth per move (its FixedDepth) [default: 3, unless --movetime]
     #[arg(long, short)]
     pub depth: Option<u8>,
@@ -155,10 +158,6 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         None => None,
     };
 
-    let store = store.clone();
-    let rom = args.engine.rom.clone();
-    let factory: SharedFactory = Arc::new(move |kind| make_engine(&store, kind, rom.as_deref()));
-
     // The opponent: Sargon at another level, or another program.
     let base = SargonSpec {
         limit: if opponent_limit.is_empty() {
@@ -169,6 +168,16 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         ..sargon_spec.clone()
     };
     let opponent_spec = SargonSpec::parse_opponent(&args.opponent, &base);
+    let emulator_plays = sargon_spec.engine == EngineKind::Emulator
+        || matches!(&opponent_spec, Some(Ok(spec)) if spec.engine == EngineKind::Emulator);
+    let core = args.core.core(
+        emulator_plays,
+        "Sargon plays on the port (--engine emulator, or engine=emulator in --opponent, runs the original)",
+    )?;
+    let store = store.clone();
+    let rom = args.engine.rom.clone();
+    let factory: SharedFactory =
+        Arc::new(move |kind| make_engine_on(&store, kind, rom.as_deref(), core));
     let sargon_opponent = opponent_spec.is_some();
     let mut opponent = match opponent_spec {
         Some(spec) => {

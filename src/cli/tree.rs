@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::progress::SearchTicker;
-use super::{make_engine, EngineArgs};
+use super::{make_engine_on, CoreArgs, EngineArgs};
+use sargon_core::engine::EngineKind;
 use sargon_core::position;
 use sargon_core::position::Book;
 use sargon_core::record;
@@ -38,6 +39,8 @@ pub(crate) struct TreeArgs {
     pub depth: u8,
     #[command(flatten)]
     pub engine: EngineArgs,
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Output form [default: from the -o file's extension, else text]
     #[arg(long, value_enum)]
     pub format: Option<TreeFormat>,
@@ -88,6 +91,10 @@ fn parse_keep_nodes(text: &str) -> Result<usize, String> {
 
 pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     args.engine.engine.check_depth(args.depth)?;
+    let core = args.core.core(
+        args.engine.engine == EngineKind::Emulator,
+        "the port searches (--engine emulator runs the original)",
+    )?;
     if let Some(path) = &args.output {
         super::check_writable(path)?;
     }
@@ -107,7 +114,7 @@ pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
         setup = position::setup(&pos, Book::Off)?;
     }
-    let mut engine = make_engine(store, args.engine.engine, args.engine.rom.as_deref())?;
+    let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
     let opts = args.engine.options(args.depth);
     // The tree is built as the events come, never holding more than --keep-nodes nodes:
     // a deep search creates tens of millions.

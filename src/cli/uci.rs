@@ -4,7 +4,7 @@ use std::io;
 
 use anyhow::{bail, Context, Result};
 
-use super::{make_engine, EngineArgs};
+use super::{make_engine_on, CoreArgs, EngineArgs};
 use sargon_original::rom::RomStore;
 use sargon_tools::uci::{Settings, Uci};
 
@@ -12,6 +12,10 @@ use sargon_tools::uci::{Settings, Uci};
 pub(crate) struct UciArgs {
     #[command(flatten)]
     pub engine: EngineArgs,
+    // The GUI can switch the engine with the `Engine` option, so `--core` is taken even
+    // with the port: it applies when the emulator is chosen.
+    #[command(flatten)]
+    pub core: CoreArgs,
     /// Start value of the FixedDepth option (0: iterative deepening under the clock)
     #[arg(long, default_value_t = 0)]
     pub fixed_depth: u8,
@@ -35,7 +39,8 @@ pub(crate) fn run(store: &RomStore, args: UciArgs) -> Result<()> {
     };
     let store = store.clone();
     let rom = args.engine.rom.clone();
-    let factory = Box::new(move |kind| make_engine(&store, kind, rom.as_deref()));
+    let core = args.core.core.unwrap_or_default();
+    let factory = Box::new(move |kind| make_engine_on(&store, kind, rom.as_deref(), core));
     let mut uci = Uci::new(factory, io::stdout(), settings);
     // An engine that cannot run is an error now, before `uciok` tells the GUI all is well.
     uci.open_engine()?;

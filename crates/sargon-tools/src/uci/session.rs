@@ -174,8 +174,15 @@ impl<W: Write + Send + 'static> Uci<W> {
     fn tell_rom(&self, engine: &dyn Engine) {
         if let Some(rom) = engine.rom_id() {
             let kind = engine.kind();
-            self.out
-                .info(&format!("{kind} engine running the ROM `{}`", rom.name));
+            // A core other than the default is named, as in the engine's name.
+            let on_core = engine
+                .core()
+                .map(|core| format!(" on {core}"))
+                .unwrap_or_default();
+            self.out.info(&format!(
+                "{kind} engine{on_core} running the ROM `{}`",
+                rom.name
+            ));
             if let Some(note) = rom.unverified_note() {
                 self.out.info(&note);
             }
