@@ -639,3 +639,42 @@ fn compare_shows_where_a_changed_image_parts_from_the_port() {
     let (_, pos) = server.post("/api/position", json!({"text": text}));
     assert_eq!(d["fen"], pos["fen"], "{v}");
 }
+
+#[test]
+fn the_explorer_runs_the_original_on_the_core_it_is_given() {
+    let server = Server::start(&["--core", "z80emu"]);
+    let (_, engines) = server.get("/api/engines");
+    if engines["emulator"]["available"] != true {
+        common::skip_for_want_of_rom(
+            "the_explorer_runs_the_original_on_the_core_it_is_given",
+            "the server has no ROM",
+        );
+        return;
+    }
+    common::ran_with_rom("the_explorer_runs_the_original_on_the_core_it_is_given");
+    assert_eq!(engines["emulator"]["core"], "z80emu", "{engines}");
+    // A search, a comparison and the memory at a node, all on z80emu, as on iz80.
+    let (_, s) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "emulator", "depth": 2}),
+    );
+    let id = s["id"].as_u64().unwrap();
+    let done = server.wait(id);
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["result"]["core"], "z80emu", "{done}");
+    assert_eq!(
+        done["result"]["best_uci"],
+        analyze_json(ITALIAN, "2", "emulator")["best_uci"]
+    );
+    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["divergences"], 0, "{v}");
+    let pv_nodes: Vec<u64> = serde_json::from_value(done["pv_nodes"].clone()).unwrap();
+    let (status, m) = server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[1]));
+    assert_eq!(status, 200, "{m}");
+    assert_eq!(m["same"], true, "{m}");
+    // The default is iz80, and the server says so.
+    let server = Server::start(&[]);
+    let (_, engines) = server.get("/api/engines");
+    assert_eq!(engines["emulator"]["core"], "iz80", "{engines}");
+}

@@ -61,6 +61,8 @@ pub(crate) struct ServeArgs {
     /// ROM to run with the emulator (default: the only one imported, or `sargon`)
     #[arg(long)]
     pub rom: Option<String>,
+    #[command(flatten)]
+    pub core: crate::cli::CoreArgs,
     /// Searches that run at once (others wait in line)
     #[arg(long, default_value_t = 2)]
     pub jobs: usize,
@@ -105,7 +107,15 @@ async fn serve(store: RomStore, args: ServeArgs) -> Result<()> {
             local
         );
     }
-    let searches = Arc::new(Searches::new(store, args.rom, args.jobs, args.keep_nodes));
+    // The page can always choose the emulator, so `--core` is never refused here.
+    let core = args.core.core.unwrap_or_default();
+    let searches = Arc::new(Searches::new(
+        store,
+        args.rom,
+        core,
+        args.jobs,
+        args.keep_nodes,
+    ));
     let app = Arc::new(App {
         searches,
         hosts: allowed_hosts(local),
@@ -328,6 +338,7 @@ async fn engines(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
             "available": true,
             "max_depth": EngineKind::Emulator.max_depth(),
             "rom": rom.meta.name,
+            "core": app.searches.core.to_string(),
             "verified": rom.verified(),
             "warning": rom.unverified_reason(),
         }),
@@ -679,10 +690,11 @@ async fn memory_route(
     }
     let path = searches::path_to(&f.tree, node);
     let request = search.request.clone();
-    let emulator = sargon_tools::engines::open(
+    let emulator = sargon_tools::engines::open_on(
         &app.searches.store,
         EngineKind::Emulator,
         app.searches.rom.as_deref(),
+        app.searches.core,
     );
     let root = f.root.clone();
     let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
@@ -841,8 +853,13 @@ async fn compare_route(
         .map_err(|e| ApiError::bad(e.to_string()))?;
     let store = app.searches.store.clone();
     let rom = app.searches.rom.clone();
-    let left = sargon_tools::engines::open(&store, EngineKind::Emulator, rom.as_deref())
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let left = sargon_tools::engines::open_on(
+        &store,
+        EngineKind::Emulator,
+        rom.as_deref(),
+        app.searches.core,
+    )
+    .map_err(|e| ApiError::conflict(e.to_string()))?;
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
     let started = std::time::Instant::now();
@@ -910,7 +927,7 @@ async fn models_route(
         .map_err(|e: sargon_core::engine::UnknownEngine| ApiError::bad(e.to_string()))?;
     let store = app.searches.store.clone();
     let rom = app.searches.rom.clone();
-    let opened = sargon_tools::engines::open(&store, kind, rom.as_deref())
+    let opened = sargon_tools::engines::open_on(&store, kind, rom.as_deref(), app.searches.core)
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let runs = tokio::task::spawn_blocking(move || {
         let mut engine = opened.engine;

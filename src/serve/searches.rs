@@ -22,6 +22,7 @@ use sargon_core::position::Book;
 use sargon_core::record::{self, Recorded};
 use sargon_core::trace::{Detail, Event, Path};
 use sargon_core::vocab::SMove;
+use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 use sargon_tools::analysis::{self, Analysis};
 use sargon_tools::tree::{SearchTree, TreeBuilder};
@@ -157,6 +158,8 @@ pub(crate) struct Searches {
     pub store: RomStore,
     /// Which ROM of the store (default: the only one, or `sargon`).
     pub rom: Option<String>,
+    /// The Z80 core the emulator runs on.
+    pub core: Core,
     /// Searches that run at once.
     pub workers: usize,
     /// Tree nodes kept in memory, all searches together.
@@ -190,12 +193,14 @@ impl Searches {
     pub(crate) fn new(
         store: RomStore,
         rom: Option<String>,
+        core: Core,
         workers: usize,
         keep_nodes: usize,
     ) -> Self {
         Searches {
             store,
             rom,
+            core,
             workers: workers.max(1),
             keep_nodes,
             inner: Mutex::new(Inner::default()),
@@ -353,8 +358,13 @@ impl Searches {
             position::parse_position(&request.fen).map_err(|e| RunError::Failed(e.to_string()))?;
         let setup = position::setup(&root, Book::from(request.book))
             .map_err(|e| RunError::Failed(e.to_string()))?;
-        let opened = sargon_tools::engines::open(&self.store, request.engine, self.rom.as_deref())
-            .map_err(|e| RunError::Failed(e.to_string()))?;
+        let opened = sargon_tools::engines::open_on(
+            &self.store,
+            request.engine,
+            self.rom.as_deref(),
+            self.core,
+        )
+        .map_err(|e| RunError::Failed(e.to_string()))?;
         let mut engine = opened.engine;
         let opts = SearchOptions {
             depth: request.depth,
