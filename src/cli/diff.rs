@@ -393,15 +393,11 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     }
     let progress = Progress::new(searches.len() as u64, "searches");
     // An emulator on a core other than the default says so where it is named.
-    let on_core = |engine: &BoxedEngine| match engine.core() {
-        Some(core) => format!("{} on {core}", engine.kind()),
-        None => engine.kind().to_string(),
-    };
     let mut printer = Printer {
         progress: &progress,
-        left: on_core(&left),
+        left: left.kind_on_core(),
         right: match &right {
-            RightSide::Engine(engine) => on_core(engine),
+            RightSide::Engine(engine) => engine.kind_on_core(),
             RightSide::Exec(_) => "exec".to_string(),
             RightSide::Uci(_) => "uci".to_string(),
         },

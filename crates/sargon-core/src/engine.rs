@@ -284,15 +284,20 @@ pub trait Engine {
     fn core(&self) -> Option<&str> {
         None
     }
+    /// The engine's kind, with the emulator's core when it is not the default one:
+    /// `port`, `emulator`, `emulator on z80emu`.
+    fn kind_on_core(&self) -> String {
+        match self.core() {
+            Some(core) => format!("{} on {core}", self.kind()),
+            None => self.kind().to_string(),
+        }
+    }
     /// How to name this engine to a person: `port`, or `emulator (ROM sargon)`, or
     /// `emulator (ROM mine, NOT VERIFIED)`, or `emulator on z80emu (ROM sargon)`: every
     /// result that names its engine then says when it comes from an image that did not
     /// behave as Sargon, and on which core the emulator ran when not the default one.
     fn name(&self) -> String {
-        let kind = match self.core() {
-            Some(core) => format!("{} on {core}", self.kind()),
-            None => self.kind().to_string(),
-        };
+        let kind = self.kind_on_core();
         match self.rom_id() {
             Some(rom) if !rom.verified => {
                 format!("{kind} (ROM {}, NOT VERIFIED)", rom.name)

@@ -173,14 +173,14 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// Tell the GUI which ROM `engine` runs, and that it is not verified if it is not.
     fn tell_rom(&self, engine: &dyn Engine) {
         if let Some(rom) = engine.rom_id() {
-            let kind = engine.kind();
-            // A core other than the default is named, as in the engine's name.
+            // `emulator on z80emu engine` would read badly: the core comes after `engine`.
             let on_core = engine
                 .core()
                 .map(|core| format!(" on {core}"))
                 .unwrap_or_default();
             self.out.info(&format!(
-                "{kind} engine{on_core} running the ROM `{}`",
+                "{} engine{on_core} running the ROM `{}`",
+                engine.kind(),
                 rom.name
             ));
             if let Some(note) = rom.unverified_note() {
