@@ -680,3 +680,6 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+
+#[path = "bad_input/stderr.rs"]
+mod stderr;
