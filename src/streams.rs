@@ -88,11 +88,17 @@ impl Write for Stdout {
 /// Stdout could not be written: stop, quietly with status 0 for a closed pipe, else with
 /// one line on stderr and the trouble status.
 pub(crate) fn stdout_failed(e: &io::Error) -> ! {
+    std::process::exit(final_status(status_after_stdout_failed(e, 0)).into())
+}
+
+/// The status of a command whose stdout failed with `e`: `status` for a closed pipe, else,
+/// after one line on stderr, the trouble status (or `status`, if worse).
+fn status_after_stdout_failed(e: &io::Error, status: u8) -> u8 {
     if e.kind() == io::ErrorKind::BrokenPipe {
-        std::process::exit(final_status(0).into());
+        return status;
     }
     write_err(format_args!("error: cannot write the output: {e}\n"));
-    std::process::exit(final_status(trouble_status()).into())
+    status.max(trouble_status())
 }
 
 /// `status`, or the trouble status if stderr failed (other than by a closed pipe).
@@ -104,13 +110,14 @@ fn final_status(status: u8) -> u8 {
     }
 }
 
-/// The exit status of a command that ended with `status`: stdout is flushed (a failure
-/// there ends the command as any other), and a stderr that could not be written makes a
-/// success the trouble status.
+/// The exit status of a command that ended with `status`: stdout is flushed (the command
+/// has ended, so a closed pipe leaves its status as it is), and a stderr that could not be
+/// written makes a success the trouble status.
 pub(crate) fn exit_code(status: u8) -> std::process::ExitCode {
-    if let Err(e) = io::stdout().flush() {
-        stdout_failed(&e);
-    }
+    let status = match io::stdout().flush() {
+        Ok(()) => status,
+        Err(e) => status_after_stdout_failed(&e, status),
+    };
     std::process::ExitCode::from(final_status(status))
 }
 
