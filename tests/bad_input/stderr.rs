@@ -52,7 +52,6 @@ enum Writes {
     Both,
 }
 
-#[derive(Clone)]
 struct Row {
     /// The subcommand, as its words (`rom list`).
     command: &'static str,
