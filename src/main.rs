@@ -10,9 +10,43 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// The printing macros of the whole binary, in place of std's: std's panic when a write
+// fails ("failed printing to stderr: No space left on device"), and the command then ends
+// with status 101 and a panic message. These go through `streams`, which applies the
+// project's one rule for a stream that cannot be written (see there). Defined before the
+// `mod` lines, they shadow std's in every module of the binary, so every call site, and
+// every one written later, is covered without naming anything new.
+macro_rules! println {
+    () => {
+        $crate::streams::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::streams::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+macro_rules! print {
+    ($($arg:tt)*) => {
+        $crate::streams::write_out(format_args!($($arg)*))
+    };
+}
+macro_rules! eprintln {
+    () => {
+        $crate::streams::write_err(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::streams::write_err(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+macro_rules! eprint {
+    ($($arg:tt)*) => {
+        $crate::streams::write_err(format_args!($($arg)*))
+    };
+}
+
 mod cli;
 #[cfg(feature = "serve")]
 mod serve;
+mod streams;
 mod studies;
 
 #[derive(Parser)]
@@ -83,13 +117,11 @@ enum Command {
     Serve(serve::ServeArgs),
 }
 
-/// Writing to a closed or full standard output makes `println!` panic ("failed printing to
-/// stdout: ..."). The commands print with `println!` throughout, so rather than carry an
-/// `io::Result` through every line, the panic hook turns that one panic into the
-/// conventional ends: for a closed pipe (`sargon rom info | head -1`) silence and status
-/// 0, as ripgrep does (and as `sargon trace` does by its own checks): the reader has what
-/// it wanted; for any other failure (a full disk) one line on stderr and status 1. SIGPIPE itself stays ignored, as Rust sets
-/// it: `play` writes to other engines' pipes, and one that dies must not take us with it.
+/// Everything the binary prints goes through `streams` (the macros above), which never
+/// panics. A dependency printing with std's `println!` to a closed or full stdout would
+/// still panic ("failed printing to stdout: ..."): the hook turns that one panic into the
+/// same ends as `streams` gives. SIGPIPE itself stays ignored, as Rust sets it: `play`
+/// writes to other engines' pipes, and one that dies must not take us with it.
 fn end_quietly_when_stdout_fails() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
@@ -99,14 +131,7 @@ fn end_quietly_when_stdout_fails() {
             .map(String::as_str)
             .or_else(|| payload.downcast_ref::<&str>().copied())
             .unwrap_or("");
-        if let Some(why) = message.strip_prefix("failed printing to stdout: ") {
-            if why.contains("Broken pipe") {
-                std::process::exit(0);
-            }
-            use std::io::Write as _;
-            let _ = writeln!(std::io::stderr(), "error: cannot write the output: {why}");
-            std::process::exit(1);
-        }
+        streams::std_print_failed(message);
         default(info);
     }));
 }
@@ -115,10 +140,10 @@ fn end_quietly_when_stdout_fails() {
 /// typed (`invalid value '...' for '--depth <DEPTH>'`, `unexpected argument '...'`): a 100 KB
 /// value whole, a terminal escape raw. What it quotes goes through `echo` first, as every
 /// other message's quotes do.
-fn parse_arguments() -> Cli {
+fn parse_arguments() -> Result<Cli, ExitCode> {
     use clap::error::{ContextKind, ContextValue};
     use sargon_core::input::echo;
-    Cli::try_parse().unwrap_or_else(|mut error| {
+    Cli::try_parse().map_err(|mut error| {
         for kind in [
             ContextKind::InvalidValue,
             ContextKind::InvalidArg,
@@ -135,13 +160,29 @@ fn parse_arguments() -> Cli {
             let tips = tips.iter().map(|t| echo(&t.to_string()).into()).collect();
             error.insert(ContextKind::Suggested, ContextValue::StyledStrs(tips));
         }
-        error.exit()
+        // As `error.exit()`, but a help text or a refusal that cannot be written is
+        // handled as any other output: clap's own `exit` ignores a failed write.
+        if let Err(e) = error.print() {
+            if error.use_stderr() {
+                streams::stderr_failed(&e);
+            } else {
+                streams::stdout_failed(&e);
+            }
+        }
+        streams::exit_code(u8::try_from(error.exit_code()).unwrap_or(2))
     })
 }
 
 fn main() -> ExitCode {
     end_quietly_when_stdout_fails();
-    let cli = parse_arguments();
+    let cli = match parse_arguments() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
+    // Diff and emulator say "they differ" with 1 (see below): trouble is 2 for them.
+    if matches!(cli.command, Command::Diff(_) | Command::Emulator { .. }) {
+        streams::set_trouble_status(2);
+    }
     cli::progress::force_lines(cli.progress);
     let store = cli::store(cli.roms.as_ref());
     let result = match cli.command {
@@ -164,29 +205,29 @@ fn main() -> ExitCode {
         // trouble. A batch scheduler can then tell a shard that ran to its end from one
         // that failed (scripts/slurm/diff-array.sbatch).
         Command::Diff(args) => match cli::diff::run(&store, args) {
-            Ok(true) => return ExitCode::SUCCESS,
+            Ok(true) => return streams::exit_code(0),
             // Divergences were reported on stdout: no other message.
-            Ok(false) => return ExitCode::from(1),
+            Ok(false) => return streams::exit_code(1),
             Err(e) => {
                 eprintln!("error: {e:#}");
-                return ExitCode::from(2);
+                return streams::exit_code(2);
             }
         },
         // As diff: 0 the cores agree, 1 they disagree (reported on stdout), 2 trouble.
         Command::Emulator { command } => match cli::emulator::run(&store, command) {
-            Ok(true) => return ExitCode::SUCCESS,
-            Ok(false) => return ExitCode::from(1),
+            Ok(true) => return streams::exit_code(0),
+            Ok(false) => return streams::exit_code(1),
             Err(e) => {
                 eprintln!("error: {e:#}");
-                return ExitCode::from(2);
+                return streams::exit_code(2);
             }
         },
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => streams::exit_code(0),
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            streams::exit_code(1)
         }
     }
 }

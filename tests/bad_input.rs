@@ -531,9 +531,9 @@ fn progress_writes_a_line_every_few_seconds_for_many_searches() {
 }
 
 /// Standard output closed (`sargon ... | head -1` once `head` has gone): the command ends
-/// quietly with status 0, as ripgrep does, not with a panic. `trace` checks its writes
-/// itself; `analyze` and `models` print with `println!`, whose panic the command's panic
-/// hook turns into the quiet end.
+/// quietly with status 0, as ripgrep does, not with a panic. `trace` writes through
+/// `streams::Stdout`, `analyze` and `models` with `println!`: both go through the one
+/// writer of `src/streams.rs` (every subcommand: `bad_input/stderr.rs`).
 #[test]
 fn a_closed_stdout_ends_the_command_quietly() {
     for args in [
@@ -680,3 +680,6 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+
+#[path = "bad_input/stderr.rs"]
+mod stderr;

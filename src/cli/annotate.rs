@@ -53,7 +53,7 @@ pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
         Some(path) => Box::new(io::BufWriter::new(
             fs::File::create(path).with_context(|| format!("creating {}", super::shown(path)))?,
         )),
-        None => Box::new(io::stdout().lock()),
+        None => Box::new(crate::streams::Stdout),
     };
     for (i, game) in games.iter().enumerate() {
         let a = annotate::annotate(engine.as_mut(), game, &opts, |_, _| progress.inc())?;

@@ -27,12 +27,8 @@ pub(crate) struct ListingArgs {
 
 pub(crate) fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
     let listing = text(store, &args)?;
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(listing.as_bytes()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
-        _ => Ok(()),
-    }
+    print!("{listing}");
+    Ok(())
 }
 
 /// What `sargon listing` prints. Apart from the printing so that the unit tests of the

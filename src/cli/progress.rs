@@ -4,7 +4,7 @@
 //! (a log, CI). They live in the CLI because the library reports progress through
 //! callbacks and hooks and leaves the drawing to whoever calls it.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use sargon_core::hooks::{FnHook, Hook, HookPoint};
@@ -226,18 +226,17 @@ impl SearchTicker {
             self.evaluations,
             super::human_duration(now.duration_since(self.started).as_secs_f64())
         );
-        let mut err = std::io::stderr().lock();
+        // Through the binary's `eprint!` (crate::streams): a failed write is never a panic.
         if self.style == TickerStyle::Lines {
             self.next_draw = now + Duration::from_secs(1);
-            let _ = writeln!(err, "{status}");
+            eprintln!("{status}");
         } else {
             self.next_draw = now + Duration::from_millis(250);
             let spin = SPINNER[self.draws % SPINNER.len()];
-            let _ = write!(err, "\r\x1b[K{spin} {status}");
+            eprint!("\r\x1b[K{spin} {status}");
             self.drawn = true;
         }
         self.draws += 1;
-        let _ = err.flush();
     }
 
     /// Erase the line, if one was drawn (before the command prints its results).

@@ -48,11 +48,10 @@ pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     let setup = args.engine.setup(&super::position_text(&args.position))?;
     let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
     let opts = args.engine.options(args.depth);
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    // Events are written as they happen. A write that fails ends the command there and
+    // then (`crate::streams`): a closed pipe (`sargon trace ... | head`) quietly, with 0.
+    let mut out = io::BufWriter::new(crate::streams::Stdout);
     let mut digest = DigestBuilder::new();
-    // Events are written as they happen; the first write error is kept and reported after.
-    let mut io_error: Option<io::Error> = None;
     let format = args.format;
     // The forms say when the ROM is not trusted, before the events (docs/trace-format.md):
     // the text forms in a comment line, JSON Lines in a first object of its own.
@@ -92,7 +91,8 @@ pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
         }
     }
     let emit = |e: trace::Event| {
-        let r = match format {
+        // No error comes back from `streams::Stdout`: it ends the command instead.
+        let _ = match format {
             TraceFormat::Text => writeln!(out, "{e}"),
             TraceFormat::Jsonl => writeln!(out, "{}", e.to_json()),
             TraceFormat::Digest => {
@@ -100,9 +100,6 @@ pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
                 Ok(())
             }
         };
-        if let Err(err) = r {
-            io_error.get_or_insert(err);
-        }
     };
     // The events on the terminal are sign enough of life; a digest, or events going to a
     // file or a pipe, are not.
@@ -120,20 +117,8 @@ pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
         )?;
     }
     ticker.clear();
-    let broken_pipe = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
-    if let Some(e) = io_error {
-        // A closed pipe (`sargon trace ... | head`) is not an error.
-        return if broken_pipe(&e) {
-            Ok(())
-        } else {
-            Err(e).context("writing the trace")
-        };
-    }
     if format == TraceFormat::Digest {
         writeln!(out, "{}", digest.finish())?;
     }
-    match out.flush() {
-        Err(e) if !broken_pipe(&e) => Err(e).context("writing the trace"),
-        _ => Ok(()),
-    }
+    out.flush().context("writing the trace")
 }

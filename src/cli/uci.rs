@@ -41,7 +41,7 @@ pub(crate) fn run(store: &RomStore, args: UciArgs) -> Result<()> {
     let rom = args.engine.rom.clone();
     let core = args.core.core.unwrap_or_default();
     let factory = Box::new(move |kind| make_engine_on(&store, kind, rom.as_deref(), core));
-    let mut uci = Uci::new(factory, io::stdout(), settings);
+    let mut uci = Uci::new(factory, crate::streams::Stdout, settings);
     // An engine that cannot run is an error now, before `uciok` tells the GUI all is well.
     uci.open_engine()?;
     uci.run(io::stdin().lock()).context("reading UCI commands")
