@@ -680,3 +680,7 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+
+// The checks of one area each (issue 32), beside this crate root.
+#[path = "bad_input/cache.rs"]
+mod cache;
