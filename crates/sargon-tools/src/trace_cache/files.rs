@@ -249,11 +249,13 @@ pub(super) fn make(dir: &Path) -> Result<Result<(), String>, CacheError> {
     // Ours whether or not it was renamed: only the marker is in it.
     let _ = fs::remove_file(tmp.join(MARKER));
     let _ = fs::remove_dir(&tmp);
-    if let Err(e) = made {
-        return Ok(Err(format!("cannot make {}: {e}", shown(&own))));
+    // Another process may have made it first (then the rename failed, or was not tried):
+    // what counts is what is there now.
+    match (state(dir)?, made) {
+        (State::Made, _) => Ok(Ok(())),
+        (_, Err(e)) => Ok(Err(format!("cannot make {}: {e}", shown(&own)))),
+        (_, Ok(())) => Ok(Err(format!("cannot make {}", shown(&own)))),
     }
-    // Another process may have made it first: check what is there now.
-    state(dir).map(|_| Ok(()))
 }
 
 /// Check that files can be written in the cache's subdirectory `own`: a read-only cache is
@@ -489,6 +491,24 @@ mod tests {
             fs::read_dir(&fresh).unwrap().count(),
             1,
             "only the subdirectory"
+        );
+    }
+
+    #[test]
+    fn processes_making_the_cache_at_once_all_get_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        let made: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8).map(|_| s.spawn(|| make(&cache))).collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for m in made {
+            assert!(matches!(m, Ok(Ok(()))), "{m:?}");
+        }
+        assert_eq!(
+            fs::read_dir(&cache).unwrap().count(),
+            1,
+            "no temporary left"
         );
     }
 
