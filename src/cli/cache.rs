@@ -20,7 +20,8 @@ pub(crate) enum CacheCommand {
 #[derive(clap::Args, Debug)]
 pub(crate) struct CacheDirArgs {
     /// The cache directory (default: $SARGON_CACHE, else $XDG_CACHE_HOME/sargon/traces,
-    /// else ~/.cache/sargon/traces)
+    /// else ~/.cache/sargon/traces); the cache's files are in its subdirectory
+    /// sargon-trace-cache, and nothing else in it is touched
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
 }

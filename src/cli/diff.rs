@@ -102,7 +102,8 @@ pub(crate) struct DiffArgs {
     pub no_cache: bool,
     /// Where the original's traces are kept between runs, so that a rerun costs only the
     /// other side (default: $SARGON_CACHE, else $XDG_CACHE_HOME/sargon/traces, else
-    /// ~/.cache/sargon/traces); `sargon cache clear` empties it
+    /// ~/.cache/sargon/traces); the cache writes only in its subdirectory
+    /// sargon-trace-cache and leaves other files alone; `sargon cache clear` empties it
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// Keep the cache under this many megabytes (the least recently used traces go first)

@@ -19,7 +19,7 @@
 //!
 //! The cache touches only its own files: its subdirectory of the directory it is given,
 //! the marker in it, and the entries it wrote, recognised by their name and first line
-//! ([`files`] decides what is the cache's). Any other file is left alone: never counted,
+//! ([`cache_file`] decides what is the cache's). Any other file is left alone: never counted,
 //! removed or replaced.
 //!
 //! Only complete searches are kept: a search stopped at a divergence, or failed, is not. A
@@ -344,12 +344,14 @@ impl TraceCache {
         self.count(|c| c.stored += 1);
         let total = self.bytes.fetch_add(size, Ordering::Relaxed) + size;
         if total > self.limit {
-            self.shrink().map_err(|e| {
-                format!(
+            if let Err(e) = self.shrink() {
+                // This search is kept; the cache may grow past its limit: said once.
+                let why = format!(
                     "cannot remove old entries from {}: {e}",
                     files::shown(&self.own)
-                )
-            })?;
+                );
+                self.write_failure.lock().unwrap().why.get_or_insert(why);
+            }
         }
         Ok(())
     }
