@@ -683,3 +683,6 @@ fn unwritable_outputs_are_refused_before_any_work() {
 
 #[path = "bad_input/stderr.rs"]
 mod stderr;
+// The checks of one area each (issue 32), beside this crate root.
+#[path = "bad_input/cache.rs"]
+mod cache;

@@ -24,8 +24,9 @@ fn diff(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
     run(&all)
 }
 
+/// The entries the cache kept in `dir` (in its own subdirectory).
 fn entries(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| {
+    std::fs::read_dir(dir.join("sargon-trace-cache")).map_or(0, |d| {
         d.filter(|e| {
             e.as_ref()
                 .unwrap()
@@ -150,12 +151,11 @@ fn a_damaged_entry_is_searched_again_and_said() {
     let args = ["startpos", "-d", "2", "--no-book"];
     let (code, first, err) = diff(&cache, &args);
     assert_eq!(code, Some(0), "{err}");
-    let entry = std::fs::read_dir(&cache)
+    let entry = std::fs::read_dir(cache.join("sargon-trace-cache"))
         .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "trace"))
+        .unwrap();
     let mut bytes = std::fs::read(&entry).unwrap();
     let at = bytes.len() - 30;
     bytes[at] ^= 0x40;

@@ -102,7 +102,8 @@ pub(crate) struct DiffArgs {
     pub no_cache: bool,
     /// Where the original's traces are kept between runs, so that a rerun costs only the
     /// other side (default: $SARGON_CACHE, else $XDG_CACHE_HOME/sargon/traces, else
-    /// ~/.cache/sargon/traces); `sargon cache clear` empties it
+    /// ~/.cache/sargon/traces); the cache writes only in its subdirectory
+    /// sargon-trace-cache and leaves other files alone; `sargon cache clear` empties it
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// Keep the cache under this many megabytes (the least recently used traces go first)
@@ -384,6 +385,9 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         )?),
         _ => None,
     };
+    if let Some(cache) = &cache {
+        say_write_failure(cache, None);
+    }
     if let (Some(_), Some(core)) = (&cache, left.core()) {
         eprintln!(
             "note: the original runs on {core} for the searches not in the cache of its traces; \
@@ -395,6 +399,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     // An emulator on a core other than the default says so where it is named.
     let mut printer = Printer {
         progress: &progress,
+        cache: cache.as_ref(),
         left: left.kind_on_core(),
         right: match &right {
             RightSide::Engine(engine) => engine.kind_on_core(),
@@ -442,6 +447,24 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     Ok(tally.all_agree())
 }
 
+/// Say, once in a run, that the cache of the original's traces cannot be written, and why
+/// (the first time it could not: on opening, or at a search it could not keep).
+fn say_write_failure(cache: &TraceCache, progress: Option<&Progress>) {
+    let Some(why) = cache.unsaid_write_failure() else {
+        return;
+    };
+    let say = || {
+        eprintln!(
+            "warning: the cache of the original's traces cannot be written, so the searches \
+             are not kept for the next run: {why}"
+        )
+    };
+    match progress {
+        Some(progress) => progress.suspend(say),
+        None => say(),
+    }
+}
+
 /// What the cache of the original's traces did in this run, in one line.
 fn cache_line(cache: &TraceCache) -> String {
     let c = cache.counts();
@@ -449,6 +472,12 @@ fn cache_line(cache: &TraceCache) -> String {
         "the original's traces: {} read from the cache, {} searched and kept",
         c.hits, c.stored
     );
+    if c.unkept > 0 {
+        line += &format!(
+            ", {} searched but not kept, as the cache cannot be written",
+            c.unkept
+        );
+    }
     if c.corrupt > 0 {
         line += &format!(", {} damaged entries removed and searched again", c.corrupt);
     }
@@ -459,12 +488,14 @@ fn cache_line(cache: &TraceCache) -> String {
             super::cache::mb(cache.limit())
         );
     }
-    line + &format!(" ({})", cache.dir().display())
+    line + &format!(" ({})", super::shown(cache.dir()))
 }
 
 /// Shows a run as it goes: the progress bar, and every divergence or error in full.
 struct Printer<'a> {
     progress: &'a Progress,
+    /// Said to have failed to write as soon as it fails.
+    cache: Option<&'a TraceCache>,
     left: String,
     right: String,
 }
@@ -484,6 +515,9 @@ impl Observer for Printer<'_> {
         difference: Option<&Difference>,
     ) {
         self.progress.inc();
+        if let Some(cache) = self.cache {
+            say_write_failure(cache, Some(self.progress));
+        }
         match (record.verdict, difference) {
             (Verdict::Diverge, Some(Difference::Trace(d))) => {
                 self.progress.suspend(|| self.show(search, d))

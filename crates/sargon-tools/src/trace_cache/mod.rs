@@ -17,7 +17,15 @@
 //! and renamed, so shards that share the directory never see half an entry. The directory
 //! is kept under a size limit by removing the entries used least recently.
 //!
-//! Only complete searches are kept: a search stopped at a divergence, or failed, is not.
+//! The cache touches only its own files: its subdirectory of the directory it is given,
+//! the marker in it, and the entries it wrote, recognised by their name and first line
+//! ([`cache_file`] decides what is the cache's). Any other file is left alone: never counted,
+//! removed or replaced.
+//!
+//! Only complete searches are kept: a search stopped at a divergence, or failed, is not. A
+//! cache that cannot be written (read-only, full) is still read; what could not be kept is
+//! counted, and the first reason is kept for the caller to say once
+//! ([`TraceCache::unsaid_write_failure`]).
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -37,7 +45,9 @@ use sargon_core::trace::{Detail, Event};
 use crate::diff::{cpu_timed, EngineCost};
 
 mod codec;
+mod files;
 use codec::{EventReader, Writer};
+pub use files::{cache_file, clear, survey, CacheFile, Cleared, Survey, MARKER, OWN_DIR};
 
 /// The first line of every entry. The number is the version of the entry's form *and* of
 /// the trace it holds: raise it when the events an engine emits change meaning (a new kind
@@ -51,17 +61,18 @@ pub const DEFAULT_LIMIT: u64 = 2_000_000_000;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CacheError {
-    /// The directory cannot be made or read.
-    #[error("trace cache {}: {source}", dir.display())]
-    Dir {
+    /// The directory is no directory, or holds a subdirectory of the cache's name that is
+    /// not the cache's, or cannot be read.
+    #[error("cannot use {} as the trace cache: {why}", files::shown(dir))]
+    Unusable {
         /// The cache directory.
         dir: PathBuf,
-        /// What the system said.
-        source: io::Error,
+        /// Why, in words (what the system said included, once).
+        why: String,
     },
     /// No directory is given and none can be found: no `$SARGON_CACHE`,
     /// `$XDG_CACHE_HOME` or `$HOME`.
-    #[error("no trace cache directory: set SARGON_CACHE (or XDG_CACHE_HOME or HOME), or give --no-cache")]
+    #[error("no trace cache directory: give --cache-dir, or set SARGON_CACHE (or XDG_CACHE_HOME or HOME)")]
     NoHome,
 }
 
@@ -96,6 +107,8 @@ pub struct CacheCounts {
     pub corrupt: u64,
     /// Entries removed to keep the directory under its limit.
     pub evicted: u64,
+    /// Searches run on the engine that could not be kept: the cache could not be written.
+    pub unkept: u64,
 }
 
 /// What is in the directory.
@@ -111,40 +124,93 @@ pub struct CacheSize {
 /// (`&TraceCache` is enough for every operation).
 #[derive(Debug)]
 pub struct TraceCache {
+    /// The directory given.
     dir: PathBuf,
+    /// The cache's own subdirectory of it, where every file of the cache is.
+    own: PathBuf,
     limit: u64,
     /// Bytes in the directory as this process believes (others may write too: the
     /// directory is measured again before anything is removed).
     bytes: AtomicU64,
     counts: Mutex<CacheCounts>,
+    write_failure: Mutex<WriteFailure>,
+}
+
+/// Why the cache could not be written, once it could not.
+#[derive(Debug, Default)]
+struct WriteFailure {
+    /// The first reason.
+    why: Option<String>,
+    /// Whether it was handed to the caller to say.
+    said: bool,
+    /// Set when the cache was found unwritable on opening: nothing is tried.
+    at_open: bool,
 }
 
 /// An entry's file extension.
 const EXT: &str = "trace";
 
 impl TraceCache {
-    /// Open (and make, if need be) the cache in `dir`, kept under `limit` bytes.
+    /// Open the cache in `dir`, kept under `limit` bytes: make its subdirectory and marker
+    /// if need be, and move in the entries an earlier sargon kept at the top of `dir`.
+    ///
+    /// Refused when `dir` is no directory (a file, or under one) or holds a subdirectory of
+    /// the cache's name that is not the cache's. A cache that cannot be written (no
+    /// permission, a read-only or full file system) is opened all the same: it is read
+    /// from, nothing is kept, and [`TraceCache::unsaid_write_failure`] says why.
     pub fn open(dir: impl Into<PathBuf>, limit: u64) -> Result<TraceCache, CacheError> {
         let dir = dir.into();
-        let failed = |source| CacheError::Dir {
-            dir: dir.clone(),
-            source,
-        };
-        fs::create_dir_all(&dir).map_err(failed)?;
+        let own = files::own_dir(&dir);
+        let mut failure = WriteFailure::default();
+        match files::make(&dir)? {
+            Ok(()) => {
+                files::migrate(&dir);
+                if let Err(why) = files::probe(&own) {
+                    failure.why = Some(why);
+                }
+            }
+            Err(why) => failure.why = Some(why),
+        }
+        failure.at_open = failure.why.is_some();
         let cache = TraceCache {
             bytes: AtomicU64::new(0),
             counts: Mutex::new(CacheCounts::default()),
             limit,
             dir: dir.clone(),
+            own,
+            write_failure: Mutex::new(failure),
         };
-        let size = cache.size().map_err(failed)?;
-        cache.bytes.store(size.bytes, Ordering::Relaxed);
+        if cache.own.is_dir() {
+            let size = cache.size().map_err(|e| CacheError::Unusable {
+                why: format!("cannot read {}: {e}", files::shown(&cache.own)),
+                dir,
+            })?;
+            cache.bytes.store(size.bytes, Ordering::Relaxed);
+        }
         Ok(cache)
     }
 
-    /// The directory.
+    /// The directory given.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Why the cache could not be written, the first time this is asked after it could
+    /// not (on opening, or at a search it could not keep); `None` ever after, so that it
+    /// is said once.
+    pub fn unsaid_write_failure(&self) -> Option<String> {
+        let mut failure = self.write_failure.lock().unwrap();
+        if failure.said {
+            return None;
+        }
+        let why = failure.why.clone()?;
+        failure.said = true;
+        Some(why)
+    }
+
+    /// Why the cache could not be written, if it could not (said or not).
+    pub fn write_failure(&self) -> Option<String> {
+        self.write_failure.lock().unwrap().why.clone()
     }
 
     /// The size limit in bytes.
@@ -161,24 +227,18 @@ impl TraceCache {
         f(&mut self.counts.lock().unwrap())
     }
 
-    /// The entries now in the directory, with their sizes and last use.
+    /// The entries now in the cache (its files only), with their sizes and last use.
     fn entries(&self) -> io::Result<Vec<(PathBuf, u64, SystemTime)>> {
-        let mut out = Vec::new();
-        for entry in fs::read_dir(&self.dir)? {
-            let entry = entry?;
-            let path = entry.path();
-            if path.extension().and_then(|e| e.to_str()) != Some(EXT) {
-                continue;
-            }
-            // An entry another process removed in the meantime is simply not there.
-            let Ok(meta) = entry.metadata() else { continue };
-            let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            out.push((path, meta.len(), used));
-        }
-        Ok(out)
+        Ok(files::entries_in(&self.own)?
+            .into_iter()
+            .map(|(path, meta)| {
+                let used = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                (path, meta.len(), used)
+            })
+            .collect())
     }
 
-    /// Entries and bytes in the directory.
+    /// Entries and bytes in the cache.
     pub fn size(&self) -> io::Result<CacheSize> {
         let entries = self.entries()?;
         Ok(CacheSize {
@@ -187,35 +247,8 @@ impl TraceCache {
         })
     }
 
-    /// Remove every entry (and any temporary file left by a killed run); returns what was
-    /// removed.
-    pub fn clear(&self) -> io::Result<CacheSize> {
-        let mut removed = CacheSize::default();
-        for entry in fs::read_dir(&self.dir)? {
-            let path = entry?.path();
-            let ours = path
-                .extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| e == EXT || e == "tmp");
-            if !ours {
-                continue;
-            }
-            let bytes = fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-            match fs::remove_file(&path) {
-                Ok(()) => {
-                    removed.entries += 1;
-                    removed.bytes += bytes;
-                }
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => return Err(e),
-            }
-        }
-        self.bytes.store(0, Ordering::Relaxed);
-        Ok(removed)
-    }
-
     fn path_of(&self, key: &Key) -> PathBuf {
-        self.dir.join(format!("{}.{EXT}", key.file_stem()))
+        self.own.join(format!("{}.{EXT}", key.file_stem()))
     }
 
     /// The entry for `key`, checked whole, or `None` (no entry, or a bad one, removed).
@@ -223,7 +256,7 @@ impl TraceCache {
         let path = self.path_of(key);
         let entry = match read_entry(&path, key) {
             Ok(entry) => entry,
-            Err(Lookup::Missing) => return None,
+            Err(Lookup::Missing | Lookup::NotOurs) => return None,
             Err(Lookup::Bad) => {
                 let _ = fs::remove_file(&path);
                 self.count(|c| c.corrupt += 1);
@@ -237,8 +270,21 @@ impl TraceCache {
         Some(entry)
     }
 
-    /// Keep a finished search's events under `key`.
-    fn store(&self, key: &Key, written: Writer, outcome: &SearchOutcome) -> io::Result<()> {
+    /// Keep a finished search's events under `key`; when it cannot be, count it and keep
+    /// the first reason to say.
+    fn keep(&self, key: &Key, written: Writer, outcome: &SearchOutcome) {
+        if self.write_failure.lock().unwrap().at_open {
+            self.count(|c| c.unkept += 1);
+            return;
+        }
+        if let Err(why) = self.store(key, written, outcome) {
+            self.count(|c| c.unkept += 1);
+            self.write_failure.lock().unwrap().why.get_or_insert(why);
+        }
+    }
+
+    /// Keep a finished search's events under `key`, or say why not.
+    fn store(&self, key: &Key, written: Writer, outcome: &SearchOutcome) -> Result<(), String> {
         let Writer {
             gz,
             sha,
@@ -246,7 +292,9 @@ impl TraceCache {
             events,
             ..
         } = written;
-        let payload = gz.finish()?;
+        let payload = gz
+            .finish()
+            .map_err(|e| format!("cannot compress a trace: {e}"))?;
         let digest = digest.finish();
         let header = Header {
             key: key.text.clone(),
@@ -261,7 +309,8 @@ impl TraceCache {
             z80_instructions: outcome.stats.z80_instructions,
         };
         let mut bytes = format!("{MAGIC}\n").into_bytes();
-        serde_json::to_writer(&mut bytes, &header).map_err(io::Error::other)?;
+        serde_json::to_writer(&mut bytes, &header)
+            .map_err(|e| format!("cannot write an entry's header: {e}"))?;
         bytes.push(b'\n');
         bytes.extend_from_slice(&payload);
         let size = bytes.len() as u64;
@@ -269,7 +318,14 @@ impl TraceCache {
             return Ok(()); // larger than the whole cache may be: not kept
         }
         let path = self.path_of(key);
-        let tmp = self.dir.join(format!(
+        // Never over a file that is not the cache's, even under an entry's name.
+        if path.exists() && cache_file(&path).is_none() {
+            return Err(format!(
+                "{} is not the cache's: it is left alone",
+                files::shown(&path)
+            ));
+        }
+        let tmp = self.own.join(format!(
             "{}.{}.{}.tmp",
             key.file_stem(),
             std::process::id(),
@@ -283,12 +339,19 @@ impl TraceCache {
         })();
         if let Err(e) = written {
             let _ = fs::remove_file(&tmp);
-            return Err(e);
+            return Err(format!("cannot write {}: {e}", files::shown(&tmp)));
         }
         self.count(|c| c.stored += 1);
         let total = self.bytes.fetch_add(size, Ordering::Relaxed) + size;
         if total > self.limit {
-            self.shrink()?;
+            if let Err(e) = self.shrink() {
+                // This search is kept; the cache may grow past its limit: said once.
+                let why = format!(
+                    "cannot remove old entries from {}: {e}",
+                    files::shown(&self.own)
+                );
+                self.write_failure.lock().unwrap().why.get_or_insert(why);
+            }
         }
         Ok(())
     }
@@ -383,12 +446,20 @@ struct Entry {
 
 enum Lookup {
     Missing,
+    /// A file under the entry's name that is not the cache's: left alone.
+    NotOurs,
+    /// An entry of the cache's that fails its check.
     Bad,
 }
 
 /// Read an entry: its key must be `key`, its gzip stream sound, its bytes those the
 /// header's SHA-256 names and its events as many as it says.
 fn read_entry(path: &Path, key: &Key) -> Result<Entry, Lookup> {
+    match cache_file(path) {
+        Some(CacheFile::Entry) => {}
+        _ if !path.exists() => return Err(Lookup::Missing),
+        _ => return Err(Lookup::NotOurs),
+    }
     let bytes = match fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(Lookup::Missing),
@@ -473,8 +544,8 @@ pub(crate) fn left_search(
             let z80 = result.as_ref().ok().and_then(|o| o.stats.z80_instructions);
             if let Ok(outcome) = &result {
                 // A cache that cannot be written costs the next run time, not this run
-                // its result.
-                let _ = cache.store(&key, writer, outcome);
+                // its result: it is counted and said, and the run goes on.
+                cache.keep(&key, writer, outcome);
             }
             (result.map(|_| ()), z80, false)
         }
@@ -514,266 +585,4 @@ fn replay(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use sargon_core::digest::DigestBuilder;
-    use sargon_core::engine::SearchOptions;
-    use sargon_core::position::Book;
-
-    fn startpos(book: bool) -> Setup {
-        sargon_core::position::setup(&shakmaty::Chess::default(), Book::from(book)).unwrap()
-    }
-
-    pub(super) fn trace(depth: u8) -> Vec<Event> {
-        record::search(
-            &mut sargon_port::Port::new(),
-            &startpos(false),
-            &SearchOptions::depth(depth),
-            Detail::Full,
-            &mut [],
-        )
-        .unwrap()
-        .events
-    }
-
-    #[test]
-    fn the_key_names_image_position_depth_and_book_byte() {
-        let a = startpos(false);
-        let d2 = SearchOptions::depth(2);
-        let k = |sha: &str, s: &Setup, o: &SearchOptions| Key::new(sha, s, o).file_stem();
-        let base = k("aa", &a, &d2);
-        assert_eq!(base, k("aa", &a, &d2));
-        assert_ne!(base, k("ab", &a, &d2));
-        assert_ne!(base, k("aa", &startpos(true), &d2), "MOVENO differs");
-        assert_ne!(base, k("aa", &a, &SearchOptions::depth(3)));
-        let other_byte = SearchOptions {
-            book_random: 1,
-            ..SearchOptions::depth(2)
-        };
-        assert_ne!(base, k("aa", &a, &other_byte));
-        let pos: shakmaty::Chess = shakmaty::fen::Fen::from_ascii(
-            b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-        )
-        .unwrap()
-        .into_position(shakmaty::CastlingMode::Standard)
-        .unwrap();
-        let e4 = sargon_core::position::setup(&pos, Book::Off).unwrap();
-        assert_ne!(base, k("aa", &e4, &d2));
-    }
-
-    #[test]
-    fn a_digest_is_kept_with_the_events() {
-        let events = trace(1);
-        let mut writer = Writer::new();
-        let mut expected = DigestBuilder::new();
-        for e in &events {
-            writer.add(e);
-            expected.add(e);
-        }
-        assert_eq!(writer.finish_digest(), expected.finish());
-    }
-
-    /// The port dressed as the original: it says it is the emulator running an image, and
-    /// counts the searches it really does.
-    struct Dressed {
-        port: sargon_port::Port,
-        rom: sargon_core::engine::RomId,
-        searches: u32,
-    }
-
-    impl Dressed {
-        fn new(sha: &str) -> Dressed {
-            Dressed {
-                port: sargon_port::Port::new(),
-                rom: sargon_core::engine::RomId {
-                    name: "sargon".into(),
-                    sha256: sha.into(),
-                    verified: true,
-                    allowed_differences: Vec::new(),
-                },
-                searches: 0,
-            }
-        }
-    }
-
-    impl Engine for Dressed {
-        fn kind(&self) -> EngineKind {
-            EngineKind::Emulator
-        }
-        fn rom_id(&self) -> Option<&sargon_core::engine::RomId> {
-            Some(&self.rom)
-        }
-        fn search(
-            &mut self,
-            setup: &Setup,
-            opts: &SearchOptions,
-            hooks: &mut sargon_core::hooks::Hooks,
-        ) -> Result<SearchOutcome, SearchError> {
-            self.searches += 1;
-            self.port.search(setup, opts, hooks)
-        }
-    }
-
-    /// The events of one left search through the cache, and whether they were read from it.
-    fn through(
-        engine: &mut (dyn Engine + Send),
-        cache: &TraceCache,
-        setup: &Setup,
-        opts: &SearchOptions,
-    ) -> (Vec<Event>, bool) {
-        let mut events = Vec::new();
-        let run = left_search(engine, Some(cache), setup, opts, |e| events.push(e));
-        run.result.expect("the search runs");
-        (events, run.cost.cached)
-    }
-
-    fn entries(dir: &Path) -> Vec<PathBuf> {
-        let mut v: Vec<PathBuf> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        v.sort();
-        v
-    }
-
-    #[test]
-    fn a_finished_search_is_kept_and_read_back_instead_of_searched() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT).unwrap();
-        let mut original = Dressed::new(&"aa".repeat(32));
-        let (setup, opts) = (startpos(false), SearchOptions::depth(2));
-        let (first, cached) = through(&mut original, &cache, &setup, &opts);
-        assert!(!cached);
-        assert_eq!(first, trace(2));
-        assert_eq!(entries(dir.path()).len(), 1);
-        let (again, cached) = through(&mut original, &cache, &setup, &opts);
-        assert!(cached);
-        assert_eq!(again, first);
-        assert_eq!(original.searches, 1, "the second came from the cache");
-        assert_eq!(
-            cache.counts(),
-            CacheCounts {
-                hits: 1,
-                stored: 1,
-                ..CacheCounts::default()
-            }
-        );
-        // The header carries the trace's digest, as the golden files give it.
-        let text = fs::read(&entries(dir.path())[0]).unwrap();
-        let mut expected = DigestBuilder::new();
-        first.iter().for_each(|e| expected.add(e));
-        let sha = expected.finish().sha256;
-        assert!(text.windows(sha.len()).any(|w| w == sha.as_bytes()));
-    }
-
-    #[test]
-    fn another_image_position_or_depth_never_meets_the_entry() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT).unwrap();
-        let (setup, d1) = (startpos(false), SearchOptions::depth(1));
-        let mut a = Dressed::new(&"aa".repeat(32));
-        through(&mut a, &cache, &setup, &d1);
-        let mut b = Dressed::new(&"bb".repeat(32));
-        let (_, cached) = through(&mut b, &cache, &setup, &d1);
-        assert!(!cached && b.searches == 1, "another image");
-        let (_, cached) = through(&mut a, &cache, &startpos(true), &d1);
-        assert!(!cached && a.searches == 2, "another MOVENO");
-        let (_, cached) = through(&mut a, &cache, &setup, &SearchOptions::depth(2));
-        assert!(!cached && a.searches == 3, "another depth");
-        assert_eq!(entries(dir.path()).len(), 4);
-        // The port is never cached: it changes with every build.
-        let mut events = Vec::new();
-        let run = left_search(
-            &mut sargon_port::Port::new(),
-            Some(&cache),
-            &setup,
-            &d1,
-            |e| events.push(e),
-        );
-        assert!(run.result.is_ok() && !run.cost.cached);
-        assert_eq!(entries(dir.path()).len(), 4);
-    }
-
-    #[test]
-    fn a_damaged_entry_is_removed_and_the_search_run_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT).unwrap();
-        let mut original = Dressed::new(&"aa".repeat(32));
-        let (setup, opts) = (startpos(false), SearchOptions::depth(2));
-        let (first, ..) = through(&mut original, &cache, &setup, &opts);
-        let path = entries(dir.path()).remove(0);
-        let mut bytes = fs::read(&path).unwrap();
-        let last = bytes.len() - 20;
-        bytes[last] ^= 0x01;
-        fs::write(&path, &bytes).unwrap();
-        let (again, cached) = through(&mut original, &cache, &setup, &opts);
-        assert!(!cached);
-        assert_eq!(again, first);
-        assert_eq!(original.searches, 2);
-        assert_eq!(cache.counts().corrupt, 1);
-        // Kept again, whole.
-        let (_, cached) = through(&mut original, &cache, &setup, &opts);
-        assert!(cached);
-        // A file that is not an entry at all, under an entry's name.
-        fs::write(&path, b"hello\n").unwrap();
-        let (_, cached) = through(&mut original, &cache, &setup, &opts);
-        assert!(!cached);
-        assert_eq!(cache.counts().corrupt, 2);
-    }
-
-    #[test]
-    fn a_stopped_search_is_not_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT).unwrap();
-        let mut original = Dressed::new(&"aa".repeat(32));
-        let opts = SearchOptions {
-            stop: Some(std::sync::Arc::new(std::sync::atomic::AtomicBool::new(
-                true,
-            ))),
-            ..SearchOptions::depth(4)
-        };
-        let run = left_search(&mut original, Some(&cache), &startpos(false), &opts, |_| {});
-        assert!(
-            matches!(run.result, Err(SearchError::Stopped)),
-            "{:?}",
-            run.result
-        );
-        assert!(entries(dir.path()).is_empty());
-    }
-
-    #[test]
-    fn the_limit_removes_the_least_recently_used_entries() {
-        let dir = tempfile::tempdir().unwrap();
-        let d1 = SearchOptions::depth(1);
-        // Measure one entry, then allow about two and a half.
-        let size = {
-            let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT).unwrap();
-            through(&mut Dressed::new("00"), &cache, &startpos(false), &d1);
-            let size = cache.size().unwrap().bytes;
-            cache.clear().unwrap();
-            size
-        };
-        let cache = TraceCache::open(dir.path(), size * 5 / 2).unwrap();
-        let old = SystemTime::now() - std::time::Duration::from_secs(3600);
-        for (i, sha) in ["01", "02"].iter().enumerate() {
-            through(&mut Dressed::new(sha), &cache, &startpos(false), &d1);
-            // Distinct ages, whatever the file system's clock resolution: 01 is older.
-            for path in entries(dir.path()) {
-                let f = File::options().append(true).open(&path).unwrap();
-                if i == 0 {
-                    f.set_modified(old).unwrap();
-                }
-            }
-        }
-        // Using 01 makes 02 the least recently used.
-        let (_, cached) = through(&mut Dressed::new("01"), &cache, &startpos(false), &d1);
-        assert!(cached);
-        through(&mut Dressed::new("03"), &cache, &startpos(false), &d1);
-        assert_eq!(cache.counts().evicted, 1);
-        assert!(cache.size().unwrap().bytes <= size * 5 / 2);
-        let (_, cached) = through(&mut Dressed::new("01"), &cache, &startpos(false), &d1);
-        assert!(cached, "01 was kept");
-        let (_, cached) = through(&mut Dressed::new("02"), &cache, &startpos(false), &d1);
-        assert!(!cached, "02 was removed");
-    }
-}
+mod tests;
