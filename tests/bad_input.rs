@@ -680,3 +680,7 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+// Each area's cases in a file of its own under tests/bad_input/ (named by path: `mod uci;`
+// alone would be tests/uci.rs, a test of its own).
+#[path = "bad_input/uci.rs"]
+mod uci;
