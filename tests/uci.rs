@@ -320,10 +320,17 @@ fn quit_during_depth_one_answers_no_move() {
     thread::sleep(Duration::from_millis(50));
     let t0 = Instant::now();
     assert!(!uci.handle_line("quit"));
-    assert!(t0.elapsed() < Duration::from_millis(500), "{:?}", t0.elapsed());
+    assert!(
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
     let text = out.text();
     assert!(text.contains("quit before depth 1 completed"), "{text}");
-    assert_eq!(out.lines().last().map(String::as_str), Some("bestmove 0000"));
+    assert_eq!(
+        out.lines().last().map(String::as_str),
+        Some("bestmove 0000")
+    );
 }
 
 #[test]
@@ -536,9 +543,15 @@ fn a_cut_or_unreadable_line_is_refused_whole() {
         "info string position refused: its line is not UTF-8",
         "info string go refused: its line is not UTF-8; no search",
     ] {
-        assert!(lines.iter().any(|l| l.starts_with(said)), "{said}: {lines:?}");
+        assert!(
+            lines.iter().any(|l| l.starts_with(said)),
+            "{said}: {lines:?}"
+        );
     }
-    assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
 }
 
 #[test]

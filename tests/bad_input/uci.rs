@@ -75,7 +75,10 @@ impl Engine {
                 }
                 Err(_) => {
                     let _ = self.child.kill();
-                    panic!("no bestmove within {limit:?}; got {got:?}, before {:?}", self.seen);
+                    panic!(
+                        "no bestmove within {limit:?}; got {got:?}, before {:?}",
+                        self.seen
+                    );
                 }
             }
         }
@@ -119,15 +122,24 @@ fn stop_a_node_limit_or_fixed_depth_never_get_an_unsearched_move() {
     engine.send("go");
     std::thread::sleep(Duration::from_secs(1));
     engine.send("stop");
-    answers.push(("FixedDepth 9, go, stop", engine.until_bestmove(Duration::from_secs(30))));
+    answers.push((
+        "FixedDepth 9, go, stop",
+        engine.until_bestmove(Duration::from_secs(30)),
+    ));
     engine.send("go nodes 1");
-    answers.push(("FixedDepth 9, go nodes 1", engine.until_bestmove(Duration::from_secs(30))));
+    answers.push((
+        "FixedDepth 9, go nodes 1",
+        engine.until_bestmove(Duration::from_secs(30)),
+    ));
     engine.send("setoption name FixedDepth value 0");
     engine.send("go nodes 1");
     answers.push(("go nodes 1", engine.until_bestmove(Duration::from_secs(30))));
     engine.send("go infinite");
     engine.send("stop");
-    answers.push(("go infinite, stop at once", engine.until_bestmove(Duration::from_secs(30))));
+    answers.push((
+        "go infinite, stop at once",
+        engine.until_bestmove(Duration::from_secs(30)),
+    ));
     engine.quit();
     for (what, lines) in answers {
         let (best, searched) = answer_and_searched(&lines);
@@ -135,7 +147,11 @@ fn stop_a_node_limit_or_fixed_depth_never_get_an_unsearched_move() {
             lines.iter().any(|l| l.starts_with("info depth 1 ")),
             "{what}: {lines:?}"
         );
-        assert_eq!(Some(best), searched, "{what}: the move of a search: {lines:?}");
+        assert_eq!(
+            Some(best),
+            searched,
+            "{what}: the move of a search: {lines:?}"
+        );
         assert!(
             !lines.iter().any(|l| l.contains("first legal move")),
             "{what}: {lines:?}"
@@ -173,7 +189,10 @@ fn a_position_line_over_64_kb_is_refused_not_cut() {
         lines[0].starts_with("info string position refused: its line is longer than 64 KB"),
         "{lines:?}"
     );
-    assert!(!lines.iter().any(|l| l.starts_with("info depth")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
     // A valid position is searched again; a `go` over 64 KB is not.
     engine.send("position startpos moves e2e4 e7e5");
     engine.send(&format!("go depth 1 {}", "searchmoves ".repeat(6000)));
@@ -222,7 +241,11 @@ fn store_with_a_runaway_image(rom: &sargon_original::rom::Rom, dir: &std::path::
         "loops",
         "--accept-different",
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     store
 }
 

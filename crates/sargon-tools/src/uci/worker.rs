@@ -298,7 +298,11 @@ enum Answer {
 /// move's clock (from `ponderhit` when pondering: until then there is no limit). The hard
 /// limit of the budget ends the search once depth 1 has completed; the clock's own hard
 /// limit ends depth 1 too.
-fn watchdog(job: &Job, flags: &StopFlags, finished: &Arc<AtomicBool>) -> Option<thread::JoinHandle<()>> {
+fn watchdog(
+    job: &Job,
+    flags: &StopFlags,
+    finished: &Arc<AtomicBool>,
+) -> Option<thread::JoinHandle<()>> {
     let budget = job.plan.budget?;
     let mut limits: Vec<(Duration, bool)> = vec![(budget.hard, false)];
     if let Some(limit) = job.plan.depth_one_limit {
