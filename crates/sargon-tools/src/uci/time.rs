@@ -96,8 +96,8 @@ pub struct Plan {
     /// Stop once this many positions have been evaluated (after depth 1: depth 1 always
     /// completes, so that the move played is a searched one).
     pub nodes: Option<u64>,
-    /// The limit that may cut depth 1 short ([`TimeBudget::clock_limit`]); nothing else
-    /// does but `quit`.
+    /// The limit that may cut depth 1 short: the hard limit of the side's clock
+    /// (`wtime`/`btime`), whose running out loses the game. Nothing else does but `quit`.
     pub depth_one_limit: Option<Duration>,
     /// Wait for `stop` before answering (go infinite / go ponder).
     pub wait_for_stop: bool,
