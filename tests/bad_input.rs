@@ -686,3 +686,7 @@ mod stderr;
 // The checks of one area each (issue 32), beside this crate root.
 #[path = "bad_input/cache.rs"]
 mod cache;
+// Each area's cases in a file of its own under tests/bad_input/ (named by path: `mod uci;`
+// alone would be tests/uci.rs, a test of its own).
+#[path = "bad_input/uci.rs"]
+mod uci;

@@ -250,7 +250,7 @@ fn book_move_comes_at_once() {
 }
 
 /// A GUI's hint pane sends `go` and `stop` together: a book move, which costs no search,
-/// is still the answer (not the first legal move, as when no depth completed).
+/// is still the answer; out of the book, depth 1 completes first (issue 32 item 4).
 #[test]
 fn a_book_move_survives_an_immediate_stop() {
     let (mut uci, out) = session(1000);
@@ -261,16 +261,75 @@ fn a_book_move_survives_an_immediate_stop() {
     let text = out.text();
     assert!(text.contains("info string book move"), "{text}");
     assert!(!text.contains("no search depth completed"), "{text}");
-    // Out of the book, a stop before depth 1 still falls back to the first legal move.
+    // Out of the book, a stop before depth 1 has completed waits for it: its move is the
+    // answer, not the first legal move, which no search chose.
     out.clear();
     uci.handle_line(&format!("position fen {MIDDLEGAME}"));
     uci.handle_line("go movetime 3000");
     uci.handle_line("stop");
     out.wait_for("bestmove", Duration::from_secs(2));
+    let text = out.text();
+    assert!(text.contains("info depth 1 "), "{text}");
+    assert!(!text.contains("first legal move"), "{text}");
+}
+
+/// Issue 32 item 4: `stop`, a node limit, FixedDepth or a `go movetime` shorter than depth
+/// 1 never get a move no search chose: depth 1 always completes (the stand-in engine plays
+/// the first legal move that is no castling, so the answer must come with `info depth 1`).
+#[test]
+fn depth_one_completes_before_anything_but_the_clock_ends_the_search() {
+    // Depth 1 takes 200 ms here.
+    let (mut uci, out) = session(200);
+    uci.handle_line("setoption name FixedDepth value 6");
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    for go in ["go", "go infinite", "go depth 3", "go movetime 10"] {
+        out.clear();
+        let t0 = Instant::now();
+        uci.handle_line(go);
+        uci.handle_line("stop");
+        out.wait_for("bestmove", Duration::from_secs(5));
+        let text = out.text();
+        assert!(t0.elapsed() >= Duration::from_millis(200), "{go}: {text}");
+        assert!(text.contains("info depth 1 "), "{go}: {text}");
+        assert!(!text.contains("info depth 2 "), "{go}: {text}");
+        assert!(!text.contains("info depth 6 "), "{go}: {text}");
+        assert!(!text.contains("first legal move"), "{go}: {text}");
+        bestmove(&out, &uci.position().clone());
+    }
+    // Without a stop, FixedDepth N searches depth 1, then N.
+    let (mut uci, out) = session(1);
+    uci.handle_line("setoption name FixedDepth value 3");
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go");
+    out.wait_for("bestmove", Duration::from_secs(5));
+    let depths: Vec<String> = out
+        .lines()
+        .into_iter()
+        .filter(|l| l.starts_with("info depth"))
+        .map(|l| l.split(' ').take(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(depths, ["info depth 1", "info depth 3"], "{}", out.text());
+}
+
+/// `quit` ends the engine at once, depth 1 too; a search cut there answers no move.
+#[test]
+fn quit_during_depth_one_answers_no_move() {
+    let (mut uci, out) = session(2000);
+    uci.handle_line(&format!("position fen {MIDDLEGAME}"));
+    uci.handle_line("go infinite");
+    thread::sleep(Duration::from_millis(50));
+    let t0 = Instant::now();
+    assert!(!uci.handle_line("quit"));
     assert!(
-        out.text().contains("no search depth completed"),
-        "{}",
-        out.text()
+        t0.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t0.elapsed()
+    );
+    let text = out.text();
+    assert!(text.contains("quit before depth 1 completed"), "{text}");
+    assert_eq!(
+        out.lines().last().map(String::as_str),
+        Some("bestmove 0000")
     );
 }
 
@@ -435,6 +494,7 @@ fn echoed_input_is_cut_and_escaped() {
 
 /// A line of megabytes (a GUI or a pipe gone wrong) is read up to 64 KB, with one info
 /// string, and the session goes on; a line that is not UTF-8 is named and skipped.
+/// (What a cut `position` or `go` gets: `a_cut_or_unreadable_line_is_refused_whole`.)
 #[test]
 fn a_huge_line_is_cut_and_the_session_goes_on() {
     let (mut uci, out) = session(1);
@@ -455,6 +515,43 @@ fn a_huge_line_is_cut_and_the_session_goes_on() {
         "{lines:?}"
     );
     assert!(lines.iter().all(|l| l.len() < 1000), "every answer short");
+}
+
+/// Issue 32 item 6: a `position ... moves` line over 64 KB is not cut at a move boundary
+/// and the shorter game searched: the line is refused whole, and the next `go` answers
+/// `bestmove 0000` as after any refused position. A cut `go` is not searched, and a line
+/// that is not UTF-8 is refused the same way.
+#[test]
+fn a_cut_or_unreadable_line_is_refused_whole() {
+    let (mut uci, out) = session(1);
+    // Spaced so that the first 64 KB end after a whole move: the cut game is a legal one.
+    let moves = ["g1f3", "g8f6", "f3g1", "f6g8"].repeat(4000).join(" ");
+    let mut input = format!("position startpos   moves {moves}\ngo depth 1\n").into_bytes();
+    input.extend_from_slice(b"position startpos\n");
+    input.extend_from_slice(format!("go depth 1 {}\n", "x ".repeat(40_000)).as_bytes());
+    input.extend_from_slice(b"position startpos moves e2e4 e7e5 \xff\ngo depth 1\n");
+    input.extend_from_slice(b"go \xff depth 1\n");
+    uci.run(Cursor::new(input)).unwrap();
+    let lines = out.lines();
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers, ["bestmove 0000"; 4], "{lines:?}");
+    for said in [
+        "info string position refused: its line is longer than 64 KB; every go answers \
+         bestmove 0000 until a valid position",
+        "info string go: no valid position (its line is longer than 64 KB)",
+        "info string go refused: its line is longer than 64 KB; no search",
+        "info string position refused: its line is not UTF-8",
+        "info string go refused: its line is not UTF-8; no search",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(said)),
+            "{said}: {lines:?}"
+        );
+    }
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
 }
 
 #[test]
@@ -541,8 +638,9 @@ fn movetime_is_kept() {
 
 #[test]
 fn the_clock_is_never_exceeded() {
-    // Depth 1 alone takes 300 ms: with 200 ms left, it is stopped at the hard limit and
-    // the first legal move is played in time.
+    // Depth 1 alone takes 300 ms: with 200 ms left, it is stopped at the clock's hard
+    // limit and the first legal move is played in time (the one case of a move no search
+    // chose, said in an info string).
     let (mut uci, out) = session(300);
     uci.handle_line(&format!("position fen {MIDDLEGAME}"));
     let t0 = Instant::now();
@@ -553,7 +651,12 @@ fn the_clock_is_never_exceeded() {
         "{:?}",
         t0.elapsed()
     );
-    assert!(out.text().contains("no search depth completed"));
+    assert!(
+        out.text()
+            .contains("info string the clock's hard limit (18 ms) came before depth 1 completed"),
+        "{}",
+        out.text()
+    );
     bestmove(&out, &uci.position().clone());
     // With a comfortable clock, several depths, and still within the budget.
     let (mut uci, out) = session(5);
@@ -581,8 +684,10 @@ fn fixed_depth_option() {
         .into_iter()
         .filter(|l| l.starts_with("info depth"))
         .collect();
-    assert_eq!(infos.len(), 1, "{infos:?}");
-    assert!(infos[0].starts_with("info depth 3 "));
+    // Depth 1 first, so that a `stop` would find a searched move (issue 32 item 4).
+    assert_eq!(infos.len(), 2, "{infos:?}");
+    assert!(infos[0].starts_with("info depth 1 "));
+    assert!(infos[1].starts_with("info depth 3 "));
 }
 
 #[test]
@@ -646,8 +751,7 @@ fn fixed_depth_under_a_node_limit_plays_a_searched_move() {
     out.wait_for("bestmove", Duration::from_secs(20));
     let text = out.text();
     assert!(text.contains("info depth 1 "), "{text}");
-    assert!(text.contains("under a node limit"), "{text}");
-    assert!(!text.contains("no search depth completed"), "{text}");
+    assert!(!text.contains("first legal move"), "{text}");
 }
 
 #[test]

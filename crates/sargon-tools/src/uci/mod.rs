@@ -23,8 +23,12 @@
 //! * `time MS` since `go`, and the `pv`, read from the "best so far" nodes ([`sargon_core::pv`]).
 //!
 //! `bestmove` is the move of the last completed depth. A search cut short (by `stop`, the
-//! clock or a node limit) is thrown away; if not even depth 1 completed, the first legal
-//! move is played, and `bestmove 0000` is the answer when there is no legal move. The
+//! clock or a node limit) is thrown away. Depth 1 always completes: `stop`, the end of the
+//! input, a node limit and `go movetime` end only the depths after it, so the move played
+//! is one a search chose. The one exception is the clock (`wtime`/`btime`), whose hard
+//! limit ends depth 1 too: the first legal move is then played in time, with an `info
+//! string` saying so. `quit` ends depth 1 too, and a search so ended, a search that failed
+//! (a runaway image) and a position without a legal move answer `bestmove 0000`. The
 //! move Sargon's opening book gives (in the initial position and one White move after it,
 //! see [`sargon_core::position`]) is played at once, without a search, and announced with
 //! an `info depth 0 ... pv <move>` line so that an analysis pane shows it.
@@ -46,12 +50,13 @@
 //! would end within the soft budget times 1.5 and the hard limit; a watchdog thread sets
 //! the stop flag at the hard limit, and the engines look at that flag (the emulator every
 //! 64 K Z80 instructions), so a search that overruns is abandoned in about a millisecond.
-//! Depth 1 is always started. Depths never exceed [`Engine::max_depth`].
+//! Depth 1 is always started, and only the clock's hard limit stops it. Depths never
+//! exceed [`Engine::max_depth`].
 //!
 //! # Options
 //!
-//! `Engine` (port or emulator), `FixedDepth` (0: iterate under the clock; N: search depth N
-//! only, preceded by a depth-1 safety search when a clock or a node limit is set), `OwnBook` (alias
+//! `Engine` (port or emulator), `FixedDepth` (0: iterate under the clock; N: search depth 1,
+//! so that a searched move is at hand, then depth N), `OwnBook` (alias
 //! `Book`), `MultiPV`, `UCI_AnalyseMode` and `Ponder` ([`Settings`]). The book answers only
 //! a plain `go`: analysis (`UCI_AnalyseMode`, `go infinite`, `go ponder`) wants a search,
 //! and a restricted root (`searchmoves`, `MultiPV` above 1) a choice the book cannot make.
@@ -60,6 +65,8 @@
 //!
 //! After a refused `position`, or while the chosen engine cannot start, every `go` answers
 //! `bestmove 0000` with the reason: any move would answer a question the GUI did not ask.
+//! A line longer than 64 KB or not UTF-8 is refused whole, never carried out in part: a
+//! `position` so sent is a refused position, a `go` answers `bestmove 0000`.
 //! Malformed `go` words are named and ignored, echoed input goes through
 //! [`sargon_core::input::echo`], and depths beyond an engine's maximum are said, never
 //! silently clamped.
@@ -68,7 +75,7 @@
 //!
 //! When the input ends (EOF) without `quit`, the GUI has gone: a bounded search gets
 //! [`EOF_GRACE`] to finish (so a script piped into `sargon uci` gets its `bestmove`), then
-//! any search is stopped and [`Uci::run`] returns.
+//! any search is stopped as by `stop` (depth 1 completes) and [`Uci::run`] returns.
 //!
 //! # Layout
 //!
@@ -97,7 +104,8 @@ pub type EngineFactory =
 pub struct Settings {
     /// `Engine`: which engine searches.
     pub engine: EngineKind,
-    /// `FixedDepth`: 0 to iterate under the clock, N to search depth N only.
+    /// `FixedDepth`: 0 to iterate under the clock, N to search depth 1 (so that a searched
+    /// move is at hand) and then depth N.
     pub fixed_depth: u8,
     /// `OwnBook` (alias `Book`): play from Sargon's opening book where it applies.
     pub book: bool,

@@ -14,7 +14,7 @@ use sargon_core::engine::{Engine, EngineKind};
 use sargon_core::input::echo;
 use sargon_core::position;
 
-use super::worker::{bestmove_line, fallback, search_thread, GuiSignals, Job};
+use super::worker::{search_thread, GuiSignals, Job, StopFlags};
 use super::{
     parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings,
     MAX_MULTIPV,
@@ -54,7 +54,7 @@ pub(super) struct Loaded {
 
 /// A `go` being carried out on the worker thread.
 struct Running {
-    stop: Arc<AtomicBool>,
+    flags: StopFlags,
     handle: JoinHandle<Option<Loaded>>,
     /// go infinite / go ponder: answers only after `stop`.
     waits_for_stop: bool,
@@ -87,7 +87,8 @@ pub struct Uci<W: Write + Send + 'static> {
 
 /// The longest input line read whole: no UCI command comes near it (a `position` with 500
 /// moves is about 2,500 bytes), and a GUI or a pipe gone wrong must not make the engine
-/// hold a gigabyte.
+/// hold a gigabyte. A longer line is refused whole ([`Uci::refuse_line`]): its first part
+/// is a command nobody sent (a `position` cut at a move boundary is a shorter game).
 const MAX_LINE: usize = 64 * 1024;
 
 /// Read one line (its end included) into `buf`, at most `cap` bytes of it: the rest of a
@@ -200,22 +201,18 @@ impl<W: Write + Send + 'static> Uci<W> {
     pub fn run(&mut self, mut input: impl BufRead) -> io::Result<()> {
         let mut bytes = Vec::new();
         while let Some(cut) = read_capped_line(&mut input, &mut bytes, MAX_LINE)? {
-            if cut {
-                self.out.info(&format!(
-                    "a line longer than {} KB: read its first {} KB only",
-                    MAX_LINE / 1024,
-                    MAX_LINE / 1024
-                ));
-            }
-            let Ok(line) = std::str::from_utf8(&bytes) else {
-                // Not UTF-8: say so and go on.
-                self.out.info("ignored a line that is not UTF-8");
+            let why = if cut {
+                format!("its line is longer than {} KB", MAX_LINE / 1024)
+            } else if std::str::from_utf8(&bytes).is_err() {
+                "its line is not UTF-8".to_string()
+            } else {
+                let line = String::from_utf8_lossy(&bytes);
+                if !self.handle_line(line.trim_end_matches(['\n', '\r'])) {
+                    return Ok(());
+                }
                 continue;
             };
-            let line = line.trim_end_matches(['\n', '\r']).to_string();
-            if !self.handle_line(&line) {
-                return Ok(());
-            }
+            self.refuse_line(&String::from_utf8_lossy(&bytes), &why);
         }
         self.finish();
         Ok(())
@@ -244,14 +241,47 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
     }
 
-    /// Stop the running search (its `bestmove` is printed) and take the engine back.
+    /// Stop the running search once depth 1 has completed (its `bestmove` is printed:
+    /// a searched move) and take the engine back.
     pub(crate) fn stop(&mut self) {
         if let Some(r) = &self.running {
             r.signals.stop();
-            r.stop.store(true, Ordering::Relaxed);
+            r.flags.stop_soon();
             r.handle.thread().unpark();
         }
         self.wait();
+    }
+
+    /// `quit`: end the running search at once, depth 1 too (the GUI wants no answer; a
+    /// search cut before depth 1 answers `bestmove 0000`), and take the engine back.
+    fn quit(&mut self) {
+        if let Some(r) = &self.running {
+            r.signals.quit();
+            r.flags.stop_now();
+            r.handle.thread().unpark();
+        }
+        self.wait();
+    }
+
+    /// A line that cannot be read as sent (cut at [`MAX_LINE`], or not UTF-8) is not
+    /// carried out, in part or otherwise: what it would have set is refused as a whole.
+    /// A `position` is refused as an invalid one is (every `go` answers `bestmove 0000`
+    /// until a valid one), and a `go` gets its `bestmove 0000` (the GUI waits for one).
+    fn refuse_line(&mut self, line: &str, why: &str) {
+        let command = line.split_whitespace().next().unwrap_or("");
+        if self.running.is_some() && !self.is_searching() {
+            self.wait();
+        }
+        match command {
+            "position" => self.refuse_position(why.to_string()),
+            "go" if !self.is_searching() => {
+                self.refuse_go(&format!("go refused: {why}; no search"))
+            }
+            "" => self.out.info(&format!("ignored a line: {why}")),
+            _ => self
+                .out
+                .info(&format!("ignored a `{}` line: {why}", echo(command))),
+        }
     }
 
     /// Handle one line of input; `false` after `quit`.
@@ -283,7 +313,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             "ponderhit" => self.ponderhit(),
             "setoption" => self.set_option(args),
             "quit" => {
-                self.stop();
+                self.quit();
                 return false;
             }
             "debug" | "register" => {}
@@ -443,6 +473,11 @@ impl<W: Write + Send + 'static> Uci<W> {
                 position::fen_of(&reached)
             ),
         };
+        self.refuse_position(problem);
+    }
+
+    /// Refuse a `position` command: until a valid one, every `go` answers `bestmove 0000`.
+    fn refuse_position(&mut self, problem: String) {
         self.out.info(&format!(
             "position refused: {problem}; every go answers bestmove 0000 until a valid position"
         ));
@@ -594,19 +629,19 @@ impl<W: Write + Send + 'static> Uci<W> {
             currmove_after: self.settings.currmove_after,
             signals: signals.clone(),
         };
-        let stop = Arc::new(AtomicBool::new(false));
+        let flags = StopFlags::default();
         let out = self.out.clone();
-        let worker_stop = stop.clone();
+        let worker_flags = flags.clone();
         let waits_for_stop = job.plan.wait_for_stop;
         let answered = Arc::new(AtomicBool::new(false));
         let worker_answered = answered.clone();
         let spawned = thread::Builder::new()
             .name("sargon-search".to_string())
-            .spawn(move || search_thread(loaded, job, worker_stop, worker_answered, out));
+            .spawn(move || search_thread(loaded, job, worker_flags, worker_answered, out));
         match spawned {
             Ok(handle) => {
                 self.running = Some(Running {
-                    stop,
+                    flags,
                     handle,
                     waits_for_stop,
                     answered,
@@ -614,9 +649,9 @@ impl<W: Write + Send + 'static> Uci<W> {
                 })
             }
             Err(e) => {
-                self.out.info(&format!("cannot start a search thread: {e}"));
-                self.out
-                    .line(&bestmove_line(&fallback(&self.position, &[]), None));
+                // The engine went with the closure that was not run: built again at the
+                // next `go`. No search, so no move.
+                self.refuse_go(&format!("go: cannot start a search thread: {e}"));
             }
         }
     }

@@ -68,6 +68,17 @@ impl TimeBudget {
         }
     }
 
+    /// The hard limit of the side to move's clock (`wtime`/`btime`), the one limit that
+    /// may cut depth 1: running out of the clock loses the game. A `go movetime` alone has
+    /// none (depth 1 completes, in milliseconds on the port, however short the time).
+    pub(crate) fn clock_limit(go: &GoParams, turn: Color) -> Option<Duration> {
+        if go.infinite {
+            return None;
+        }
+        go.clock(turn)
+            .map(|(t, inc)| TimeBudget::from_clock(t, inc, go.movestogo).hard)
+    }
+
     /// May a depth predicted to take `predicted` start after `elapsed`?
     pub(crate) fn allows(&self, elapsed: Duration, predicted: Duration) -> bool {
         let end = elapsed + predicted;
@@ -82,8 +93,12 @@ pub struct Plan {
     pub depths: Vec<u8>,
     /// The time limits, if the `go` has any.
     pub budget: Option<TimeBudget>,
-    /// Stop once this many positions have been evaluated.
+    /// Stop once this many positions have been evaluated (after depth 1: depth 1 always
+    /// completes, so that the move played is a searched one).
     pub nodes: Option<u64>,
+    /// The limit that may cut depth 1 short: the hard limit of the side's clock
+    /// (`wtime`/`btime`), whose running out loses the game. Nothing else does but `quit`.
+    pub depth_one_limit: Option<Duration>,
     /// Wait for `stop` before answering (go infinite / go ponder).
     pub wait_for_stop: bool,
     /// `go ponder`: `ponderhit` also ends the wait, and starts the clock.
@@ -125,14 +140,9 @@ impl Plan {
                     "FixedDepth {fixed} overrides go mate {m} (setoption name FixedDepth value 0 to follow go)"
                 ));
             }
-            // Under a clock or a node limit the fixed depth may not finish: depth 1 first,
-            // so that there is a searched move to play.
-            if (budget.is_some() || go.nodes.is_some()) && fixed > 1 {
-                if go.nodes.is_some() {
-                    notes.push(format!(
-                        "FixedDepth {fixed} under a node limit: depth 1 first, then depth {fixed} if the nodes last"
-                    ));
-                }
+            // `stop`, a clock or a node limit may end depth N before it finishes: depth 1
+            // first, so that there is always a searched move to play.
+            if fixed > 1 {
                 vec![1, fixed]
             } else {
                 vec![fixed]
@@ -166,6 +176,7 @@ impl Plan {
             depths,
             budget,
             nodes: go.nodes,
+            depth_one_limit: TimeBudget::clock_limit(go, turn),
             wait_for_stop,
             ponder: go.ponder,
             book: settings.book && !settings.analyse_mode && !wait_for_stop && !restricted,
@@ -224,6 +235,16 @@ mod tests {
         let (go, _) = GoParams::parse(&["wtime", "1000", "btime", "1000"]);
         let (p, _) = Plan::new(&go, &fixed, Color::Black, 6);
         assert_eq!(p.depths, vec![1, 4]);
+        assert_eq!(p.depth_one_limit, p.budget.map(|b| b.hard));
+        assert!(p.depth_one_limit.is_some());
+        // Depth 1 first whatever the limits (issue 32 item 4): `stop` or a node limit ends
+        // only what follows it; only the clock may cut depth 1 itself.
+        for words in [&[][..], &["nodes", "1"], &["movetime", "10"], &["infinite"]] {
+            let (go, _) = GoParams::parse(words);
+            let (p, _) = Plan::new(&go, &fixed, Color::White, 6);
+            assert_eq!(p.depths, vec![1, 4], "{words:?}");
+            assert_eq!(p.depth_one_limit, None, "{words:?}");
+        }
         let (go, _) = GoParams::parse(&["infinite"]);
         let (p, _) = Plan::new(&go, &settings, Color::Black, 6);
         assert!(p.wait_for_stop && !p.book && p.budget.is_none());
@@ -254,16 +275,10 @@ mod tests {
             fixed_depth: 6,
             ..Settings::default()
         };
-        // go nodes under FixedDepth: depth 1 first, so a searched move is at hand.
-        let (go, _) = GoParams::parse(&["nodes", "100"]);
-        let (p, notes) = Plan::new(&go, &fixed, Color::White, 6);
-        assert_eq!(p.depths, vec![1, 6]);
-        assert_eq!(p.nodes, Some(100));
-        assert!(notes[0].contains("under a node limit"), "{notes:?}");
-        // FixedDepth over go depth and go mate.
+        // FixedDepth over go depth and go mate (depth 1 first, as always).
         let (go, _) = GoParams::parse(&["depth", "1"]);
         let (p, notes) = Plan::new(&go, &fixed, Color::White, 6);
-        assert_eq!(p.depths, vec![6]);
+        assert_eq!(p.depths, vec![1, 6]);
         assert_eq!(
             notes,
             ["FixedDepth 6 overrides go depth 1 (setoption name FixedDepth value 0 to follow go)"]

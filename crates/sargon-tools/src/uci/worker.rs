@@ -36,6 +36,32 @@ pub(super) struct Job {
     pub(super) signals: Arc<GuiSignals>,
 }
 
+/// The flags that end a search early, in two strengths.
+///
+/// Depth 1 always completes, so that the move played is one a search chose: `stop`, the
+/// end of the input, a node limit and the hard time limit of a `go movetime` set only
+/// [`StopFlags::soon`], which ends the depths after it. Only `quit` and the hard limit of
+/// the side's clock (running out of it loses the game) set [`StopFlags::now`], which
+/// ends depth 1 too.
+#[derive(Clone, Debug, Default)]
+pub(super) struct StopFlags {
+    soon: Arc<AtomicBool>,
+    now: Arc<AtomicBool>,
+}
+
+impl StopFlags {
+    /// End the search once depth 1 has completed.
+    pub(super) fn stop_soon(&self) {
+        self.soon.store(true, Ordering::Relaxed);
+    }
+
+    /// End the search at once, depth 1 too.
+    pub(super) fn stop_now(&self) {
+        self.now.store(true, Ordering::Relaxed);
+        self.soon.store(true, Ordering::Relaxed);
+    }
+}
+
 /// What the GUI said during a search.
 ///
 /// `stop` is kept apart from the engine's stop flag, which the clock and the node limit
@@ -45,6 +71,7 @@ pub(super) struct Job {
 #[derive(Debug)]
 pub(super) struct GuiSignals {
     stopped: AtomicBool,
+    quitting: AtomicBool,
     pondering: AtomicBool,
     hit_at: Mutex<Option<Instant>>,
 }
@@ -53,6 +80,7 @@ impl GuiSignals {
     pub(super) fn new(pondering: bool) -> GuiSignals {
         GuiSignals {
             stopped: AtomicBool::new(false),
+            quitting: AtomicBool::new(false),
             pondering: AtomicBool::new(pondering),
             hit_at: Mutex::new(None),
         }
@@ -65,6 +93,16 @@ impl GuiSignals {
 
     fn stopped(&self) -> bool {
         self.stopped.load(Ordering::SeqCst)
+    }
+
+    /// The GUI's `quit`: it wants no answer, not even depth 1's.
+    pub(super) fn quit(&self) {
+        self.quitting.store(true, Ordering::SeqCst);
+        self.stop();
+    }
+
+    fn quitting(&self) -> bool {
+        self.quitting.load(Ordering::SeqCst)
     }
 
     pub(super) fn pondering(&self) -> bool {
@@ -230,13 +268,13 @@ pub fn info_line(r: &DepthResult, multipv: Option<u8>, nodes: u64, elapsed: Dura
     )
 }
 
-/// The first legal move (of `searchmoves` if given), or none: what is played when no
-/// depth completed.
-pub(super) fn fallback(pos: &Chess, searchmoves: &[Move]) -> Option<Move> {
+/// The first legal move (of `searchmoves` if given), or none: what is played when the
+/// clock's hard limit came before depth 1 completed.
+fn fallback(pos: &Chess, searchmoves: &[Move]) -> Option<Move> {
     root_moves(pos, searchmoves, &[]).first().copied()
 }
 
-pub(super) fn bestmove_line(best: &Option<Move>, ponder: Option<&Move>) -> String {
+fn bestmove_line(best: &Option<Move>, ponder: Option<&Move>) -> String {
     match (best, ponder) {
         (Some(b), Some(p)) => format!("bestmove {} ponder {}", uci_of(b), uci_of(p)),
         (Some(b), None) => format!("bestmove {}", uci_of(b)),
@@ -244,60 +282,89 @@ pub(super) fn bestmove_line(best: &Option<Move>, ponder: Option<&Move>) -> Strin
     }
 }
 
-/// The search thread: iterate, report, answer `bestmove`, hand the engine back.
-pub(super) fn search_thread<W: Write>(
-    mut loaded: Option<Loaded>,
-    job: Job,
-    stop: Arc<AtomicBool>,
-    answered: Arc<AtomicBool>,
-    out: AnswerWriter<W>,
-) -> Option<Loaded> {
-    // A watchdog sets the stop flag at the hard time limit (counted from `ponderhit`
-    // when pondering: until then there is no limit).
-    let finished = Arc::new(AtomicBool::new(false));
-    let watchdog = job.plan.budget.map(|b| {
-        let (finished, stop, ponder) = (finished.clone(), stop.clone(), job.signals.clone());
-        let started = job.started;
-        thread::spawn(move || loop {
+/// What a `go` answers.
+enum Answer {
+    /// The move of the last completed depth.
+    Searched(DepthResult),
+    /// `bestmove 0000`: no legal move, a search that failed, or `quit` before depth 1
+    /// completed. Why has been told in an `info string`.
+    NoMove,
+    /// The clock's hard limit came before depth 1 completed: the one case where a move no
+    /// search chose is played, as running out of the clock would lose the game.
+    Unsearched,
+}
+
+/// The watchdog: sets `flags` at the plan's hard limits, counted from the start of the
+/// move's clock (from `ponderhit` when pondering: until then there is no limit). The hard
+/// limit of the budget ends the search once depth 1 has completed; the clock's own hard
+/// limit ends depth 1 too.
+fn watchdog(
+    job: &Job,
+    flags: &StopFlags,
+    finished: &Arc<AtomicBool>,
+) -> Option<thread::JoinHandle<()>> {
+    let budget = job.plan.budget?;
+    let mut limits: Vec<(Duration, bool)> = vec![(budget.hard, false)];
+    if let Some(limit) = job.plan.depth_one_limit {
+        limits.push((limit, true));
+    }
+    limits.sort();
+    let (finished, flags, signals) = (finished.clone(), flags.clone(), job.signals.clone());
+    let started = job.started;
+    Some(thread::spawn(move || {
+        let mut limits = limits.into_iter().peekable();
+        while let Some(&(limit, cuts_depth_one)) = limits.peek() {
             if finished.load(Ordering::Relaxed) {
                 return;
             }
-            if ponder.pondering() {
+            if signals.pondering() {
                 thread::park_timeout(Duration::from_millis(10));
                 continue;
             }
             // A limit beyond what the clock can count (`go movetime` of 10^19 ms) is none.
-            let Some(deadline) = ponder.clock_start(started).checked_add(b.hard) else {
+            let Some(deadline) = signals.clock_start(started).checked_add(limit) else {
                 thread::park_timeout(Duration::from_secs(1));
                 continue;
             };
             let now = Instant::now();
-            if now >= deadline {
-                stop.store(true, Ordering::Relaxed);
-                return;
+            if now < deadline {
+                thread::park_timeout(deadline - now);
+                continue;
             }
-            thread::park_timeout(deadline - now);
-        })
-    });
-
-    // `failed`: the engine's search failed (a runaway image): no move at all is better
-    // than a move nobody searched.
-    let (last, failed) = if job.position.legal_moves().is_empty() {
-        out.info("no legal move: checkmate or stalemate");
-        (None, false)
-    } else if let Some(l) = loaded.as_mut() {
-        let result = panic::catch_unwind(AssertUnwindSafe(|| iterate(l, &job, &stop, &out)));
-        match result {
-            Ok(outcome) => outcome,
-            Err(_) => {
-                out.info("the engine failed during the search; it will be restarted");
-                loaded = None;
-                (None, false)
+            if cuts_depth_one {
+                flags.stop_now();
+            } else {
+                flags.stop_soon();
             }
+            limits.next();
         }
+    }))
+}
+
+/// The search thread: iterate, report, answer `bestmove`, hand the engine back.
+pub(super) fn search_thread<W: Write>(
+    mut loaded: Option<Loaded>,
+    job: Job,
+    flags: StopFlags,
+    answered: Arc<AtomicBool>,
+    out: AnswerWriter<W>,
+) -> Option<Loaded> {
+    let finished = Arc::new(AtomicBool::new(false));
+    let watchdog = watchdog(&job, &flags, &finished);
+
+    let answer = if job.position.legal_moves().is_empty() {
+        out.info("no legal move: checkmate or stalemate");
+        Answer::NoMove
+    } else if let Some(l) = loaded.as_mut() {
+        let result = panic::catch_unwind(AssertUnwindSafe(|| iterate(l, &job, &flags, &out)));
+        result.unwrap_or_else(|_| {
+            out.info("no move: the engine failed during the search; it will be restarted");
+            loaded = None;
+            Answer::NoMove
+        })
     } else {
-        out.info("no engine to search with (see the message above)");
-        (None, false)
+        out.info("no move: no engine to search with (see the message above)");
+        Answer::NoMove
     };
 
     finished.store(true, Ordering::Relaxed);
@@ -311,17 +378,17 @@ pub(super) fn search_thread<W: Write>(
             thread::park_timeout(Duration::from_millis(50));
         }
     }
-    let line = match &last {
-        _ if failed => {
-            out.info("no move: the engine's search failed (see above)");
-            bestmove_line(&None, None)
-        }
-        Some(r) => bestmove_line(&Some(r.best), r.pv.get(1)),
-        None => {
+    let line = match &answer {
+        Answer::Searched(r) => bestmove_line(&Some(r.best), r.pv.get(1)),
+        Answer::NoMove => bestmove_line(&None, None),
+        Answer::Unsearched => {
             let fb = fallback(&job.position, &job.searchmoves);
             if let Some(m) = &fb {
+                let limit = job.plan.depth_one_limit.unwrap_or_default();
                 out.info(&format!(
-                    "no search depth completed: playing the first legal move {}",
+                    "the clock's hard limit ({} ms) came before depth 1 completed: playing \
+                     the first legal move {}, which no search chose",
+                    limit.as_millis(),
                     uci_of(m)
                 ));
             }
@@ -368,20 +435,21 @@ impl<W: Write> Hook for CurrMove<'_, W> {
     }
 }
 
-/// Search depth after depth, each with its MultiPV lines; line 1 of the last depth whose
-/// line 1 completed, and whether a search failed (not stopped: failed, as an image that
-/// runs away does).
+/// Search depth after depth, each with its MultiPV lines: the answer is line 1 of the
+/// last depth whose line 1 completed. Depth 1 always completes but for `quit` and the
+/// clock's hard limit ([`StopFlags`]); a search that fails (not stopped: failed, as an
+/// image that runs away does) answers no move, whatever the depths before it found.
 fn iterate<W: Write>(
     loaded: &mut Loaded,
     job: &Job,
-    stop: &Arc<AtomicBool>,
+    flags: &StopFlags,
     out: &AnswerWriter<W>,
-) -> (Option<DepthResult>, bool) {
+) -> Answer {
     let setup = match position::setup(&job.position, Book::from(job.plan.book)) {
         Ok(s) => s,
         Err(e) => {
-            out.info(&format!("cannot set up the position: {e}"));
-            return (None, false);
+            out.info(&format!("no move: cannot set up the position: {e}"));
+            return Answer::NoMove;
         }
     };
     let mut last: Option<DepthResult> = None;
@@ -389,12 +457,13 @@ fn iterate<W: Write>(
     // Time of the last two completed depths, for the prediction.
     let mut times: Vec<Duration> = Vec::new();
     let restricted = !job.searchmoves.is_empty() || job.multipv > 1;
-    // A book move costs no search, so it is played even when `stop` comes at once (a
-    // GUI's hint pane sends `go` and `stop` together): the first legal move would be a
-    // worse answer than the one Sargon has at hand.
+    // A book move costs no search: not even the clock stops it (a GUI's hint pane sends
+    // `go` and `stop` together, and the book's move is the answer Sargon has at hand).
     let book_move_due = setup.plays_from_book() && !restricted;
     'depths: for (i, &depth) in job.plan.depths.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) && !(book_move_due && last.is_none()) {
+        let first = i == 0;
+        let nodes_spent = job.plan.nodes.is_some_and(|limit| nodes >= limit);
+        if !first && (flags.soon.load(Ordering::Relaxed) || nodes_spent) {
             break;
         }
         // While pondering there is no time limit; after `ponderhit` the clock runs from it.
@@ -413,10 +482,18 @@ fn iterate<W: Write>(
                 break;
             }
         }
+        // Depth 1 looks only at the flag of `quit` and the clock, and not at the node
+        // limit: it completes, so that the move played is a searched one.
+        let stop = match (first, book_move_due) {
+            (true, true) => None,
+            (true, false) => Some(flags.now.clone()),
+            (false, _) => Some(flags.soon.clone()),
+        };
+        let node_limit = job.plan.nodes.filter(|_| !first);
         let opts = SearchOptions {
             depth,
             book_random: job.book_random,
-            stop: (!book_move_due).then(|| stop.clone()),
+            stop,
             ..Default::default()
         };
         let t0 = Instant::now();
@@ -442,7 +519,7 @@ fn iterate<W: Write>(
                 &setup,
                 &opts,
                 &mut nodes,
-                job.plan.nodes,
+                node_limit,
                 &mut extra,
             );
             match result {
@@ -456,8 +533,7 @@ fn iterate<W: Write>(
                         "book move {} (Sargon's opening book)",
                         uci_of(&r.best)
                     ));
-                    last = Some(r);
-                    break 'depths;
+                    return Answer::Searched(r);
                 }
                 Ok(r) => {
                     let multipv = (job.multipv > 1).then_some(k);
@@ -470,7 +546,8 @@ fn iterate<W: Write>(
                 Err(SearchError::Stopped) => break 'depths,
                 Err(e) => {
                     out.info(&format!("search at depth {depth} failed: {e}"));
-                    return (last, true);
+                    out.info("no move: the engine's search failed");
+                    return Answer::NoMove;
                 }
             }
         }
@@ -481,7 +558,18 @@ fn iterate<W: Write>(
             break;
         }
     }
-    (last, false)
+    match last {
+        Some(r) => Answer::Searched(r),
+        None if job.signals.quitting() => {
+            out.info("quit before depth 1 completed: no move");
+            Answer::NoMove
+        }
+        None if flags.now.load(Ordering::Relaxed) => Answer::Unsearched,
+        None => {
+            out.info("no move: depth 1 ended without one");
+            Answer::NoMove
+        }
+    }
 }
 
 #[cfg(test)]
