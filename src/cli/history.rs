@@ -15,15 +15,6 @@ use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
 use sargon_tools::play::Opening;
 
-/// A count that must be 1 or more (`--games 0` would play nothing and say all is well).
-fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum HistoryCommand {
     /// Run levels 1..=N over a position set (book off) and compare the estimated TRS-80
@@ -58,7 +49,7 @@ pub(crate) struct GamesArgs {
     #[arg(long, default_value = "1-4", value_parser = level_range)]
     pub levels: (u8, u8),
     /// Games per level
-    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    #[arg(long, default_value_t = 4, value_parser = super::numbers::games, allow_negative_numbers = true)]
     pub games: usize,
     /// Openings: an EPD file, or a PGN file (`.pgn`: each game's moves are played first);
     /// game N starts from opening N (cycling) [default: 12 built-in short lines, the first
@@ -67,10 +58,10 @@ pub(crate) struct GamesArgs {
     pub openings: Option<PathBuf>,
     /// Seed of the book's random choice (the byte the original read from the refresh
     /// register)
-    #[arg(long, default_value_t = 1978)]
+    #[arg(long, default_value_t = 1978, value_parser = super::numbers::seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Adjudicate a draw after N moves per side
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = super::numbers::max_moves, allow_negative_numbers = true)]
     pub max_moves: u32,
     /// Append each game to this file as one JSON line as it ends
     #[arg(long, value_name = "FILE.jsonl")]
@@ -132,7 +123,7 @@ pub(crate) struct LevelsArgs {
     #[arg(long)]
     pub positions: Option<PathBuf>,
     /// The highest level to run (1-6; at levels 5 and 6 a position can take many minutes)
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=6))]
+    #[arg(long, default_value_t = 5, value_parser = super::numbers::level, allow_negative_numbers = true)]
     pub max_level: u8,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
