@@ -656,7 +656,11 @@ fn empty_or_garbage_input_is_an_error() {
         1,
         &["no games"],
     );
-    refused(&["history", "games", "--games", "0"], 2, &["at least 1"]);
+    refused(
+        &["history", "games", "--games", "0"],
+        2,
+        &["from 1 to 1000000"],
+    );
     // A ROM named but not there (in an empty store here): an error before any measuring.
     let store = dir.path().display().to_string();
     let run = sargon(&[

@@ -32,17 +32,21 @@ pub(crate) fn jobs(text: &str) -> Result<usize, String> {
     count(text, 1, MAX_JOBS)
 }
 
-/// How many workers a run starts for `work` items: what `--jobs` asked (default: one per
-/// core), but never more than the items nor the machine's cores. Says so on stderr when
-/// fewer than asked.
+/// How many workers a run starts for `work` items (`usize::MAX`: a server's searches, not
+/// known ahead): what `--jobs` asked (default: one per core), but never more than the items
+/// nor the machine's cores. Says so on stderr when fewer than asked.
 pub(crate) fn workers(asked: Option<usize>, work: usize) -> usize {
     let n = sargon_tools::batch::workers(asked, work);
     if let Some(asked) = asked.filter(|&a| a > n) {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let to_do = if work == usize::MAX {
+            String::new()
+        } else {
+            format!("{work} to do, ")
+        };
         eprintln!(
-            "note: --jobs {asked}: {n} worker{} ({} to do, {cores} core{})",
+            "note: --jobs {asked}: {n} worker{} ({to_do}{cores} core{})",
             if n == 1 { "" } else { "s" },
-            work,
             if cores == 1 { "" } else { "s" }
         );
     }
