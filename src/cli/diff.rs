@@ -62,7 +62,12 @@ pub(crate) struct DiffArgs {
     #[arg(long, value_name = "N", value_parser = super::numbers::positions, allow_negative_numbers = true)]
     pub first: Option<usize>,
     /// Run shard K of N only (K from 0): positions K, K+N, K+2N, ... of the input
-    #[arg(long, value_name = "K/N", conflicts_with = "shard_from_env")]
+    #[arg(
+        long,
+        value_name = "K/N",
+        conflicts_with = "shard_from_env",
+        allow_hyphen_values = true
+    )]
     pub shard: Option<Shard>,
     /// Take the shard from a batch scheduler: a Slurm job array (SLURM_ARRAY_TASK_ID with
     /// SLURM_ARRAY_TASK_COUNT or _MIN/_MAX) or a Kubernetes indexed Job
@@ -70,7 +75,7 @@ pub(crate) struct DiffArgs {
     #[arg(long)]
     pub shard_from_env: bool,
     /// The number of shards, with --shard-from-env (needed for Kubernetes)
-    #[arg(long, value_name = "N", requires = "shard_from_env", value_parser = super::numbers::positions, allow_negative_numbers = true)]
+    #[arg(long, value_name = "N", requires = "shard_from_env", value_parser = super::numbers::shards, allow_negative_numbers = true)]
     pub shards: Option<usize>,
     /// Append one JSON line per search to this file as each search completes
     #[arg(long, value_name = "FILE.jsonl")]

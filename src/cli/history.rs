@@ -46,7 +46,7 @@ pub(crate) struct StrengthArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct GamesArgs {
     /// The levels to play: `N` or `A-B` (1-6)
-    #[arg(long, default_value = "1-4", value_parser = level_range)]
+    #[arg(long, default_value = "1-4", value_parser = level_range, allow_negative_numbers = true)]
     pub levels: (u8, u8),
     /// Games per level
     #[arg(long, default_value_t = 4, value_parser = super::numbers::games, allow_negative_numbers = true)]
@@ -76,7 +76,7 @@ pub(crate) struct GamesArgs {
     /// plays the same games counting its evaluations, and each move's T-states are its
     /// evaluations times the T-states per evaluation measured in --calibration at its
     /// highest level
-    #[arg(long, value_name = "LEVELS", value_parser = level_range, requires = "calibration", conflicts_with = "load")]
+    #[arg(long, value_name = "LEVELS", value_parser = level_range, allow_negative_numbers = true, requires = "calibration", conflicts_with = "load")]
     pub estimate_levels: Option<(u8, u8)>,
     /// The emulator's games (a file written by --out) whose T-states per evaluation
     /// calibrate --estimate-levels; moves recorded without counts are replayed on the port
@@ -96,24 +96,19 @@ pub(crate) struct GamesArgs {
     pub quiet: bool,
 }
 
-/// `N` or `A-B`, within 1..=6.
+/// `N` or `A-B`, within 1..=6 (the levels of [`super::numbers::level`]).
 fn level_range(text: &str) -> Result<(u8, u8), String> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
-    let parse = |t: &str| {
-        t.trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|l| (1..=6).contains(l))
-            .ok_or_else(|| format!("`{}` is no level (1-6)", echo(t)))
+    let levels = match (super::numbers::level(a), super::numbers::level(b)) {
+        (Ok(a), Ok(b)) if a <= b => Some((a, b)),
+        _ => None,
     };
-    let (a, b) = (parse(a)?, parse(b)?);
-    if a > b {
-        return Err(format!(
-            "`{}`: the first level is above the last",
+    levels.ok_or_else(|| {
+        format!(
+            "expected a level N or levels A-B with 1 <= A <= B <= 6, got `{}`",
             echo(text)
-        ));
-    }
-    Ok((a, b))
+        )
+    })
 }
 
 #[derive(clap::Args, Debug)]

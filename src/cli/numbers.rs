@@ -95,10 +95,17 @@ pub(crate) fn seed(text: &str) -> Result<u64, String> {
     whole_number(text, 0, u64::MAX)
 }
 
-/// A count of positions (`diff --first`) or shards (`diff --shards`): 1 to 10^9 (the
-/// input's own size is checked once it is read).
+/// A count of positions (`diff --first`): 1 to 10^9 (the input's own size is checked once
+/// it is read).
 pub(crate) fn positions(text: &str) -> Result<usize, String> {
     count(text, 1, 1_000_000_000)
+}
+
+/// The number of shards (`diff --shards`): 1 to [`MAX_SHARDS`], as in `--shard K/N`.
+///
+/// [`MAX_SHARDS`]: sargon_tools::diff_run::MAX_SHARDS
+pub(crate) fn shards(text: &str) -> Result<usize, String> {
+    count(text, 1, sargon_tools::diff_run::MAX_SHARDS)
 }
 
 /// A size in megabytes (`diff --cache-limit`): 1 MB to 10^9 MB.

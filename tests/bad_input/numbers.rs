@@ -190,6 +190,29 @@ fn every_numeric_option_states_its_range() {
             "the port 1..=20, the emulator 1..=6",
         ],
     );
+    // Numbers inside a value: a shard K/N, levels A-B.
+    refused(
+        &["diff", "startpos", "--depth", "1", "--shard", "-1/4"],
+        2,
+        &["bad shard `-1/4`: K, the shard (numbered from 0): expected a whole number from 0 to 3, got `-1`"],
+    );
+    refused(
+        &[
+            "diff",
+            "startpos",
+            "--depth",
+            "1",
+            "--shard",
+            "0/99999999999999999999",
+        ],
+        2,
+        &["N, the number of shards: expected a whole number from 1 to 1000000000"],
+    );
+    refused(
+        &["history", "games", "--levels", "-1"],
+        2,
+        &["expected a level N or levels A-B with 1 <= A <= B <= 6, got `-1`"],
+    );
     // Sargon as the opponent: the same ranges in `sargon:KEY=VALUE`.
     refused(
         &["play", "--opponent", "sargon:movetime=0", "--games", "1"],
