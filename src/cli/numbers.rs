@@ -2,8 +2,8 @@
 //!
 //! Each function here is the clap `value_parser` of one kind of option. A refusal states
 //! the range, whatever was wrong (a negative number, one too large for any type, a word):
-//! clap prints "invalid value '-1' for '--jobs <N>': expected a whole number from 1 to
-//! 1024, got `-1`". The options that use them also set `allow_negative_numbers`, so that
+//! clap prints ``invalid value '-1' for '--jobs <N>': expected a whole number from 1 to
+//! 1024, got `-1` ``. The options that use them also set `allow_negative_numbers`, so that
 //! `--jobs -1` reaches the parser instead of clap's "to pass '-1' as a value, use '-- -1'".
 //! The reading itself is [`sargon_core::input::whole_number`] and
 //! [`sargon_core::input::seconds`], shared with the library (`sargon:depth=N`).

@@ -112,7 +112,7 @@ fn cell_count() -> usize {
 /// Of `names`, those that leave out no cell: neither a cell's name nor a variable's or an
 /// area's (`VALM`, `MLIST`, `PLYIX+32`). A name that matches nothing would compare what
 /// the person meant to leave out, so callers refuse these.
-pub fn unknown_names<'a>(names: &'a [String]) -> Vec<&'a str> {
+pub fn unknown_names(names: &[String]) -> Vec<&str> {
     let cells: Vec<String> = (0..cell_count()).map(DataState::name).collect();
     names
         .iter()
