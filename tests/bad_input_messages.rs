@@ -215,7 +215,7 @@ fn an_opponent_and_its_options_are_quoted_through_echo() {
                 "1",
             ],
             1,
-            &["--opponent: depth: `", "` is not a number"],
+            &["--opponent: depth: expected a whole number from 1 to 255, got `"],
         );
     }
     refused(

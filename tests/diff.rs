@@ -555,7 +555,7 @@ fn run_arguments_are_checked_before_any_search() {
     );
     fails(
         &["--depth", "2", "--shard", "3/3"],
-        "shard 3 does not exist among 3",
+        "K, the shard (numbered from 0): expected a whole number from 0 to 2, got `3`",
     );
     fails(&["--depth", "2", "--shard", "x"], "bad shard `x`");
     fails(

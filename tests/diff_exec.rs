@@ -407,7 +407,9 @@ fn bad_contenders_are_refused_before_any_search() {
         "--exec-timeout",
         "0",
     ]);
-    assert!(text(&out).1.contains("not a number of seconds above 0"));
+    assert!(text(&out)
+        .1
+        .contains("expected a number of seconds above 0"));
     // A UCI port that does not start is refused before any search.
     let out = diff(&["startpos", "--depth", "1", "--right", "uci:exit 3"]);
     assert_eq!(out.status.code(), Some(2));

@@ -52,7 +52,7 @@ fn the_original_and_the_port_have_the_same_state_everywhere() {
         "diff",
         "--state",
         "--state-skip",
-        "",
+        "none",
         "startpos",
         "--depth",
         "1",

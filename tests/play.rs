@@ -307,12 +307,18 @@ fn bad_requests_are_refused_clearly() {
             vec!["--opponent", "/nonexistent/engine"],
             "cannot start `/nonexistent/engine`",
         ),
-        (vec!["--opponent", "sargon:depth=x"], "is not a number"),
+        (
+            vec!["--opponent", "sargon:depth=x"],
+            "expected a whole number from 1 to 255, got `x`",
+        ),
         (
             vec!["--opponent", "sargon:depth=7,engine=emulator"],
             "1..=6",
         ),
-        (vec!["--opponent", "sargon", "--depth", "0"], "depth 0"),
+        (
+            vec!["--opponent", "sargon", "--depth", "0"],
+            "at least 1 ply; 0 asked",
+        ),
         (
             vec!["--opponent", "sargon", "--opponent-option", "Hash"],
             "NAME=VALUE",

@@ -111,7 +111,18 @@ fn fixed_depth_beyond_the_engine_is_an_error() {
     let status = child.wait().unwrap();
     let err = read_all(child.stderr.take().unwrap());
     assert!(!status.success());
-    assert!(err.contains("--fixed-depth 99"), "{err}");
+    assert!(err.contains("'--fixed-depth <FIXED_DEPTH>'"), "{err}");
+    assert!(
+        err.contains("expected a whole number from 0 to 20, got `99`"),
+        "{err}"
+    );
+    // Within any engine's depths but beyond the emulator's: refused once the engine is known.
+    let mut child = sargon(&["uci", "--fixed-depth", "9", "--engine", "emulator"], None);
+    drop(child.stdin.take());
+    let status = child.wait().unwrap();
+    let err = read_all(child.stderr.take().unwrap());
+    assert!(!status.success());
+    assert!(err.contains("--fixed-depth 9"), "{err}");
 }
 
 /// `info currmove` lines start once a `go` has run a second: a quick search prints none,

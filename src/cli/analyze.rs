@@ -53,7 +53,7 @@ pub(crate) struct AnalyzeArgs {
     #[arg(long, value_enum)]
     pub format: Option<AnalyzeFormat>,
     /// Worker threads for --epd, each with its own engine (default: one per core)
-    #[arg(long, short, value_name = "N")]
+    #[arg(long, short, value_name = "N", value_parser = super::numbers::jobs, allow_negative_numbers = true)]
     pub jobs: Option<usize>,
 }
 
@@ -100,9 +100,6 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs, core: Core) -> 
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
         bail!("with --epd the output is --format csv, jsonl or epd");
     }
-    if args.jobs == Some(0) {
-        bail!("--jobs 0: at least one worker is needed");
-    }
     let text =
         fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let entries = batch::parse_epd(&text).map_err(|errors| {
@@ -128,7 +125,7 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs, core: Core) -> 
             super::shown(path)
         );
     }
-    let jobs = batch::workers(args.jobs, entries.len());
+    let jobs = super::numbers::workers(args.jobs, entries.len());
     let mut engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
         engines.push(make_engine_on(

@@ -18,7 +18,7 @@ pub(crate) struct AnnotateArgs {
     /// The PGN file of the games
     pub pgn: PathBuf,
     /// Search depth in plies for every position
-    #[arg(long, short, default_value_t = 3)]
+    #[arg(long, short, default_value_t = 3, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
     /// Which engine searches: the native port, or the original in the emulator
     #[arg(long, default_value = "port", value_parser = parse_engine)]

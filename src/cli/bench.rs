@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use super::{make_engine, make_engine_on, CoreArgs};
 use crate::studies::history::BENCHMARK_POSITIONS;
@@ -30,7 +30,7 @@ pub(crate) struct BenchArgs {
     #[arg(long, default_value_t = 4, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
     /// Compare with the emulator on only the first N positions, 1-12 (it is ~200x slower)
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 12, value_parser = super::numbers::bench_positions, allow_negative_numbers = true)]
     pub emulator_positions: usize,
     /// Skip the comparison with the emulator (no ROM needed)
     #[arg(long)]
@@ -92,13 +92,7 @@ pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
     let core = args
         .core
         .core(!args.no_emulator, "--no-emulator leaves only the port")?;
-    if !(1..=BENCHMARK_POSITIONS.len()).contains(&args.emulator_positions) {
-        bail!(
-            "--emulator-positions {}: the benchmark has positions 1 to {}",
-            args.emulator_positions,
-            BENCHMARK_POSITIONS.len()
-        );
-    }
+    // --emulator-positions is within 1..=12: `numbers::bench_positions`.
     let setups = setups();
     let mut port = make_engine(store, EngineKind::Port, None)?;
     // A ROM asked for by name must be there, before anything is measured or printed.

@@ -22,17 +22,6 @@ use sargon_tools::diff_run::{
 use sargon_tools::external::{self, Contender, ExecPort, UciPort};
 use sargon_tools::trace_cache::TraceCache;
 
-/// A timeout in seconds: positive and finite.
-fn parse_timeout(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(s) if s > 0.0 && s.is_finite() && s <= 1e9 => Ok(s),
-        _ => Err(format!(
-            "`{}` is not a number of seconds above 0",
-            sargon_core::input::echo(text)
-        )),
-    }
-}
-
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub(crate) struct DiffArgs {
@@ -58,7 +47,7 @@ pub(crate) struct DiffArgs {
     #[arg(long, default_value = "port", value_parser = |s: &str| s.parse::<Contender>())]
     pub right: Contender,
     /// Give up on an `exec:` or `uci:` search after this many seconds of waiting for it
-    #[arg(long, value_name = "SECONDS", default_value_t = external::DEFAULT_TIMEOUT.as_secs_f64(), value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECONDS", default_value_t = external::DEFAULT_TIMEOUT.as_secs_f64(), value_parser = super::numbers::timeout, allow_negative_numbers = true)]
     pub exec_timeout: f64,
     /// ROM for the emulator
     #[arg(long)]
@@ -70,10 +59,15 @@ pub(crate) struct DiffArgs {
     pub no_book: bool,
     /// Search only the first N positions of the input (their indices stay those of the
     /// input, so a deeper run over part of a file reports with the rest)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::numbers::positions, allow_negative_numbers = true)]
     pub first: Option<usize>,
     /// Run shard K of N only (K from 0): positions K, K+N, K+2N, ... of the input
-    #[arg(long, value_name = "K/N", conflicts_with = "shard_from_env")]
+    #[arg(
+        long,
+        value_name = "K/N",
+        conflicts_with = "shard_from_env",
+        allow_hyphen_values = true
+    )]
     pub shard: Option<Shard>,
     /// Take the shard from a batch scheduler: a Slurm job array (SLURM_ARRAY_TASK_ID with
     /// SLURM_ARRAY_TASK_COUNT or _MIN/_MAX) or a Kubernetes indexed Job
@@ -81,7 +75,7 @@ pub(crate) struct DiffArgs {
     #[arg(long)]
     pub shard_from_env: bool,
     /// The number of shards, with --shard-from-env (needed for Kubernetes)
-    #[arg(long, value_name = "N", requires = "shard_from_env")]
+    #[arg(long, value_name = "N", requires = "shard_from_env", value_parser = super::numbers::shards, allow_negative_numbers = true)]
     pub shards: Option<usize>,
     /// Append one JSON line per search to this file as each search completes
     #[arg(long, value_name = "FILE.jsonl")]
@@ -107,10 +101,10 @@ pub(crate) struct DiffArgs {
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// Keep the cache under this many megabytes (the least recently used traces go first)
-    #[arg(long, value_name = "MB", default_value_t = sargon_tools::trace_cache::DEFAULT_LIMIT / 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "MB", default_value_t = sargon_tools::trace_cache::DEFAULT_LIMIT / 1_000_000, value_parser = super::numbers::megabytes, allow_negative_numbers = true)]
     pub cache_limit: u64,
-    /// With --state: leave out these cells or areas by name (e.g. `VALM`, `MLIST`);
-    /// `--state-skip ''` compares everything (see docs/port.md for the defaults)
+    /// With --state: also leave out these cells or areas by name (e.g. `VALM`, `MLIST`),
+    /// besides the defaults of docs/port.md; `--state-skip none` compares everything
     #[arg(long, value_delimiter = ',', requires = "state")]
     pub state_skip: Vec<String>,
 }
@@ -157,16 +151,18 @@ pub(super) fn read_epd(file: &Path) -> Result<Vec<String>> {
 /// `A-B` (or `A`) as the depths A to B.
 pub(super) fn parse_depth_range(range: &str) -> Result<Vec<u8>> {
     let (a, b) = range.split_once('-').unwrap_or((range, range));
-    let bad = || format!("bad depth range `{}`", sargon_core::input::echo(range));
-    let (a, b): (u8, u8) = (
-        a.trim().parse().with_context(bad)?,
-        b.trim().parse().with_context(bad)?,
-    );
-    if a == 0 || a > b {
-        bail!(
-            "bad depth range `{}`: expected A-B with 1 <= A <= B",
+    let bad = |why: String| {
+        anyhow::anyhow!(
+            "bad depth range `{}`: {why}",
             sargon_core::input::echo(range)
-        );
+        )
+    };
+    let (a, b) = (
+        super::parse_depth(a).map_err(bad)?,
+        super::parse_depth(b).map_err(bad)?,
+    );
+    if a > b {
+        return Err(bad("expected A-B with A <= B".to_string()));
     }
     Ok((a..=b).collect())
 }
@@ -178,18 +174,12 @@ fn parse_plan(parts: &[String], positions: usize) -> Result<Vec<report::DepthPla
         let (range, count) = match part.split_once(':') {
             None => (part.as_str(), positions),
             Some((range, n)) => {
-                let n: usize = n.trim().parse().with_context(|| {
-                    format!(
-                        "bad --depths `{}`: expected A-B:N with N a number of positions",
+                let n = sargon_core::input::whole_number(n, 1, positions as u64).map_err(|e| {
+                    anyhow::anyhow!(
+                        "bad --depths `{}`: N is the positions searched, {e}",
                         sargon_core::input::echo(part)
                     )
-                })?;
-                if n == 0 || n > positions {
-                    bail!(
-                        "bad --depths `{}`: N must be 1 to {positions}, the positions in the input",
-                        sargon_core::input::echo(part)
-                    );
-                }
+                })? as usize;
                 (range, n)
             }
         };
@@ -299,9 +289,9 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     };
     let depths = parse_depths(args)?;
     let shard = shard_of(args)?;
+    let skip = super::diff_state::skip_list(&args.state_skip)?;
     let book = !args.no_book;
     let fens = match args.first {
-        Some(0) => bail!("--first 0 leaves no position to search"),
         Some(n) if n > fens.len() => bail!(
             "--first {n}: the input has only {}",
             if fens.len() == 1 {
@@ -327,13 +317,10 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         let RightSide::Engine(right) = &mut right else {
             bail!("--state compares two engines' memories: `exec:` and `uci:` programs show none");
         };
-        return super::diff_state::run(
-            left.as_mut(),
-            right.as_mut(),
-            &positions,
-            &depths,
-            &args.state_skip,
-        );
+        if let Some(note) = rom.as_ref().and_then(|r| r.unverified_note()) {
+            println!("{note}");
+        }
+        return super::diff_state::run(left.as_mut(), right.as_mut(), &positions, &depths, skip);
     }
     let unverified = rom.as_ref().and_then(|r| r.unverified_note());
     if let Some(note) = &unverified {

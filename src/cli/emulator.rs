@@ -46,7 +46,7 @@ pub(crate) struct CrosscheckArgs {
     #[arg(long)]
     pub time_cores: bool,
     /// Searches run at once (each on its own pair of cores)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = super::numbers::jobs, allow_negative_numbers = true)]
     pub jobs: usize,
     /// ROM to run (default: the only one imported, or `sargon`)
     #[arg(long)]
@@ -235,7 +235,7 @@ fn crosscheck(store: &RomStore, args: CrosscheckArgs) -> Result<bool> {
     let results: Mutex<Vec<Option<SearchCheck>>> = Mutex::new(vec![None; jobs.len()]);
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     std::thread::scope(|scope| {
-        for _ in 0..args.jobs.max(1) {
+        for _ in 0..super::numbers::workers(Some(args.jobs), jobs.len()) {
             let (jobs, next, stop, results, failure, progress) =
                 (&jobs, &next, &stop, &results, &failure, &progress);
             let rom = rom.clone();

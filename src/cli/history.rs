@@ -15,15 +15,6 @@ use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
 use sargon_tools::play::Opening;
 
-/// A count that must be 1 or more (`--games 0` would play nothing and say all is well).
-fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum HistoryCommand {
     /// Run levels 1..=N over a position set (book off) and compare the estimated TRS-80
@@ -55,10 +46,10 @@ pub(crate) struct StrengthArgs {
 #[derive(clap::Args, Debug)]
 pub(crate) struct GamesArgs {
     /// The levels to play: `N` or `A-B` (1-6)
-    #[arg(long, default_value = "1-4", value_parser = level_range)]
+    #[arg(long, default_value = "1-4", value_parser = level_range, allow_negative_numbers = true)]
     pub levels: (u8, u8),
     /// Games per level
-    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    #[arg(long, default_value_t = 4, value_parser = super::numbers::games, allow_negative_numbers = true)]
     pub games: usize,
     /// Openings: an EPD file, or a PGN file (`.pgn`: each game's moves are played first);
     /// game N starts from opening N (cycling) [default: 12 built-in short lines, the first
@@ -67,10 +58,10 @@ pub(crate) struct GamesArgs {
     pub openings: Option<PathBuf>,
     /// Seed of the book's random choice (the byte the original read from the refresh
     /// register)
-    #[arg(long, default_value_t = 1978)]
+    #[arg(long, default_value_t = 1978, value_parser = super::numbers::seed, allow_negative_numbers = true)]
     pub seed: u64,
     /// Adjudicate a draw after N moves per side
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 100, value_name = "N", value_parser = super::numbers::max_moves, allow_negative_numbers = true)]
     pub max_moves: u32,
     /// Append each game to this file as one JSON line as it ends
     #[arg(long, value_name = "FILE.jsonl")]
@@ -85,7 +76,7 @@ pub(crate) struct GamesArgs {
     /// plays the same games counting its evaluations, and each move's T-states are its
     /// evaluations times the T-states per evaluation measured in --calibration at its
     /// highest level
-    #[arg(long, value_name = "LEVELS", value_parser = level_range, requires = "calibration", conflicts_with = "load")]
+    #[arg(long, value_name = "LEVELS", value_parser = level_range, allow_negative_numbers = true, requires = "calibration", conflicts_with = "load")]
     pub estimate_levels: Option<(u8, u8)>,
     /// The emulator's games (a file written by --out) whose T-states per evaluation
     /// calibrate --estimate-levels; moves recorded without counts are replayed on the port
@@ -105,24 +96,19 @@ pub(crate) struct GamesArgs {
     pub quiet: bool,
 }
 
-/// `N` or `A-B`, within 1..=6.
+/// `N` or `A-B`, within 1..=6 (the levels of [`super::numbers::level`]).
 fn level_range(text: &str) -> Result<(u8, u8), String> {
     let (a, b) = text.split_once('-').unwrap_or((text, text));
-    let parse = |t: &str| {
-        t.trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|l| (1..=6).contains(l))
-            .ok_or_else(|| format!("`{}` is no level (1-6)", echo(t)))
+    let levels = match (super::numbers::level(a), super::numbers::level(b)) {
+        (Ok(a), Ok(b)) if a <= b => Some((a, b)),
+        _ => None,
     };
-    let (a, b) = (parse(a)?, parse(b)?);
-    if a > b {
-        return Err(format!(
-            "`{}`: the first level is above the last",
+    levels.ok_or_else(|| {
+        format!(
+            "expected a level N or levels A-B with 1 <= A <= B <= 6, got `{}`",
             echo(text)
-        ));
-    }
-    Ok((a, b))
+        )
+    })
 }
 
 #[derive(clap::Args, Debug)]
@@ -132,7 +118,7 @@ pub(crate) struct LevelsArgs {
     #[arg(long)]
     pub positions: Option<PathBuf>,
     /// The highest level to run (1-6; at levels 5 and 6 a position can take many minutes)
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u8).range(1..=6))]
+    #[arg(long, default_value_t = 5, value_parser = super::numbers::level, allow_negative_numbers = true)]
     pub max_level: u8,
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

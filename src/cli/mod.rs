@@ -27,6 +27,7 @@ pub(crate) mod graphviz;
 pub(crate) mod history;
 pub(crate) mod listing;
 pub(crate) mod models;
+pub(crate) mod numbers;
 pub(crate) mod play;
 pub(crate) mod profile;
 pub(crate) mod progress;
@@ -34,6 +35,8 @@ pub(crate) mod rom;
 pub(crate) mod trace;
 pub(crate) mod tree;
 pub(crate) mod uci;
+
+pub(crate) use numbers::parse_depth;
 
 /// Text for people or JSON for programs.
 #[derive(Copy, Clone, Debug, ValueEnum, PartialEq, Eq)]
@@ -55,7 +58,7 @@ pub(crate) struct EngineArgs {
     #[arg(long)]
     pub no_book: bool,
     /// The byte the book reads instead of the Z80's R register (bit 0: 1.e4 or 1.d4)
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = numbers::byte, allow_negative_numbers = true)]
     pub book_random: u8,
 }
 
@@ -122,33 +125,6 @@ pub(crate) fn read_position(text: &str) -> Result<Chess> {
 /// separate words (`sargon analyze 8/8/8/8/8/8/8/K1k5 w - - 0 1`).
 pub(crate) fn position_text(words: &[String]) -> String {
     words.join(" ")
-}
-
-/// `--depth`: a whole number of plies, at least 1. Which depths an engine takes
-/// ([`EngineKind::check_depth`]) each command checks before any work, once it knows the
-/// engine.
-pub(crate) fn parse_depth(text: &str) -> Result<u8, String> {
-    let (port, emulator) = (
-        EngineKind::Port.max_depth(),
-        EngineKind::Emulator.max_depth(),
-    );
-    match text.trim().parse::<i64>() {
-        Ok(d) if (1..=i64::from(u8::MAX)).contains(&d) => Ok(d as u8),
-        Ok(d) if d < 1 => Err(format!("a depth is at least 1 ply; {d} asked")),
-        Ok(d) => Err(format!(
-            "{d} plies is deeper than either engine searches (the port 1..={port}, the emulator 1..={emulator})"
-        )),
-        Err(_) if text.trim().bytes().all(|b| b.is_ascii_digit()) && !text.trim().is_empty() => {
-            Err(format!(
-                "{} plies is deeper than either engine searches (the port 1..={port}, the emulator 1..={emulator})",
-                sargon_core::input::echo(text.trim())
-            ))
-        }
-        Err(_) => Err(format!(
-            "`{}` is not a whole number of plies",
-            sargon_core::input::echo(text)
-        )),
-    }
 }
 
 /// A path as a message quotes it: through [`echo`](sargon_core::input::echo), as any other
@@ -221,27 +197,6 @@ pub(crate) fn human_duration(secs: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn depths() {
-        assert_eq!(parse_depth("3"), Ok(3));
-        assert_eq!(parse_depth("255"), Ok(255));
-        assert!(parse_depth("0")
-            .unwrap_err()
-            .contains("at least 1 ply; 0 asked"));
-        assert!(parse_depth("-1")
-            .unwrap_err()
-            .contains("at least 1 ply; -1 asked"));
-        assert!(parse_depth("300")
-            .unwrap_err()
-            .contains("deeper than either engine"));
-        assert!(parse_depth("99999999999999999999999")
-            .unwrap_err()
-            .contains("deeper than either engine"));
-        assert!(parse_depth("3.5")
-            .unwrap_err()
-            .contains("not a whole number"));
-    }
 
     #[test]
     fn durations() {

@@ -24,7 +24,7 @@ pub(crate) enum ModelsFormat {
 #[derive(clap::Args, Debug)]
 pub(crate) struct ModelsArgs {
     /// Run only this example (1-5)
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    #[arg(long, value_parser = super::numbers::example, allow_negative_numbers = true)]
     pub example: Option<u8>,
     /// Which engine runs the search
     #[arg(long, default_value = "port", value_parser = |s: &str| s.parse::<EngineKind>())]

@@ -27,10 +27,10 @@ pub(crate) struct PlayArgs {
     #[command(flatten)]
     pub core: CoreArgs,
     /// Sargon's depth per move (its FixedDepth) [default: 3, unless --movetime]
-    #[arg(long, short)]
+    #[arg(long, short, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: Option<u8>,
     /// Sargon's time per move in milliseconds, spent depth after depth as under UCI
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = super::numbers::milliseconds, allow_negative_numbers = true)]
     pub movetime: Option<u64>,
     /// The opponent: a UCI engine's command line (`stockfish`, "/path/engine --arg"), or
     /// `sargon[:depth=N,movetime=MS,nodes=N,engine=port|emulator,book=on|off]`
@@ -41,23 +41,23 @@ pub(crate) struct PlayArgs {
     pub opponent_options: Vec<String>,
     /// The opponent's time per move in milliseconds [default for a UCI engine without
     /// another limit: 1000]
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", value_parser = super::numbers::milliseconds, allow_negative_numbers = true)]
     pub opponent_movetime: Option<u64>,
     /// The opponent's depth per move
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::numbers::uci_depth, allow_negative_numbers = true)]
     pub opponent_depth: Option<u32>,
     /// The opponent's nodes per move
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::numbers::nodes, allow_negative_numbers = true)]
     pub opponent_nodes: Option<u64>,
     /// Start positions: an EPD file, or a PGN file (`.pgn`: each game's moves are played
     /// first); each opening is played twice, colours swapped
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Games in all [default: two per opening, or 2]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::numbers::games, allow_negative_numbers = true)]
     pub games: Option<usize>,
     /// Adjudicate a draw after N moves per side (after the opening)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = super::numbers::max_moves, allow_negative_numbers = true)]
     pub max_moves: Option<u32>,
     /// Append each game to this PGN file as it ends
     #[arg(long, value_name = "FILE")]
@@ -74,7 +74,7 @@ pub(crate) struct PlayArgs {
     pub site: String,
     /// Seconds an engine may take for a move before it counts as hung [default: twice its
     /// time per move plus 5, or 600 without one]
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = super::numbers::timeout, allow_negative_numbers = true)]
     pub move_timeout: Option<f64>,
 }
 
@@ -148,15 +148,8 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
         .iter()
         .map(|o| option_pair(o))
         .collect::<Result<Vec<_>>>()?;
-    let timeout = match args.move_timeout {
-        // `try_from_secs_f64` refuses what no Duration holds (1e20 s) instead of panicking.
-        Some(s) if s > 0.0 => match Duration::try_from_secs_f64(s) {
-            Ok(d) => Some(d),
-            Err(_) => bail!("--move-timeout {s}: too long (at most about 5.8e11 seconds)"),
-        },
-        Some(s) => bail!("--move-timeout {s}: expected a positive number of seconds"),
-        None => None,
-    };
+    // Within a week (`numbers::timeout`), which any Duration holds.
+    let timeout = args.move_timeout.map(Duration::from_secs_f64);
 
     // The opponent: Sargon at another level, or another program.
     let base = SargonSpec {

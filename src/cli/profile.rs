@@ -30,7 +30,7 @@ pub(crate) struct ProfileArgs {
     #[arg(long)]
     pub no_book: bool,
     /// The byte the book reads instead of the Z80's R register (bit 0: 1.e4 or 1.d4)
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::numbers::byte, allow_negative_numbers = true)]
     pub book_random: u8,
     /// The Z80 core: the profile reads iz80's own state after every instruction, so it
     /// runs on iz80 only (the default; z80emu is refused)

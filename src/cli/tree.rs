@@ -46,14 +46,14 @@ pub(crate) struct TreeArgs {
     pub format: Option<TreeFormat>,
     /// Show at most this many nodes (0: all): the PV, the root's moves, then the
     /// earliest-evaluated nodes
-    #[arg(long, default_value_t = 200, value_name = "N")]
+    #[arg(long, default_value_t = 200, value_name = "N", value_parser = super::numbers::max_nodes, allow_negative_numbers = true)]
     pub max_nodes: usize,
     /// Keep at most this many nodes in memory while the search runs: past it the deepest
     /// plies are dropped, and the picture says so
-    #[arg(long, default_value_t = 200_000, value_name = "N", value_parser = parse_keep_nodes)]
+    #[arg(long, default_value_t = 200_000, value_name = "N", value_parser = super::numbers::keep_nodes, allow_negative_numbers = true)]
     pub keep_nodes: usize,
     /// Show nodes down to this ply only
-    #[arg(long, value_name = "P")]
+    #[arg(long, value_name = "P", value_parser = super::numbers::ply, allow_negative_numbers = true)]
     pub ply: Option<usize>,
     /// Write to this file instead of stdout
     #[arg(long, short, value_name = "FILE")]
@@ -74,18 +74,6 @@ fn format_of(args: &TreeArgs) -> TreeFormat {
         Some("dot" | "gv") => TreeFormat::Dot,
         Some("png") => TreeFormat::Png,
         _ => TreeFormat::Text,
-    }
-}
-
-/// `--keep-nodes`: at least one node.
-fn parse_keep_nodes(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("at least 1 node must be kept".into()),
-        Ok(n) => Ok(n),
-        Err(_) => Err(format!(
-            "`{}` is not a number of nodes",
-            sargon_core::input::echo(text)
-        )),
     }
 }
 

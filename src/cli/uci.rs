@@ -17,7 +17,7 @@ pub(crate) struct UciArgs {
     #[command(flatten)]
     pub core: CoreArgs,
     /// Start value of the FixedDepth option (0: iterative deepening under the clock)
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = super::numbers::fixed_depth, allow_negative_numbers = true)]
     pub fixed_depth: u8,
 }
 

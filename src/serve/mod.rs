@@ -49,7 +49,7 @@ const MAX_BODY: usize = 1 << 20;
 #[derive(clap::Args, Debug)]
 pub(crate) struct ServeArgs {
     /// Port to listen on (0: any free port)
-    #[arg(long, default_value_t = 8078)]
+    #[arg(long, default_value_t = 8078, value_parser = crate::cli::numbers::tcp_port, allow_negative_numbers = true)]
     pub port: u16,
     /// Address to listen on; anything but loopback makes the explorer reachable from other
     /// machines (a warning is printed)
@@ -64,11 +64,11 @@ pub(crate) struct ServeArgs {
     #[command(flatten)]
     pub core: crate::cli::CoreArgs,
     /// Searches that run at once (others wait in line)
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::cli::numbers::jobs, allow_negative_numbers = true)]
     pub jobs: usize,
     /// Search-tree nodes kept in memory, all searches together (about 400 bytes each); a
     /// search that alone creates more is stopped and the page told how to stream it
-    #[arg(long, default_value_t = 1_500_000)]
+    #[arg(long, default_value_t = 1_500_000, value_parser = crate::cli::numbers::keep_nodes, allow_negative_numbers = true)]
     pub keep_nodes: usize,
 }
 
@@ -113,7 +113,8 @@ async fn serve(store: RomStore, args: ServeArgs) -> Result<()> {
         store,
         args.rom,
         core,
-        args.jobs,
+        // Searches wait in line for a worker: more workers than cores would only share them.
+        crate::cli::numbers::workers(Some(args.jobs), usize::MAX),
         args.keep_nodes,
     ));
     let app = Arc::new(App {

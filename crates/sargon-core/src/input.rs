@@ -5,6 +5,10 @@
 //! return in it, a terminal escape sequence. Quoted whole, such an input buries the message
 //! or garbles the terminal. Every error that echoes input goes through [`echo`]: at most
 //! `ECHO_CHARS` characters, control characters escaped, and a count of what was cut.
+//!
+//! Numbers given as text (command-line options, `sargon:depth=N`) are read here too, by
+//! [`whole_number`] and [`seconds`], so that every refusal states the range the number
+//! takes, in one wording: "expected a whole number from 1 to 1024, got `-1`".
 
 /// How many characters of an input an error message quotes.
 pub(crate) const ECHO_CHARS: usize = 100;
@@ -29,9 +33,78 @@ pub fn echo(text: &str) -> String {
     out
 }
 
+/// A whole number within `lo..=hi`, from `text` (spaces around it allowed). Whatever is
+/// refused (a negative number, one too large for any type, a fraction, a word) gets the
+/// same sentence, naming the range: "expected a whole number from 1 to 1024, got `-1`".
+pub fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number from {lo} to {hi}, got `{}`",
+            echo(text)
+        )),
+    }
+}
+
+/// A number of seconds above 0 and at most `most`, from `text` (a fraction allowed:
+/// `0.5`). Refused alike: 0, a negative number, one past `most` (`1e20`), `inf`, `NaN`.
+pub fn seconds(text: &str, most: f64) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= most => Ok(s),
+        _ => Err(format!(
+            "expected a number of seconds above 0 and at most {most}, got `{}`",
+            echo(text)
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_numbers_state_their_range_whatever_is_wrong() {
+        assert_eq!(whole_number("3", 1, 10), Ok(3));
+        assert_eq!(whole_number(" 10 ", 1, 10), Ok(10));
+        assert_eq!(whole_number("0", 0, u64::MAX), Ok(0));
+        assert_eq!(
+            whole_number("18446744073709551615", 0, u64::MAX),
+            Ok(u64::MAX)
+        );
+        for bad in [
+            "0",
+            "11",
+            "-1",
+            "99999999999999999999999",
+            "3.5",
+            "x",
+            "",
+            "1e3",
+        ] {
+            assert_eq!(
+                whole_number(bad, 1, 10),
+                Err(format!("expected a whole number from 1 to 10, got `{bad}`")),
+                "{bad}"
+            );
+        }
+        let e = whole_number("\u{1b}[31m", 1, 2).unwrap_err();
+        assert!(!e.contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn seconds_state_their_range() {
+        assert_eq!(seconds("0.5", 10.0), Ok(0.5));
+        assert_eq!(seconds("10", 10.0), Ok(10.0));
+        for bad in ["0", "-1", "1e20", "10.5", "inf", "NaN", "x"] {
+            assert_eq!(
+                seconds(bad, 10.0),
+                Err(format!(
+                    "expected a number of seconds above 0 and at most 10, got `{bad}`"
+                )),
+                "{bad}"
+            );
+        }
+    }
 
     #[test]
     fn short_printable_input_is_quoted_as_it_is() {

@@ -60,7 +60,8 @@ const LISTED: usize = 16;
 /// The outcome of one search compared state by state.
 #[derive(Clone, Debug)]
 pub struct StateComparison {
-    /// Snapshots compared (and equal, up to the difference if any).
+    /// Snapshots compared: all equal but the last when there is a difference (a search
+    /// that differs at its first snapshot has compared 1, not 0).
     pub snapshots: u64,
     /// Cells in each snapshot.
     pub cells: usize,
@@ -84,14 +85,40 @@ impl StateOptions {
         (0..cells)
             .map(|i| {
                 let name = DataState::name(i);
-                self.skip.iter().any(|s| {
-                    name == *s
-                        || name.starts_with(&format!("{s}+"))
-                        || name.starts_with(&format!("{s} "))
-                })
+                self.skip.iter().any(|s| is_part_of(&name, s))
             })
             .collect()
     }
+}
+
+/// Whether the cell called `cell` is `name` or part of the variable or area `name`
+/// (`BOARDA+21` of `BOARDA`).
+fn is_part_of(cell: &str, name: &str) -> bool {
+    cell == name
+        || cell
+            .strip_prefix(name)
+            .is_some_and(|rest| rest.starts_with('+') || rest.starts_with(' '))
+}
+
+/// How many cells a snapshot has: fixed by the layout, whatever the engine.
+fn cell_count() -> usize {
+    sargon_core::state::VARIABLES.len()
+        + sargon_core::state::POINTERS.len()
+        + (sargon_core::state::TABLE_AREA
+            + sargon_core::state::BOOK_AREA
+            + sargon_core::state::MOVE_LIST_AREA) as usize
+}
+
+/// Of `names`, those that leave out no cell: neither a cell's name nor a variable's or an
+/// area's (`VALM`, `MLIST`, `PLYIX+32`). A name that matches nothing would compare what
+/// the person meant to leave out, so callers refuse these.
+pub fn unknown_names(names: &[String]) -> Vec<&str> {
+    let cells: Vec<String> = (0..cell_count()).map(DataState::name).collect();
+    names
+        .iter()
+        .filter(|name| !cells.iter().any(|cell| is_part_of(cell, name)))
+        .map(String::as_str)
+        .collect()
 }
 
 /// Run the same search on both engines and compare Sargon's whole data at every point.
@@ -106,14 +133,7 @@ pub fn compare_state(
     let mut opts = opts.clone();
     opts.stop = Some(stop.clone());
     let (tx, rx) = mpsc::sync_channel::<Snapshot>(CHANNEL_DEPTH);
-    let cells = {
-        // The number of cells is fixed by the layout, whatever the engine.
-        sargon_core::state::VARIABLES.len()
-            + sargon_core::state::POINTERS.len()
-            + (sargon_core::state::TABLE_AREA
-                + sargon_core::state::BOOK_AREA
-                + sargon_core::state::MOVE_LIST_AREA) as usize
-    };
+    let cells = cell_count();
     let skipped = state_opts.skipped(cells);
 
     std::thread::scope(|scope| {
@@ -183,6 +203,8 @@ pub fn compare_state(
                     cells_differing,
                     others,
                 });
+                // The differing snapshot was compared too.
+                snapshots += 1;
                 stop.store(true, Ordering::Relaxed);
                 return;
             }
@@ -256,6 +278,24 @@ mod tests {
         assert!(skipped[c.cells - 1], "{}", name_of(c.cells - 1));
     }
 
+    #[test]
+    fn only_names_of_cells_variables_or_areas_are_known() {
+        let names: Vec<String> = [
+            "VALM",
+            "MLIST",
+            "PLYIX+32",
+            "BOARDA+21",
+            "NOSUCHCELL",
+            "VAL",
+            "",
+            "MLIST+",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(unknown_names(&names), ["NOSUCHCELL", "VAL", "", "MLIST+"]);
+    }
+
     /// The port, searching one ply deeper than asked.
     struct Deeper(sargon_port::Port);
 
@@ -291,6 +331,9 @@ mod tests {
         assert_eq!(d.name, "PLYMAX");
         assert_eq!((d.left, d.right), (Cell::Byte(1), Cell::Byte(2)));
         assert_eq!(d.snapshot, 0);
+        // The differing snapshot counts as compared: "1 snapshot compared, 1 with a
+        // difference", never "0 snapshots compared, 1 with a difference".
+        assert_eq!(c.snapshots, 1);
         // Left out by name, the comparison goes on until the searches part.
         let c = compare_state(
             &mut sargon_port::Port::new(),

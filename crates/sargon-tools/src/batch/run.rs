@@ -64,7 +64,7 @@ where
 /// cores (or `requested`), at most one per item, at least one.
 pub fn workers(requested: Option<usize>, items: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    requested.unwrap_or(cores).min(items).max(1)
+    requested.unwrap_or(cores).min(cores).min(items).max(1)
 }
 
 #[cfg(test)]

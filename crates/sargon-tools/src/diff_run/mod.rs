@@ -29,7 +29,7 @@ pub use record::{
     read_results, DivergenceRecord, EngineRecord, ResultsFile, ResultsRead, Resumed, SearchRecord,
     Verdict,
 };
-pub use shard::{Shard, ShardError};
+pub use shard::{Shard, ShardError, MAX_SHARDS};
 
 /// The version of this program, recorded with every search.
 pub(crate) const SARGON_VERSION: &str = env!("CARGO_PKG_VERSION");

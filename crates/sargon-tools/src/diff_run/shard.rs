@@ -31,6 +31,9 @@ fn err<T>(text: impl Into<String>) -> Result<T, ShardError> {
     Err(ShardError(text.into()))
 }
 
+/// The most shards a run is split into (`--shard K/N`, `--shards N`).
+pub const MAX_SHARDS: u64 = 1_000_000_000;
+
 impl Shard {
     /// The whole input as one shard.
     pub const ALL: Shard = Shard { index: 0, count: 1 };
@@ -165,17 +168,23 @@ impl fmt::Display for Shard {
 
 impl FromStr for Shard {
     type Err = ShardError;
-    /// `K/N`: shard K (from 0) of N.
+    /// `K/N`: shard K (from 0) of N. Each number's refusal states its range, as every
+    /// number of the command line does ([`sargon_core::input::whole_number`]).
     fn from_str(text: &str) -> Result<Shard, ShardError> {
-        let bad = || {
+        let bad = |why: String| {
             ShardError(format!(
-                "bad shard `{text}`: expected K/N, shard K (from 0) of N, e.g. 0/4"
+                "bad shard `{}`: {why}",
+                sargon_core::input::echo(text)
             ))
         };
-        let (k, n) = text.split_once('/').ok_or_else(bad)?;
-        let k = k.trim().parse().map_err(|_| bad())?;
-        let n = n.trim().parse().map_err(|_| bad())?;
-        Shard::new(k, n).map_err(|e| ShardError(format!("bad shard `{text}`: {e}")))
+        let (k, n) = text
+            .split_once('/')
+            .ok_or_else(|| bad("expected K/N, shard K (from 0) of N, e.g. 0/4".into()))?;
+        let n = sargon_core::input::whole_number(n, 1, MAX_SHARDS)
+            .map_err(|e| bad(format!("N, the number of shards: {e}")))?;
+        let k = sargon_core::input::whole_number(k, 0, n - 1)
+            .map_err(|e| bad(format!("K, the shard (numbered from 0): {e}")))?;
+        Shard::new(k as usize, n as usize).map_err(|e| bad(e.0))
     }
 }
 
@@ -213,7 +222,16 @@ mod tests {
             let e = bad.parse::<Shard>().unwrap_err().0;
             assert!(e.starts_with(&format!("bad shard `{bad}`")), "{e}");
         }
-        assert!("5/5".parse::<Shard>().unwrap_err().0.contains("0 to 4"));
+        assert!("5/5".parse::<Shard>().unwrap_err().0.ends_with(
+            "K, the shard (numbered from 0): expected a whole number from 0 to 4, got `5`"
+        ));
+        assert!("1/99999999999999999999"
+            .parse::<Shard>()
+            .unwrap_err()
+            .0
+            .contains("N, the number of shards: expected a whole number from 1 to 1000000000"));
+        let e = "\u{1b}[1m/4".parse::<Shard>().unwrap_err().0;
+        assert!(!e.contains('\u{1b}'), "{e}");
     }
 
     fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {

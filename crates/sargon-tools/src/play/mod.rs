@@ -166,15 +166,18 @@ impl SargonSpec {
                 .split_once('=')
                 .ok_or_else(|| format!("`{}`: expected KEY=VALUE", echo(pair)))?;
             let key = key.trim().to_ascii_lowercase();
-            let number = || {
-                value
-                    .parse::<u64>()
-                    .map_err(|_| format!("{key}: `{}` is not a number", echo(value)))
+            // The same ranges as the command line's --depth, --movetime and
+            // --opponent-nodes (src/cli/numbers.rs); the engine's own depth limit is
+            // checked by `check`.
+            let number = |lo, hi| {
+                sargon_core::input::whole_number(value, lo, hi).map_err(|e| format!("{key}: {e}"))
             };
             match key.as_str() {
-                "depth" => limit.depth = Some(number()?.min(u64::from(u32::MAX)) as u32),
-                "movetime" => limit.movetime = Some(Duration::from_millis(number()?)),
-                "nodes" => limit.nodes = Some(number()?),
+                "depth" => limit.depth = Some(number(1, u64::from(u8::MAX))? as u32),
+                "movetime" => {
+                    limit.movetime = Some(Duration::from_millis(number(1, 24 * 3600 * 1000)?))
+                }
+                "nodes" => limit.nodes = Some(number(1, 1_000_000_000_000)?),
                 "engine" => spec.engine = value.parse().map_err(|e: sargon_core::engine::UnknownEngine| e.to_string())?,
                 "book" => {
                     spec.book = match value.to_ascii_lowercase().as_str() {
