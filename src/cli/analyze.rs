@@ -2,7 +2,6 @@
 //! of an EPD file (`--epd`, one CSV or JSON Lines row per position, or the EPD line written
 //! back with the results as operations; see [`sargon_tools::batch`]).
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -104,7 +103,7 @@ fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs, core: Core) -> 
         bail!("--jobs 0: at least one worker is needed");
     }
     let text =
-        fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+        super::text::read_chess(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let entries = batch::parse_epd(&text).map_err(|errors| {
         if let [one] = &errors[..] {
             return anyhow::anyhow!("{}: bad EPD, {one}", super::shown(path));

@@ -1,7 +1,7 @@
 //! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
 //! level), with PGN out and a score table (see [`sargon_tools::play`]).
 
-use std::fs::{self, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -92,7 +92,7 @@ fn option_pair(text: &str) -> Result<(String, String)> {
 /// `history games`).
 pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
     let text =
-        fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+        super::text::read_chess(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
@@ -248,7 +248,7 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     let mut write_error = None;
     let first = match (&args.pgn, args.resume) {
         (Some(path), true) if path.exists() => {
-            let text = fs::read_to_string(path)
+            let text = super::text::read_chess(path)
                 .with_context(|| format!("reading {}", super::shown(path)))?;
             pgn::read_games(&text)
                 .with_context(|| format!("{} is no PGN file to resume", super::shown(path)))?
