@@ -618,7 +618,11 @@ fn empty_or_garbage_input_is_an_error() {
         2,
         &["no positions"],
     );
-    refused(&["annotate", &prose, "--depth", "1"], 1, &["no games"]);
+    refused(
+        &["annotate", &prose, "--depth", "1"],
+        1,
+        &["game 1, line 1: `this` is not a move"],
+    );
     refused(
         &[
             "play",
@@ -630,7 +634,7 @@ fn empty_or_garbage_input_is_an_error() {
             "1",
         ],
         1,
-        &["no games"],
+        &["game 1, line 1: `this` is not a move"],
     );
     refused(&["history", "strength", &empty_pgn], 1, &["no games"]);
     refused(
