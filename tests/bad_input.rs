@@ -684,3 +684,5 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+#[path = "bad_input/files.rs"]
+mod files;

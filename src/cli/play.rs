@@ -217,6 +217,18 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if games == 0 {
         bail!("--games 0: nothing to play");
     }
+    // The games file to resume is read before any engine starts: a malformed one is refused
+    // before any work.
+    let first = match (&args.pgn, args.resume) {
+        (Some(path), true) if path.exists() => {
+            let text = super::text::read_chess(path)
+                .with_context(|| format!("reading {}", super::shown(path)))?;
+            pgn::read_games(&text)
+                .with_context(|| format!("{} is no PGN file to resume", super::shown(path)))?
+                .len()
+        }
+        _ => 0,
+    };
     // Two Sargons at fixed settings are deterministic: an opening and its colours give one
     // game, and the schedule cycles through the openings.
     let different = 2 * openings.len().max(1);
@@ -246,16 +258,6 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
 
     let date = pgn::today();
     let mut write_error = None;
-    let first = match (&args.pgn, args.resume) {
-        (Some(path), true) if path.exists() => {
-            let text = super::text::read_chess(path)
-                .with_context(|| format!("reading {}", super::shown(path)))?;
-            pgn::read_games(&text)
-                .with_context(|| format!("{} is no PGN file to resume", super::shown(path)))?
-                .len()
-        }
-        _ => 0,
-    };
     if first >= games {
         eprintln!(
             "{} already holds {first} games of {games}: nothing to play",

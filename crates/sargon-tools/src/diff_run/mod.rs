@@ -552,14 +552,19 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with(&format!("line 2: invalid FEN `{line}`: field 4 (en passant square)")),
+            e.starts_with(&format!(
+                "line 2: invalid FEN `{line}`: field 4 (en passant square)"
+            )),
             "{e}"
         );
         let kingless = "8/8/8/8/8/8/8/8 w - -";
         let e = read_positions(&format!("startpos\n\n{kingless}\n"))
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with(&format!("line 3 `{kingless}`: Sargon cannot represent")), "{e}");
+        assert!(
+            e.starts_with(&format!("line 3 `{kingless}`: Sargon cannot represent")),
+            "{e}"
+        );
         assert!(!e.contains(" 0 1"), "{e}");
     }
 

@@ -315,11 +315,18 @@ mod tests {
         assert!(read_games("").unwrap().is_empty());
         assert!(read_games("\n  \n").unwrap().is_empty());
         let err = read_games("this is not a game of chess\n").unwrap_err();
-        assert!(err.to_string().starts_with("game 1, line 1: `this` is not a move"), "{err}");
+        assert!(
+            err.to_string()
+                .starts_with("game 1, line 1: `this` is not a move"),
+            "{err}"
+        );
         let err = read_games("1. e4 e5 *\n\n1. e4 e5\n2. Ke3 *\n")
             .unwrap_err()
             .to_string();
-        assert!(err.starts_with("game 2, line 4: move 2.Ke3 is not legal"), "{err}");
+        assert!(
+            err.starts_with("game 2, line 4: move 2.Ke3 is not legal"),
+            "{err}"
+        );
         let err = read_games("[Event \"x\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n*\n")
             .unwrap_err()
             .to_string();

@@ -581,6 +581,9 @@ mod tests {
         let games = read_games("1. e4 *\r\n{a last word}\r\n").unwrap();
         assert_eq!(games[0].comments[1], ["a last word"]);
         let err = read_games("1. e4 e5\r\n2. Ke2 Ke7 3. Ke3 Ke6 4. Kf5 *\r\n").unwrap_err();
-        assert!(err.to_string().starts_with("game 1, line 2: move 4.Kf5"), "{err}");
+        assert!(
+            err.to_string().starts_with("game 1, line 2: move 4.Kf5"),
+            "{err}"
+        );
     }
 }
