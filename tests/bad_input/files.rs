@@ -156,6 +156,16 @@ fn a_byte_order_mark_is_read_in_every_text_file() {
         1,
         &["position 2: invalid FEN `8/8/8 w`"],
     );
+    // The transcription `rom import` assembles (here a file of two lines, in a store of
+    // its own): its first line was "unexpected `\u{feff}        ORG 0`".
+    let asm = files.write("bom.asm", &with_bom("        ORG 0\n        NOP\n"));
+    let store = files.0.path().join("roms");
+    let said = refused(
+        &["--roms", store.to_str().unwrap(), "rom", "import", &asm],
+        1,
+        &["assembles only in part"],
+    );
+    assert!(!said.contains("feff"), "{said}");
     // A UTF-16 file is named for what it is.
     let utf16: Vec<u8> = "\u{feff}startpos\n"
         .encode_utf16()

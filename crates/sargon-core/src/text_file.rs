@@ -67,12 +67,18 @@ pub fn read(path: &Path, not_utf8: NotUtf8, what: &'static str) -> Result<Text, 
     decode(&std::fs::read(path)?, not_utf8, what)
 }
 
+/// `bytes` without the UTF-8 byte-order mark it may start with (for a reader of text that
+/// is not one of the formats [`decode`] takes: an assembly listing).
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
 /// A file's bytes as text, by the rules of the module.
 pub fn decode(bytes: &[u8], not_utf8: NotUtf8, what: &'static str) -> Result<Text, TextFileError> {
     if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
         return Err(TextFileError::Utf16);
     }
-    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let bytes = without_bom(bytes);
     let line_at = |offset: usize| bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
     if let Some(nul) = bytes.iter().position(|&b| b == 0) {
         return Err(TextFileError::Nul { line: line_at(nul) });
