@@ -1,4 +1,4 @@
-//! PGN in and out: games read into legal moves ([`read_games`], in [`read`]), and games
+//! PGN in and out: games read into legal moves ([`read_games`], in `pgn/read.rs`), and games
 //! written in the PGN export format (the Seven Tag Roster first, movetext in lines of at most
 //! 79 characters, move numbers again after a comment or a variation).
 //!
