@@ -3,7 +3,7 @@
 //! back with the results as operations; see [`sargon_tools::batch`]).
 
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
@@ -94,7 +94,7 @@ pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
 
 /// `--epd`: every position, spread over worker threads, rows (or EPD lines) in file order on
 /// stdout, the score on stderr.
-fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs, core: Core) -> Result<()> {
+fn run_epd(store: &RomStore, path: &Path, args: &AnalyzeArgs, core: Core) -> Result<()> {
     let format = args.format.unwrap_or(AnalyzeFormat::Csv);
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
         bail!("with --epd the output is --format csv, jsonl or epd");
