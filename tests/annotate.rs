@@ -84,7 +84,7 @@ fn bad_games_are_refused_clearly() {
     assert!(!out.status.success());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("game 1: move 2.Ke3 is not legal"),
+        stderr.contains("game 1, line 4: move 2.Ke3 is not legal"),
         "{stderr}"
     );
     let out = sargon(&["annotate", input.path().to_str().unwrap(), "--depth", "0"]);

@@ -636,7 +636,11 @@ fn empty_or_garbage_input_is_an_error() {
         2,
         &["no positions"],
     );
-    refused(&["annotate", &prose, "--depth", "1"], 1, &["no games"]);
+    refused(
+        &["annotate", &prose, "--depth", "1"],
+        1,
+        &["game 1, line 1: `this` is not a move"],
+    );
     refused(
         &[
             "play",
@@ -648,7 +652,7 @@ fn empty_or_garbage_input_is_an_error() {
             "1",
         ],
         1,
-        &["no games"],
+        &["game 1, line 1: `this` is not a move"],
     );
     refused(&["history", "strength", &empty_pgn], 1, &["no games"]);
     refused(
@@ -712,3 +716,5 @@ mod cache;
 // alone would be tests/uci.rs, a test of its own).
 #[path = "bad_input/uci.rs"]
 mod uci;
+#[path = "bad_input/files.rs"]
+mod files;

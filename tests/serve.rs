@@ -194,6 +194,36 @@ fn positions_are_read_as_the_command_line_reads_them() {
     assert_eq!(status, 400, "{v}");
 }
 
+/// `/api/pgn` reads a game as every command does: a malformed one is refused with its
+/// game and line (it took `1. e4 ((((((` for one move, and a game cut in a variation for
+/// its moves before it).
+#[test]
+fn a_malformed_pgn_is_refused_with_its_game_and_line() {
+    let server = Server::start(&[]);
+    for (pgn, expected) in [
+        (
+            "1. e4 ((((((",
+            "game 1, line 1: a variation `(` before any move it could stand for",
+        ),
+        (
+            "1. e4 (1. d4 e5 2. Nf3 *",
+            "game 1, line 1: the result `*` inside the variation opened at line 1: a `)` is missing",
+        ),
+        (
+            "[White \"A\"]\n\n1. e4 e5\n",
+            "game 1, line 3: the game has no result (1-0, 0-1, 1/2-1/2 or *) before the end of the file",
+        ),
+        (
+            "1. e4 *\n\n1. d4 {unclosed\n*\n",
+            "game 2, line 3: a comment `{` that is never closed (no `}` to the end of the file)",
+        ),
+    ] {
+        let (status, v) = server.post("/api/pgn", json!({"pgn": pgn}));
+        assert_eq!(status, 400, "{pgn:?}: {v}");
+        assert_eq!(v["error"], expected, "{pgn:?}");
+    }
+}
+
 #[test]
 fn a_search_opens_node_by_node_and_agrees_with_analyze() {
     let server = Server::start(&[]);

@@ -2,9 +2,8 @@
 //! of an EPD file (`--epd`, one CSV or JSON Lines row per position, or the EPD line written
 //! back with the results as operations; see [`sargon_tools::batch`]).
 
-use std::fs;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 
@@ -95,13 +94,13 @@ pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
 
 /// `--epd`: every position, spread over worker threads, rows (or EPD lines) in file order on
 /// stdout, the score on stderr.
-fn run_epd(store: &RomStore, path: &PathBuf, args: &AnalyzeArgs, core: Core) -> Result<()> {
+fn run_epd(store: &RomStore, path: &Path, args: &AnalyzeArgs, core: Core) -> Result<()> {
     let format = args.format.unwrap_or(AnalyzeFormat::Csv);
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
         bail!("with --epd the output is --format csv, jsonl or epd");
     }
     let text =
-        fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+        super::text::read_chess(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let entries = batch::parse_epd(&text).map_err(|errors| {
         if let [one] = &errors[..] {
             return anyhow::anyhow!("{}: bad EPD, {one}", super::shown(path));

@@ -38,7 +38,7 @@ pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
         args.engine == EngineKind::Emulator,
         "the port searches (--engine emulator runs the original)",
     )?;
-    let text = fs::read_to_string(&args.pgn)
+    let text = super::text::read_chess(&args.pgn)
         .with_context(|| format!("reading {}", super::shown(&args.pgn)))?;
     let games = pgn::read_games(&text).with_context(|| super::shown(&args.pgn))?;
     if games.is_empty() {

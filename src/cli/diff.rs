@@ -136,7 +136,7 @@ pub(crate) struct ReportArgs {
 }
 
 pub(super) fn read_epd(file: &Path) -> Result<Vec<String>> {
-    let text = std::fs::read_to_string(file)
+    let text = super::text::read_chess(file)
         .with_context(|| format!("cannot read {}", super::shown(file)))?;
     let fens = diff_run::read_positions(&text).with_context(|| super::shown(file))?;
     if fens.is_empty() {

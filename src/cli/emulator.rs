@@ -76,7 +76,7 @@ fn plan(args: &CrosscheckArgs) -> Result<Vec<Job>> {
         .positions
         .clone()
         .unwrap_or_else(|| PathBuf::from(DEFAULT_POSITIONS));
-    let text = std::fs::read_to_string(&path).with_context(|| {
+    let text = super::text::read_chess(&path).with_context(|| {
         if args.positions.is_none() {
             format!("cannot read the default positions {DEFAULT_POSITIONS} (run from the repository, or name an EPD file)")
         } else {

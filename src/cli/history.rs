@@ -154,7 +154,7 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
     let positions: Vec<String> = match &args.positions {
         Some(p) => {
             let positions = history::parse_positions(
-                &std::fs::read_to_string(p)
+                &super::text::read_chess(p)
                     .with_context(|| format!("reading {}", super::shown(p)))?,
             );
             // Before the ROM is looked for, as every argument is checked before any work.
@@ -168,7 +168,7 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
     };
     let report = match &args.load {
         Some(path) => serde_json::from_str(
-            &std::fs::read_to_string(path)
+            &super::text::read_json(path)
                 .with_context(|| format!("reading {}", super::shown(path)))?,
         )
         .with_context(|| format!("{} is no saved level report", super::shown(path)))?,
@@ -240,7 +240,7 @@ fn run_levels(
 
 fn read_game_file(path: &std::path::Path) -> Result<Vec<TimedGame>> {
     let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+        super::text::read_json(path).with_context(|| format!("reading {}", super::shown(path)))?;
     game_times::read_games(&text).map_err(|e| anyhow::anyhow!("{}: {e}", super::shown(path)))
 }
 
@@ -540,7 +540,7 @@ fn play_games(
 /// player under test (as `sargon play` and scripts/strength.sh write them).
 fn read_match(path: &std::path::Path) -> Result<strength::Match> {
     let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+        super::text::read_chess(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let games = sargon_tools::pgn::read_games(&text)
         .with_context(|| format!("{} is no PGN file", super::shown(path)))?;
     let Some(first) = games.first() else {

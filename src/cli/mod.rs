@@ -32,6 +32,7 @@ pub(crate) mod play;
 pub(crate) mod profile;
 pub(crate) mod progress;
 pub(crate) mod rom;
+pub(crate) mod text;
 pub(crate) mod trace;
 pub(crate) mod tree;
 pub(crate) mod uci;

@@ -1,7 +1,7 @@
 //! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
 //! level), with PGN out and a score table (see [`sargon_tools::play`]).
 
-use std::fs::{self, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -92,7 +92,7 @@ fn option_pair(text: &str) -> Result<(String, String)> {
 /// `history games`).
 pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
     let text =
-        fs::read_to_string(path).with_context(|| format!("reading {}", super::shown(path)))?;
+        super::text::read_chess(path).with_context(|| format!("reading {}", super::shown(path)))?;
     let is_pgn = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
@@ -210,6 +210,18 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if games == 0 {
         bail!("--games 0: nothing to play");
     }
+    // The games file to resume is read before any engine starts: a malformed one is refused
+    // before any work.
+    let first = match (&args.pgn, args.resume) {
+        (Some(path), true) if path.exists() => {
+            let text = super::text::read_chess(path)
+                .with_context(|| format!("reading {}", super::shown(path)))?;
+            pgn::read_games(&text)
+                .with_context(|| format!("{} is no PGN file to resume", super::shown(path)))?
+                .len()
+        }
+        _ => 0,
+    };
     // Two Sargons at fixed settings are deterministic: an opening and its colours give one
     // game, and the schedule cycles through the openings.
     let different = 2 * openings.len().max(1);
@@ -239,16 +251,6 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
 
     let date = pgn::today();
     let mut write_error = None;
-    let first = match (&args.pgn, args.resume) {
-        (Some(path), true) if path.exists() => {
-            let text = fs::read_to_string(path)
-                .with_context(|| format!("reading {}", super::shown(path)))?;
-            pgn::read_games(&text)
-                .with_context(|| format!("{} is no PGN file to resume", super::shown(path)))?
-                .len()
-        }
-        _ => 0,
-    };
     if first >= games {
         eprintln!(
             "{} already holds {first} games of {games}: nothing to play",

@@ -3,8 +3,10 @@
 //! Error messages repeat the input they refuse so that the person sees what was read. An
 //! input can be anything: a 2 MB line of an EPD file, a FEN pasted with a tab or a carriage
 //! return in it, a terminal escape sequence. Quoted whole, such an input buries the message
-//! or garbles the terminal. Every error that echoes input goes through [`echo`]: at most
-//! `ECHO_CHARS` characters, control characters escaped, and a count of what was cut.
+//! or garbles the terminal, and an invisible character (a byte-order mark, a zero-width
+//! space) quoted as it is shows nothing where the fault is. Every error that echoes input
+//! goes through [`echo`]: at most `ECHO_CHARS` characters, control and invisible characters
+//! escaped, and a count of what was cut.
 //!
 //! Numbers given as text (command-line options, `sargon:depth=N`) are read here too, by
 //! [`whole_number`] and [`seconds`], so that every refusal states the range the number
@@ -14,7 +16,8 @@
 pub(crate) const ECHO_CHARS: usize = 100;
 
 /// `text` as an error message quotes it: control characters (newlines, tabs, escapes, ...)
-/// written as Rust escapes (`\n`, `\t`, `\u{1b}`), and anything past `ECHO_CHARS`
+/// and characters that print as nothing (`U+FEFF`, `U+200B`, direction overrides) written
+/// as Rust escapes (`\n`, `\t`, `\u{1b}`, `\u{feff}`), and anything past `ECHO_CHARS`
 /// characters replaced by "... (N more characters)".
 pub fn echo(text: &str) -> String {
     let mut out = String::new();
@@ -22,6 +25,8 @@ pub fn echo(text: &str) -> String {
     for c in chars.by_ref().take(ECHO_CHARS) {
         if c.is_control() {
             out.extend(c.escape_default());
+        } else if is_invisible(c) {
+            out.extend(c.escape_unicode());
         } else {
             out.push(c);
         }
@@ -56,6 +61,16 @@ pub fn seconds(text: &str, most: f64) -> Result<f64, String> {
             echo(text)
         )),
     }
+}
+
+/// Does `c` print as nothing (or not at all) although it is no control character? Rust's
+/// debug escaping knows which characters are printable; a combining mark after a letter is
+/// (it prints on the letter), so it is asked about `c` after a letter, where a combining
+/// mark is not escaped.
+fn is_invisible(c: char) -> bool {
+    let mut after_a_letter = String::from("a");
+    after_a_letter.push(c);
+    after_a_letter.escape_debug().nth(1) == Some('\\') && !matches!(c, '"' | '\'' | '\\')
 }
 
 #[cfg(test)]
@@ -118,6 +133,16 @@ mod tests {
         assert_eq!(echo("a\tb\r\n"), "a\\tb\\r\\n");
         assert_eq!(echo("\u{1b}[2J"), "\\u{1b}[2J");
         assert_eq!(echo("\0"), "\\u{0}");
+    }
+
+    #[test]
+    fn invisible_characters_are_escaped_and_marks_on_letters_kept() {
+        assert_eq!(echo("\u{feff}startpos"), "\\u{feff}startpos");
+        assert_eq!(echo("e2\u{200b}e4"), "e2\\u{200b}e4");
+        assert_eq!(echo("a\u{202e}b"), "a\\u{202e}b");
+        // Decomposed accents (as macOS writes file names) and quotes are text.
+        assert_eq!(echo("Du\u{308}rer"), "Du\u{308}rer");
+        assert_eq!(echo("\"it's\" \\"), "\"it's\" \\");
     }
 
     #[test]

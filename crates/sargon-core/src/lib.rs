@@ -16,6 +16,8 @@
 //! * [`pv`]: the principal variation from the "best so far" events.
 //! * [`clock`]: T-states as time on the machines of 1978.
 //! * [`input`]: quoting what the user typed in an error.
+//! * [`text_file`]: a person's text file (PGN, EPD, JSON) as text: byte-order mark, character
+//!   set.
 //!
 //! # Example: Sargon's move and principal variation, on the port
 //!
@@ -44,6 +46,7 @@ pub mod position;
 pub mod pv;
 pub mod record;
 pub mod state;
+pub mod text_file;
 pub mod trace;
 pub mod trace_line;
 pub mod vocab;

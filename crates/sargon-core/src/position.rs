@@ -100,6 +100,20 @@ impl PositionError {
     pub fn quotes_the_input(&self) -> bool {
         matches!(self, PositionError::InvalidFen { .. })
     }
+
+    /// The same error quoting `text`, what the person wrote, where it quotes the FEN that
+    /// was read from it: a reader that puts a FEN together (an EPD line's four fields with
+    /// `0 1` added) quotes the line, not a FEN nobody wrote.
+    pub fn quoting(self, text: &str) -> PositionError {
+        match self {
+            PositionError::InvalidFen { field, problem, .. } => PositionError::InvalidFen {
+                fen: echo(text),
+                field,
+                problem,
+            },
+            other => other,
+        }
+    }
 }
 
 /// The six fields of a FEN, in order.

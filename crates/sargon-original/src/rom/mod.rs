@@ -569,7 +569,8 @@ impl RomStore {
         if !looks_like_text(&bytes) {
             return Err(RomError::NotText { file: display });
         }
-        let text = String::from_utf8_lossy(&bytes);
+        // A byte-order mark is no part of the first line.
+        let text = String::from_utf8_lossy(sargon_core::text_file::without_bom(&bytes));
         let (kind, assembly) = if asm::listing::looks_like_listing(&text) {
             ("lst", asm::listing::parse_listing(&text))
         } else {

@@ -273,7 +273,8 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdEr
             counter("fmvn", "1")
         )
     };
-    let position = position::parse_position(&fen).map_err(|e| err(e.to_string()))?;
+    let position =
+        position::parse_position(&fen).map_err(|e| err(e.quoting(trimmed).to_string()))?;
     let moves = |name: &str| -> Result<Vec<Move>, EpdError> {
         let Some(o) = op(name) else {
             return Ok(Vec::new());
@@ -420,6 +421,22 @@ mod tests {
 
     use super::*;
     use shakmaty::Position;
+
+    /// The error quotes the line as written, not the FEN put together from it (with the
+    /// counters `0 1`, or those of its `hmvc` and `fmvn` operations, added).
+    #[test]
+    fn a_bad_position_is_quoted_as_written() {
+        for line in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq x bm e4;",
+            "  4k3/8/8/8/8/8/4P3/4K3 w - - hmvc x; ",
+        ] {
+            let err = parse_epd_line(line, 4).unwrap_err().to_string();
+            assert!(
+                err.starts_with(&format!("line 4: invalid FEN `{}`: field", line.trim())),
+                "{err}"
+            );
+        }
+    }
 
     #[test]
     fn operations() {

@@ -42,7 +42,8 @@ pub(crate) const GIT_COMMIT: &str = match option_env!("SARGON_GIT_COMMIT") {
 
 /// The positions of an EPD (or FEN-per-line) text, as FENs: the first four fields of each
 /// line, with the move counters when the line has them (six fields) or `0 1`. Empty lines
-/// and `#` comments are skipped; a position's index is its place among the others.
+/// and `#` comments are skipped; a position's index is its place among the others. Each is
+/// checked here, so that a bad one is named by its line and quoted as written.
 pub fn read_positions(text: &str) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -72,6 +73,16 @@ pub fn read_positions(text: &str) -> Result<Vec<String>> {
         } else {
             format!("{} 0 1", fields[..4].join(" "))
         };
+        position::parse_position(&fen)
+            .and_then(|p| position::setup(&p, Book::Off))
+            .map_err(|e| {
+                let e = e.quoting(line);
+                if e.quotes_the_input() {
+                    anyhow::anyhow!("line {}: {e}", i + 1)
+                } else {
+                    anyhow::anyhow!("line {} `{}`: {e}", i + 1, sargon_core::input::echo(line))
+                }
+            })?;
         out.push(fen);
     }
     Ok(out)
@@ -530,6 +541,31 @@ mod tests {
         assert_eq!(fens[1], "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
         let e = read_positions("8/8 w\n").unwrap_err().to_string();
         assert!(e.contains("line 1"), "{e}");
+    }
+
+    /// A bad position is refused when the file is read, named by its line and quoted as
+    /// written: it was "position 0: invalid FEN `... x 0 1`", counters nobody wrote.
+    #[test]
+    fn a_bad_position_is_named_by_its_line_and_quoted_as_written() {
+        let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq x bm e4;";
+        let e = read_positions(&format!("# a comment\n{line}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "line 2: invalid FEN `{line}`: field 4 (en passant square)"
+            )),
+            "{e}"
+        );
+        let kingless = "8/8/8/8/8/8/8/8 w - -";
+        let e = read_positions(&format!("startpos\n\n{kingless}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("line 3 `{kingless}`: Sargon cannot represent")),
+            "{e}"
+        );
+        assert!(!e.contains(" 0 1"), "{e}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use sargon_core::input::echo;
+use sargon_core::text_file::NotUtf8;
 use serde::{Deserialize, Serialize};
 
 /// What a search found.
@@ -143,8 +144,11 @@ pub fn read_results(path: &Path) -> Result<ResultsRead> {
 
 fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead> {
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    let text = std::str::from_utf8(&bytes[..complete])
-        .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
+    // Read as every person's text file is (a byte-order mark dropped, the line that is not
+    // UTF-8 named).
+    let text = sargon_core::text_file::decode(&bytes[..complete], NotUtf8::Refuse, "JSON")
+        .with_context(|| path.display().to_string())?
+        .text;
     let mut records = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

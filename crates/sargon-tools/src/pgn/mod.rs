@@ -1,16 +1,19 @@
-//! PGN in and out: games read with the `pgn-reader` crate into legal moves, and games
+//! PGN in and out: games read into legal moves ([`read_games`], in `pgn/read.rs`), and games
 //! written in the PGN export format (the Seven Tag Roster first, movetext in lines of at most
 //! 79 characters, move numbers again after a comment or a variation).
 //!
 //! `sargon play` reads its openings here and writes its games; `sargon annotate` reads a
-//! game and writes it back with Sargon's comments and variations. Reading keeps the main
-//! line and its comments; variations in the input are skipped (annotate writes its own).
+//! game and writes it back with Sargon's comments and variations; `history strength` reads
+//! match files, `serve` a pasted game. Reading keeps the main line and its comments;
+//! variations in the input are checked for their form and skipped (annotate writes its own).
 
-use std::io;
-use std::ops::ControlFlow;
+mod read;
+
+pub use read::read_games;
+
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use pgn_reader::{Outcome, RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::san::SanPlus;
 use shakmaty::{Chess, Color, Move, Position};
 
 use sargon_core::input::echo;
@@ -60,204 +63,22 @@ impl PgnGame {
     }
 }
 
-/// The longest tag line read, in bytes. The reader keeps a buffer of a fixed size (twice
-/// this), and a line it cannot hold whole it reports as an unterminated tag: a longer line
-/// is refused first, as too long. No tag of a real game comes near it.
-pub(crate) const TAG_LINE_BYTES: usize = 64 * 1024;
-
 /// Why a PGN file cannot be used. Each says its cause once: none has a `source()`.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum PgnError {
-    /// A game of the file is not usable (its movetext or its tags do not read, a move is
+    /// A game of the file is malformed (a variation, a comment or a tag pair not closed, no
+    /// result, a word that is no move) or not usable (its `FEN` tag does not read, a move is
     /// not legal).
-    #[error("game {game}: {reason}")]
+    #[error("game {game}, line {line}: {reason}")]
     Game {
         /// Its number in the file, from 1.
         game: usize,
+        /// The line at fault, from 1.
+        line: usize,
         /// What is wrong with it.
         reason: String,
     },
-    /// A tag line longer than `TAG_LINE_BYTES`.
-    #[error(
-        "line {line}: a tag line of {bytes} bytes; tags are read up to {TAG_LINE_BYTES} bytes"
-    )]
-    TagTooLong {
-        /// The line, from 1.
-        line: usize,
-        /// Its length.
-        bytes: usize,
-    },
-}
-
-struct Tags {
-    tags: Vec<(String, String)>,
-}
-
-struct Movetext {
-    game: PgnGame,
-    position: Chess,
-}
-
-/// The visitor: tags, then the main line played on a shakmaty position.
-struct GameCollector;
-
-impl Visitor for GameCollector {
-    type Tags = Tags;
-    type Movetext = Movetext;
-    type Output = Result<PgnGame, String>;
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Tags> {
-        ControlFlow::Continue(Tags { tags: Vec::new() })
-    }
-
-    fn tag(
-        &mut self,
-        tags: &mut Tags,
-        name: &[u8],
-        value: RawTag<'_>,
-    ) -> ControlFlow<Self::Output> {
-        let name = String::from_utf8_lossy(name).into_owned();
-        let value = value.decode_utf8_lossy().into_owned();
-        tags.tags.push((name, value));
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, tags: Tags) -> ControlFlow<Self::Output, Movetext> {
-        let fen = tags
-            .tags
-            .iter()
-            .find(|(n, _)| n == "FEN")
-            .map(|(_, v)| v.clone());
-        let start = match fen {
-            Some(fen) => match position::parse_position(&fen) {
-                Ok(p) => p,
-                Err(e) => return ControlFlow::Break(Err(format!("FEN tag: {e}"))),
-            },
-            None => Chess::default(),
-        };
-        // Only a termination marker is a result: a `Result` tag saying anything else
-        // ("0-0", "?") is no result, and written back it would read as a move.
-        let result = tags
-            .tags
-            .iter()
-            .find(|(n, _)| n == "Result")
-            .map(|(_, v)| v.as_str())
-            .filter(|v| TERMINATIONS.contains(v))
-            .unwrap_or("*")
-            .to_string();
-        ControlFlow::Continue(Movetext {
-            position: start.clone(),
-            game: PgnGame {
-                tags: tags.tags,
-                start,
-                moves: Vec::new(),
-                comments: vec![Vec::new()],
-                result,
-            },
-        })
-    }
-
-    fn san(&mut self, mt: &mut Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        match san_plus.san.to_move(&mt.position) {
-            Ok(m) => {
-                mt.position.play_unchecked(m);
-                mt.game.moves.push(m);
-                mt.game.comments.push(Vec::new());
-                ControlFlow::Continue(())
-            }
-            Err(_) => {
-                let ply = mt.game.moves.len();
-                let number = mt.game.start.fullmoves().get() as usize
-                    + (ply + usize::from(mt.game.start.turn() == Color::Black)) / 2;
-                let dots = if mt.position.turn() == Color::White {
-                    "."
-                } else {
-                    "..."
-                };
-                ControlFlow::Break(Err(format!(
-                    "move {number}{dots}{san_plus} is not legal in {} ({})",
-                    position::fen_of(&mt.position),
-                    mt.game.players()
-                )))
-            }
-        }
-    }
-
-    fn comment(&mut self, mt: &mut Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
-        let text = String::from_utf8_lossy(comment.as_bytes())
-            .trim()
-            .to_string();
-        if !text.is_empty() {
-            mt.game
-                .comments
-                .last_mut()
-                .expect("one list per move and one before")
-                .push(text);
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _mt: &mut Movetext) -> ControlFlow<Self::Output, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn outcome(&mut self, mt: &mut Movetext, outcome: Outcome) -> ControlFlow<Self::Output> {
-        mt.game.result = outcome.to_string();
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, mt: Movetext) -> Self::Output {
-        Ok(mt.game)
-    }
-}
-
-/// The game termination markers of the PGN standard.
-const TERMINATIONS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
-
-/// Read every game of a PGN text; the first game that cannot be read is the error.
-pub fn read_games(text: &str) -> Result<Vec<PgnGame>, PgnError> {
-    // A line the reader cannot hold is found here, to be named for what it is.
-    for (i, line) in text.lines().enumerate() {
-        if line.len() > TAG_LINE_BYTES && line.trim_start().starts_with('[') {
-            return Err(PgnError::TagTooLong {
-                line: i + 1,
-                bytes: line.len(),
-            });
-        }
-    }
-    let mut reader = Reader::build(io::Cursor::new(text.as_bytes()))
-        // The line and its end (`\r\n`).
-        .set_supported_tag_line_length(TAG_LINE_BYTES + 2)
-        .finish();
-    let mut games = Vec::new();
-    loop {
-        // The text is in memory: the reader's errors are the text's (an unterminated
-        // comment), said once, with the game they are in.
-        let game = match reader.read_game(&mut GameCollector) {
-            Ok(Some(game)) => game,
-            Ok(None) => break,
-            Err(e) => {
-                return Err(PgnError::Game {
-                    game: games.len() + 1,
-                    reason: e.to_string(),
-                })
-            }
-        };
-        match game {
-            // Text with neither tags nor moves (prose, a stray line) is no game: the reader
-            // makes one of anything, and counting it would play, annotate or rate nothing.
-            Ok(g) if g.tags.is_empty() && g.moves.is_empty() => {}
-            Ok(g) => games.push(g),
-            Err(reason) => {
-                return Err(PgnError::Game {
-                    game: games.len() + 1,
-                    reason,
-                })
-            }
-        }
-    }
-    Ok(games)
 }
 
 /// A move to write: its SAN, the comments after it, and the variations that replace it.
@@ -473,28 +294,43 @@ mod tests {
     }
 
     /// Found by the `pgn` fuzz target: a `Result` tag of "0-0" became the game's result,
-    /// and the game written back read "0-0" as castling.
+    /// and the game written back read "0-0" as castling. The result is the movetext's
+    /// marker, which a `Result` tag that is a marker must repeat.
     #[test]
-    fn a_result_tag_that_is_no_termination_marker_is_no_result() {
-        let games = read_games("[Result \"0-0\"]\n\n").unwrap();
+    fn the_result_is_the_movetexts_marker() {
+        let games = read_games("[Result \"0-0\"]\n\n*\n").unwrap();
         assert_eq!(games[0].result, "*");
-        let games = read_games("[Result \"1/2-1/2\"]\n\n1. e4\n").unwrap();
+        let games = read_games("[Result \"1/2-1/2\"]\n\n1. e4 1/2-1/2\n").unwrap();
         assert_eq!(games[0].result, "1/2-1/2");
+        let err = read_games("[Result \"1-0\"]\n\n1. e4 0-1\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "game 1, line 3: the result `0-1` differs from the Result tag's `1-0`"
+        );
     }
 
     #[test]
-    fn an_illegal_move_names_the_game_and_the_move() {
-        // Prose holds no game; an empty file neither.
-        assert!(read_games("this is not a game of chess\n")
-            .unwrap()
-            .is_empty());
+    fn an_illegal_move_names_the_game_the_line_and_the_move() {
+        // An empty file holds no game; prose is no game.
         assert!(read_games("").unwrap().is_empty());
-        let err = read_games("1. e4 e5 2. Ke3 *\n").unwrap_err().to_string();
-        assert!(err.starts_with("game 1: move 2.Ke3 is not legal"), "{err}");
-        let err = read_games("[FEN \"8/8/8 w - - 0 1\"]\n\n*\n")
+        assert!(read_games("\n  \n").unwrap().is_empty());
+        let err = read_games("this is not a game of chess\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("game 1, line 1: `this` is not a move"),
+            "{err}"
+        );
+        let err = read_games("1. e4 e5 *\n\n1. e4 e5\n2. Ke3 *\n")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("FEN tag"), "{err}");
+        assert!(
+            err.starts_with("game 2, line 4: move 2.Ke3 is not legal"),
+            "{err}"
+        );
+        let err = read_games("[Event \"x\"]\n[FEN \"8/8/8 w - - 0 1\"]\n\n*\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("game 1, line 2: FEN tag"), "{err}");
     }
 
     #[test]

@@ -1,0 +1,156 @@
+//! A person's text file (PGN, EPD, a list of positions, a JSON results file) as text.
+//!
+//! Every command that reads such a file reads it here, so that each gets the same rules:
+//!
+//! * a byte-order mark at the start (UTF-8's `EF BB BF`, which Windows editors write) is
+//!   dropped, never taken for the file's first character;
+//! * a file in UTF-16 (its byte-order mark says so) is refused as such, and a NUL byte is
+//!   refused with its line: neither is a text file of this program;
+//! * bytes that are not UTF-8 are read as ISO 8859-1 (Latin-1), every byte one character,
+//!   where the format allows it ([`NotUtf8::Latin1`]: PGN's standard names ISO 8859-1 as its
+//!   character set, and EPD is defined by the same standard), and refused with the line of
+//!   the first such byte where it does not ([`NotUtf8::Refuse`]: JSON is UTF-8).
+
+use std::path::Path;
+
+/// The UTF-8 byte-order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// What a file that is not UTF-8 is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum NotUtf8 {
+    /// Read as ISO 8859-1 (PGN and EPD).
+    Latin1,
+    /// Refused (JSON).
+    Refuse,
+}
+
+/// A text file's contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Text {
+    /// The text, without a byte-order mark.
+    pub text: String,
+    /// When the file was not UTF-8 and was read as ISO 8859-1: the line of its first byte
+    /// that is not UTF-8 (from 1), for the note a command shows.
+    pub latin1_from_line: Option<usize>,
+}
+
+/// Why a file cannot be read as text. None has a `source()`: each says its cause once.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TextFileError {
+    /// The file could not be read at all.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// A UTF-16 (or UTF-32) byte-order mark.
+    #[error("a UTF-16 file (its byte-order mark says so): save it as UTF-8")]
+    Utf16,
+    /// A NUL byte, which no text file of this program holds.
+    #[error("line {line} holds a NUL byte: this is not a text file")]
+    Nul {
+        /// Its line, from 1.
+        line: usize,
+    },
+    /// Bytes that are not UTF-8 in a format that must be.
+    #[error("line {line} is not UTF-8 ({what} files are UTF-8)")]
+    NotUtf8 {
+        /// The line of the first byte that is not, from 1.
+        line: usize,
+        /// The format, for the message.
+        what: &'static str,
+    },
+}
+
+/// Read the file at `path` as text by the rules of the module; `what` names the format
+/// in a refusal ("JSON").
+pub fn read(path: &Path, not_utf8: NotUtf8, what: &'static str) -> Result<Text, TextFileError> {
+    decode(&std::fs::read(path)?, not_utf8, what)
+}
+
+/// `bytes` without the UTF-8 byte-order mark it may start with (for a reader of text that
+/// is not one of the formats [`decode`] takes: an assembly listing).
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
+/// A file's bytes as text, by the rules of the module.
+pub fn decode(bytes: &[u8], not_utf8: NotUtf8, what: &'static str) -> Result<Text, TextFileError> {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return Err(TextFileError::Utf16);
+    }
+    let bytes = without_bom(bytes);
+    let line_at = |offset: usize| bytes[..offset].iter().filter(|&&b| b == b'\n').count() + 1;
+    if let Some(nul) = bytes.iter().position(|&b| b == 0) {
+        return Err(TextFileError::Nul { line: line_at(nul) });
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(Text {
+            text: text.to_string(),
+            latin1_from_line: None,
+        }),
+        Err(e) => {
+            let line = line_at(e.valid_up_to());
+            match not_utf8 {
+                NotUtf8::Refuse => Err(TextFileError::NotUtf8 { line, what }),
+                // ISO 8859-1 is the first 256 code points of Unicode, byte for byte.
+                NotUtf8::Latin1 => Ok(Text {
+                    text: bytes.iter().map(|&b| char::from(b)).collect(),
+                    latin1_from_line: Some(line),
+                }),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(bytes: &[u8], not_utf8: NotUtf8) -> Result<Text, String> {
+        decode(bytes, not_utf8, "JSON").map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        for not_utf8 in [NotUtf8::Latin1, NotUtf8::Refuse] {
+            let read = text(b"\xEF\xBB\xBFstartpos\n", not_utf8).unwrap();
+            assert_eq!(read.text, "startpos\n");
+            assert_eq!(read.latin1_from_line, None);
+        }
+        // Only at the start: elsewhere it is a character of the text.
+        let read = text("a\u{feff}".as_bytes(), NotUtf8::Refuse).unwrap();
+        assert_eq!(read.text, "a\u{feff}");
+    }
+
+    #[test]
+    fn latin1_is_read_where_the_format_allows_it_and_refused_with_its_line_elsewhere() {
+        let bytes = b"[Event \"x\"]\n[White \"D\xFCrer\"]\n";
+        let read = text(bytes, NotUtf8::Latin1).unwrap();
+        assert_eq!(read.text, "[Event \"x\"]\n[White \"D\u{fc}rer\"]\n");
+        assert_eq!(read.latin1_from_line, Some(2));
+        assert_eq!(
+            text(bytes, NotUtf8::Refuse).unwrap_err(),
+            "line 2 is not UTF-8 (JSON files are UTF-8)"
+        );
+        // UTF-8 is UTF-8, whatever its characters.
+        let read = text("D\u{fc}rer ♞".as_bytes(), NotUtf8::Latin1).unwrap();
+        assert_eq!(read.text, "D\u{fc}rer ♞");
+        assert_eq!(read.latin1_from_line, None);
+    }
+
+    #[test]
+    fn utf16_and_nul_bytes_are_no_text() {
+        let utf16: Vec<u8> = "\u{feff}startpos"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert_eq!(
+            text(&utf16, NotUtf8::Latin1).unwrap_err(),
+            "a UTF-16 file (its byte-order mark says so): save it as UTF-8"
+        );
+        assert_eq!(
+            text(b"startpos\n\nab\0c", NotUtf8::Latin1).unwrap_err(),
+            "line 3 holds a NUL byte: this is not a text file"
+        );
+    }
+}
