@@ -289,6 +289,15 @@ pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
 fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     // Everything is checked before the first search: a job that would fail should fail
     // at once, not hours into a run.
+    sargon_tools::outputs::Files::new()
+        .input("--epd", args.epd.as_deref())
+        .store(store.dir())
+        .output(
+            "--out",
+            args.out.as_deref(),
+            sargon_tools::outputs::Mode::Results,
+        )
+        .check()?;
     let fens = match &args.epd {
         Some(f) => read_epd(f)?,
         None if args.positions.is_empty() => {

@@ -1,7 +1,7 @@
 //! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
 //! level), with PGN out and a score table (see [`sargon_tools::play`]).
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use super::{make_engine_on, CoreArgs, EngineArgs};
 use sargon_core::engine::EngineKind;
 use sargon_core::input::echo;
 use sargon_original::rom::RomStore;
+use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::pgn;
 use sargon_tools::play::{
     self, MatchSettings, Opening, Player, SargonSpec, SharedFactory, UciSpec,
@@ -121,9 +122,11 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if args.depth.is_some() && args.movetime.is_some() {
         bail!("give Sargon a --depth or a --movetime, not both");
     }
-    if let Some(path) = &args.pgn {
-        super::check_writable(path)?;
-    }
+    Files::new()
+        .input("--openings", args.openings.as_deref())
+        .store(store.dir())
+        .output("--pgn", args.pgn.as_deref(), Mode::Results)
+        .check()?;
     let sargon_spec = SargonSpec {
         engine: args.engine.engine,
         limit: Limit {
@@ -217,6 +220,9 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if games == 0 {
         bail!("--games 0: nothing to play");
     }
+    // The PGN file is the match's for the whole run, locked before it is read: a second
+    // match appending to it at the same time is refused.
+    let mut pgn_file = args.pgn.as_deref().map(outputs::open_results).transpose()?;
     // Two Sargons at fixed settings are deterministic: an opening and its colours give one
     // game, and the schedule cycles through the openings.
     let different = 2 * openings.len().max(1);
@@ -247,7 +253,7 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     let date = pgn::today();
     let mut write_error = None;
     let first = match (&args.pgn, args.resume) {
-        (Some(path), true) if path.exists() => {
+        (Some(path), true) if fs::metadata(path).is_ok_and(|m| m.len() > 0) => {
             let text = fs::read_to_string(path)
                 .with_context(|| format!("reading {}", super::shown(path)))?;
             pgn::read_games(&text)
@@ -301,13 +307,9 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
             if let play::Ending::Failure { error, .. } = &game.ending {
                 eprintln!("  the engine failed: {error}");
             }
-            if let Some(path) = &args.pgn {
+            if let (Some(path), Some(file)) = (&args.pgn, pgn_file.as_mut()) {
                 let text = game.to_pgn(&args.event, &args.site, &date);
-                let written = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.flush()));
+                let written = file.write_all(text.as_bytes()).and_then(|_| file.flush());
                 if let Err(e) = written {
                     if write_error.is_none() {
                         eprintln!("error: writing {}: {e}", path.display());

@@ -29,6 +29,7 @@ pub mod external;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod models;
+pub mod outputs;
 pub mod pgn;
 pub mod play;
 pub mod state_diff;
