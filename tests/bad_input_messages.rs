@@ -548,7 +548,9 @@ fn diff_quotes_a_position_once_and_names_a_directory() {
         refused(
             &args,
             2,
-            &[&format!("error: {out} is a directory: the results go to a file")],
+            &[&format!(
+                "error: {out} is a directory: the results go to a file"
+            )],
         );
     }
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

@@ -194,7 +194,10 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
         None => run_levels(store, &args, &positions)?,
     };
     if let Some(path) = &args.save {
-        outputs::write_whole(path, (serde_json::to_string_pretty(&report)? + "\n").as_bytes())?;
+        outputs::write_whole(
+            path,
+            (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
+        )?;
     }
     if let Some(path) = &args.plot {
         outputs::write_whole(path, history::svg_plot(&report).as_bytes())?;

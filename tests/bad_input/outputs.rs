@@ -70,8 +70,16 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     for option in ["--save", "--plot"] {
         refused_as_an_input(
             &[
-                "--roms", &store, "history", "levels", "--max-level", "1", "--positions",
-                &positions, option, &positions,
+                "--roms",
+                &store,
+                "history",
+                "levels",
+                "--max-level",
+                "1",
+                "--positions",
+                &positions,
+                option,
+                &positions,
             ],
             1,
             &positions,
@@ -91,8 +99,17 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
 
     refused_as_an_input(
         &[
-            "play", "--opponent", "sargon:depth=1", "--depth", "1", "--games", "1",
-            "--openings", &pgn, "--pgn", &pgn,
+            "play",
+            "--opponent",
+            "sargon:depth=1",
+            "--depth",
+            "1",
+            "--games",
+            "1",
+            "--openings",
+            &pgn,
+            "--pgn",
+            &pgn,
         ],
         1,
         &pgn,
@@ -110,8 +127,18 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     for option in ["--out", "--plot"] {
         refused_as_an_input(
             &[
-                "--roms", &store, "history", "games", "--levels", "1", "--games", "1",
-                "--openings", &epd, option, &epd,
+                "--roms",
+                &store,
+                "history",
+                "games",
+                "--levels",
+                "1",
+                "--games",
+                "1",
+                "--openings",
+                &epd,
+                option,
+                &epd,
             ],
             1,
             &epd,
@@ -124,7 +151,13 @@ fn an_output_that_is_an_input_is_refused_and_the_input_kept() {
     );
     refused_as_an_input(
         &[
-            "history", "games", "--estimate-levels", "1", "--calibration", &games, "--plot",
+            "history",
+            "games",
+            "--estimate-levels",
+            "1",
+            "--calibration",
+            &games,
+            "--plot",
             &games,
         ],
         1,
@@ -150,8 +183,16 @@ fn an_input_reached_through_a_link_is_refused_too() {
     let out = s(&t.path("report"));
     refused(
         &[
-            "--roms", &t.store(), "history", "levels", "--positions", &positions, "--save",
-            &out, "--plot", &out,
+            "--roms",
+            &t.store(),
+            "history",
+            "levels",
+            "--positions",
+            &positions,
+            "--save",
+            &out,
+            "--plot",
+            &out,
         ],
         1,
         &["--save and --plot name the same file"],
@@ -165,7 +206,9 @@ fn an_output_inside_the_rom_store_is_refused() {
     let store = t.store();
     let inside = s(&t.path("empty-store/tree.txt"));
     refused(
-        &["--roms", &store, "tree", "startpos", "--depth", "1", "-o", &inside],
+        &[
+            "--roms", &store, "tree", "startpos", "--depth", "1", "-o", &inside,
+        ],
         1,
         &["inside the ROM store"],
     );
@@ -188,7 +231,11 @@ fn a_whole_file_output_is_replaced_at_once() {
     let run = sargon(&["history", "strength", &pgn, "--plot", &s(&link)]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(std::fs::read_to_string(&plot).unwrap().starts_with("<svg"));
-    assert_eq!(std::fs::read(&old).unwrap(), b"old plot", "rewritten in place");
+    assert_eq!(
+        std::fs::read(&old).unwrap(),
+        b"old plot",
+        "rewritten in place"
+    );
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
@@ -208,10 +255,12 @@ fn history_games_out_is_checked_first_with_the_real_cause() {
     let t = Scratch::new();
     let store = t.store();
     let games = |out: &str| -> Vec<String> {
-        ["--roms", &store, "history", "games", "--levels", "1", "--games", "1", "--out", out]
-            .iter()
-            .map(|a| a.to_string())
-            .collect()
+        [
+            "--roms", &store, "history", "games", "--levels", "1", "--games", "1", "--out", out,
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect()
     };
     let check = |out: &str, needles: &[&str]| {
         let args = games(out);
@@ -219,7 +268,10 @@ fn history_games_out_is_checked_first_with_the_real_cause() {
         let line = refused(&args, 1, needles);
         assert!(!line.contains("add --resume"), "{line}");
     };
-    check("/nonexistent-sargon-dir/x.jsonl", &["there is no directory"]);
+    check(
+        "/nonexistent-sargon-dir/x.jsonl",
+        &["there is no directory"],
+    );
     let epd = t.file("p.epd", EPD.as_bytes());
     check(&epd, &["no games of `history games`"]);
     check(&s(t.dir.path()), &["is a directory"]);
@@ -240,15 +292,29 @@ fn history_games_out_is_checked_first_with_the_real_cause() {
     refused(&args, 1, &["add --resume"]);
 }
 
-/// Start `sargon args` in the background, its output discarded.
-fn start(args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_sargon"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("sargon starts")
+/// A `sargon` run in the background, its output discarded, stopped when the test ends
+/// (also when an assertion fails: a run of minutes must not outlive its test).
+struct Background(std::process::Child);
+
+impl Background {
+    fn start(args: &[&str]) -> Background {
+        Background(
+            Command::new(env!("CARGO_BIN_EXE_sargon"))
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("sargon starts"),
+        )
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Wait until `path` exists (the first run has opened it), at most 30 s.
@@ -274,8 +340,17 @@ fn a_second_writer_of_a_results_file_is_refused() {
     let out = t.path("r.jsonl");
     let diff = |extra: &[&str]| -> Vec<String> {
         let mut args = vec![
-            "diff", "--left", "port", "--right", "port", "--epd", &epd, "--depths", "1-6",
-            "--no-book", "--out",
+            "diff",
+            "--left",
+            "port",
+            "--right",
+            "port",
+            "--epd",
+            &epd,
+            "--depths",
+            "1-6",
+            "--no-book",
+            "--out",
         ];
         let out = s(&out);
         args.push(&out);
@@ -283,9 +358,9 @@ fn a_second_writer_of_a_results_file_is_refused() {
         args.iter().map(|a| a.to_string()).collect()
     };
     let first_args = diff(&[]);
-    let mut first = start(&first_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let first = Background::start(&first_args.iter().map(String::as_str).collect::<Vec<_>>());
     wait_for(&out);
-    let pid = first.id().to_string();
+    let pid = first.0.id().to_string();
     for extra in [&["--resume"][..], &[][..]] {
         let args = diff(extra);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -295,7 +370,14 @@ fn a_second_writer_of_a_results_file_is_refused() {
     let pgn = t.path("match.pgn");
     let play = |pgn: &str| {
         vec![
-            "play", "--opponent", "sargon:depth=3", "--depth", "3", "--games", "100", "--pgn",
+            "play",
+            "--opponent",
+            "sargon:depth=3",
+            "--depth",
+            "3",
+            "--games",
+            "100",
+            "--pgn",
             pgn,
         ]
         .into_iter()
@@ -303,13 +385,16 @@ fn a_second_writer_of_a_results_file_is_refused() {
         .collect::<Vec<_>>()
     };
     let play_args = play(&s(&pgn));
-    let mut player = start(&play_args.iter().map(String::as_str).collect::<Vec<_>>());
+    let player = Background::start(&play_args.iter().map(String::as_str).collect::<Vec<_>>());
     wait_for(&pgn);
     let second = play(&s(&pgn));
     let second: Vec<&str> = second.iter().map(String::as_str).collect();
-    refused(&second, 1, &["is being written by another run", &player.id().to_string()]);
-    let _ = first.kill();
-    let _ = player.kill();
-    let _ = first.wait();
-    let _ = player.wait();
+    refused(
+        &second,
+        1,
+        &[
+            "is being written by another run",
+            &player.0.id().to_string(),
+        ],
+    );
 }

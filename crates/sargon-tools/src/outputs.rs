@@ -89,16 +89,15 @@ impl Files {
         for (i, (what, path, mode)) in self.outputs.iter().enumerate() {
             for (input_what, input) in &self.inputs {
                 if same_file(path, input) {
+                    let which = if path == input {
+                        format!("also an input ({input_what})")
+                    } else {
+                        format!("the same file as {input_what} {} (an input)", shown(input))
+                    };
                     bail!(
-                        "{what} {} is {}the input {input_what} {}: writing it would destroy \
-                         what is read; name another file",
-                        shown(path),
-                        if path == input {
-                            String::new()
-                        } else {
-                            "the same file as ".to_string()
-                        },
-                        shown(input)
+                        "{what} {} is {which}: writing it would destroy what is read; name \
+                         another file",
+                        shown(path)
                     );
                 }
             }
@@ -270,10 +269,7 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
     }
     let tmp = temporary_beside(&target);
     let written = (|| -> io::Result<()> {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
+        let mut file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         file.write_all(bytes)?;
         file.sync_all()?;
         if let Some(old) = &old {
@@ -443,7 +439,10 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         write_whole(&link, b"new").unwrap();
         assert_eq!(fs::read(&real).unwrap(), b"new");
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
     }
 
     #[test]
