@@ -282,7 +282,11 @@ fn make_engines(
 pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
     match &args.command {
         Some(DiffCommand::Report(report_args)) => run_report(report_args),
-        None => run_diff(store, &args),
+        None => {
+            sargon_tools::outputs::removing_an_empty_new_results_file(args.out.as_deref(), || {
+                run_diff(store, &args)
+            })
+        }
     }
 }
 

@@ -157,7 +157,10 @@ pub(crate) struct LevelsArgs {
 pub(crate) fn run(store: &RomStore, command: HistoryCommand) -> Result<()> {
     match command {
         HistoryCommand::Levels(args) => levels(store, args),
-        HistoryCommand::Games(args) => games(store, args),
+        HistoryCommand::Games(args) => {
+            let out = args.out.clone();
+            outputs::removing_an_empty_new_results_file(out.as_deref(), || games(store, args))
+        }
         HistoryCommand::Strength(args) => strength(store, args),
     }
 }

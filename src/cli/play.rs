@@ -119,6 +119,11 @@ pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
 }
 
 pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
+    let pgn = args.pgn.clone();
+    outputs::removing_an_empty_new_results_file(pgn.as_deref(), || play_the_match(store, args))
+}
+
+fn play_the_match(store: &RomStore, args: PlayArgs) -> Result<()> {
     if args.depth.is_some() && args.movetime.is_some() {
         bail!("give Sargon a --depth or a --movetime, not both");
     }

@@ -398,3 +398,42 @@ fn a_second_writer_of_a_results_file_is_refused() {
         ],
     );
 }
+
+/// A run that fails before its first result leaves no empty results file it created (the
+/// file is created, and locked, when the run starts).
+#[test]
+fn a_failed_run_leaves_no_new_empty_results_file() {
+    let t = Scratch::new();
+    let pgn = t.path("new.pgn");
+    let run = sargon(&[
+        "play",
+        "--opponent",
+        "/nonexistent-sargon-engine",
+        "--games",
+        "1",
+        "--pgn",
+        &s(&pgn),
+    ]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(!pgn.exists(), "{} left behind", pgn.display());
+    let out = t.path("new.jsonl");
+    let run = sargon(&[
+        "--roms",
+        &t.store(),
+        "history",
+        "games",
+        "--levels",
+        "1",
+        "--games",
+        "1",
+        "--out",
+        &s(&out),
+    ]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("no Sargon ROM imported"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists(), "{} left behind", out.display());
+}

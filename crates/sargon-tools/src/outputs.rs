@@ -329,6 +329,28 @@ pub fn open_results(path: &Path) -> Result<File> {
     }
 }
 
+/// Run `work`, which writes the results file `path` (if any) through [`open_results`]; when
+/// it fails, a results file it created and left empty (the run refused or failed before its
+/// first result) is removed again, so that a failed command leaves nothing behind. Only
+/// under the file's lock: an empty file another run has just created and is writing is
+/// never touched.
+pub fn removing_an_empty_new_results_file<T>(
+    path: Option<&Path>,
+    work: impl FnOnce() -> Result<T>,
+) -> Result<T> {
+    let existed = path.is_none_or(|p| fs::symlink_metadata(p).is_ok());
+    let result = work();
+    if let (Err(_), Some(path), false) = (&result, path, existed) {
+        if let Ok(file) = OpenOptions::new().read(true).open(path) {
+            let empty = file.metadata().is_ok_and(|m| m.is_file() && m.len() == 0);
+            if empty && file.try_lock().is_ok() {
+                let _ = fs::remove_file(path);
+            }
+        }
+    }
+    result
+}
+
 /// The process holding a lock on `file`, and its command line, from Linux's
 /// `/proc/locks` (`1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF`: the pid, then the
 /// device's major and minor numbers in hex and the inode).
@@ -452,6 +474,28 @@ mod tests {
         let _first = open_results(&path).unwrap();
         let e = open_results(&path).unwrap_err().to_string();
         assert!(e.contains("is being written by another run"), "{e}");
+    }
+
+    #[test]
+    fn a_failed_run_leaves_no_empty_results_file_it_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let failed: Result<()> = removing_an_empty_new_results_file(Some(&path), || {
+            open_results(&path)?;
+            bail!("the engine would not start")
+        });
+        assert!(failed.is_err());
+        assert!(!path.exists());
+        // Not a file another run holds, though it is empty and new to this one (the
+        // other run created it while this one was being refused).
+        let other = dir.path().join("other.jsonl");
+        let mut held = None;
+        let failed: Result<()> = removing_an_empty_new_results_file(Some(&other), || {
+            held = Some(open_results(&other)?);
+            bail!("refused")
+        });
+        assert!(failed.is_err() && held.is_some());
+        assert!(other.exists());
     }
 
     #[test]
