@@ -397,6 +397,38 @@ fn a_second_writer_of_a_results_file_is_refused() {
             &player.0.id().to_string(),
         ],
     );
+    // history games --out: the same lock (on the port, estimating, so no ROM is needed).
+    let games = t.path("games.jsonl");
+    let history = |out: &str| {
+        vec![
+            "history",
+            "games",
+            "--estimate-levels",
+            "1-6",
+            "--games",
+            "50",
+            "--calibration",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/records/history/games.jsonl"),
+            "--out",
+            out,
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>()
+    };
+    let history_args = history(&s(&games));
+    let historian = Background::start(&history_args.iter().map(String::as_str).collect::<Vec<_>>());
+    wait_for(&games);
+    let second = history(&s(&games));
+    let second: Vec<&str> = second.iter().map(String::as_str).collect();
+    refused(
+        &second,
+        1,
+        &[
+            "is being written by another run",
+            &historian.0.id().to_string(),
+        ],
+    );
 }
 
 /// A run that fails before its first result leaves no empty results file it created (the
