@@ -5,6 +5,9 @@
 //! Also here: the tree keeps a bounded number of nodes while it records, and a long search
 //! on a terminal shows signs of life.
 
+#[path = "bad_input/outputs.rs"]
+mod outputs;
+
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

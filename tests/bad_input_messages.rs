@@ -539,7 +539,7 @@ fn diff_quotes_a_position_once_and_names_a_directory() {
             &args,
             2,
             &[&format!(
-                "error: {out} is a directory: the results go to a file (--out FILE.jsonl)"
+                "error: {out} is a directory: the results go to a file"
             )],
         );
     }

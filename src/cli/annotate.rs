@@ -1,8 +1,7 @@
 //! `sargon annotate`: Sargon's comments and variations on every move of the games of a PGN
 //! file (see [`sargon_tools::annotate`]).
 
-use std::fs;
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -11,6 +10,7 @@ use super::progress::Progress;
 use super::{make_engine_on, parse_engine, CoreArgs};
 use sargon_core::engine::{EngineKind, SearchOptions};
 use sargon_original::rom::RomStore;
+use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::{annotate, pgn};
 
 #[derive(clap::Args, Debug)]
@@ -38,6 +38,11 @@ pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
         args.engine == EngineKind::Emulator,
         "the port searches (--engine emulator runs the original)",
     )?;
+    Files::new()
+        .input("the PGN file", Some(&args.pgn))
+        .store(store.dir())
+        .output("-o", args.output.as_deref(), Mode::Whole)
+        .check()?;
     let text = super::text::read_chess(&args.pgn)
         .with_context(|| format!("reading {}", super::shown(&args.pgn)))?;
     let games = pgn::read_games(&text).with_context(|| super::shown(&args.pgn))?;
@@ -49,10 +54,11 @@ pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
     let opts = SearchOptions::depth(args.depth);
     let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
     let progress = Progress::new(positions as u64, "positions");
+    // To a file, the games are kept and written whole at the end (through a temporary
+    // file and a rename: an interrupted run leaves the old file as it was).
+    let mut annotated = Vec::new();
     let mut out: Box<dyn Write> = match &args.output {
-        Some(path) => Box::new(io::BufWriter::new(
-            fs::File::create(path).with_context(|| format!("creating {}", super::shown(path)))?,
-        )),
+        Some(_) => Box::new(&mut annotated),
         None => Box::new(crate::streams::Stdout),
     };
     for (i, game) in games.iter().enumerate() {
@@ -66,6 +72,10 @@ pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
         } else {
             progress.println(summary);
         }
+    }
+    drop(out);
+    if let Some(path) = &args.output {
+        outputs::write_whole(path, &annotated)?;
     }
     progress.finish();
     Ok(())

@@ -273,13 +273,26 @@ fn make_engines(
 pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
     match &args.command {
         Some(DiffCommand::Report(report_args)) => run_report(report_args),
-        None => run_diff(store, &args),
+        None => {
+            sargon_tools::outputs::removing_an_empty_new_results_file(args.out.as_deref(), || {
+                run_diff(store, &args)
+            })
+        }
     }
 }
 
 fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     // Everything is checked before the first search: a job that would fail should fail
     // at once, not hours into a run.
+    sargon_tools::outputs::Files::new()
+        .input("--epd", args.epd.as_deref())
+        .store(store.dir())
+        .output(
+            "--out",
+            args.out.as_deref(),
+            sargon_tools::outputs::Mode::Results,
+        )
+        .check()?;
     let fens = match &args.epd {
         Some(f) => read_epd(f)?,
         None if args.positions.is_empty() => {

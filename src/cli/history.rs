@@ -13,6 +13,7 @@ use crate::studies::strength;
 use sargon_core::input::echo;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
+use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::play::Opening;
 
 #[derive(clap::Subcommand, Debug)]
@@ -142,15 +143,22 @@ pub(crate) struct LevelsArgs {
 pub(crate) fn run(store: &RomStore, command: HistoryCommand) -> Result<()> {
     match command {
         HistoryCommand::Levels(args) => levels(store, args),
-        HistoryCommand::Games(args) => games(store, args),
-        HistoryCommand::Strength(args) => strength(args),
+        HistoryCommand::Games(args) => {
+            let out = args.out.clone();
+            outputs::removing_an_empty_new_results_file(out.as_deref(), || games(store, args))
+        }
+        HistoryCommand::Strength(args) => strength(store, args),
     }
 }
 
 fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
-    for path in args.save.iter().chain(&args.plot) {
-        super::check_writable(path)?;
-    }
+    Files::new()
+        .input("--positions", args.positions.as_deref())
+        .input("--load", args.load.as_deref())
+        .store(store.dir())
+        .output("--save", args.save.as_deref(), Mode::Whole)
+        .output("--plot", args.plot.as_deref(), Mode::Whole)
+        .check()?;
     let positions: Vec<String> = match &args.positions {
         Some(p) => {
             let positions = history::parse_positions(
@@ -175,12 +183,13 @@ fn levels(store: &RomStore, args: LevelsArgs) -> Result<()> {
         None => run_levels(store, &args, &positions)?,
     };
     if let Some(path) = &args.save {
-        std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
-            .with_context(|| format!("writing {}", super::shown(path)))?;
+        outputs::write_whole(
+            path,
+            (serde_json::to_string_pretty(&report)? + "\n").as_bytes(),
+        )?;
     }
     if let Some(path) = &args.plot {
-        std::fs::write(path, history::svg_plot(&report))
-            .with_context(|| format!("writing {}", super::shown(path)))?;
+        outputs::write_whole(path, history::svg_plot(&report).as_bytes())?;
         if !args.quiet {
             eprintln!("plot written to {}", path.display());
         }
@@ -245,10 +254,18 @@ fn read_game_file(path: &std::path::Path) -> Result<Vec<TimedGame>> {
 }
 
 fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
-    if let Some(path) = &args.plot {
-        super::check_writable(path)?;
-    }
+    Files::new()
+        .input("--openings", args.openings.as_deref())
+        .inputs("--load", &args.load)
+        .input("--calibration", args.calibration.as_deref())
+        .store(store.dir())
+        .output("--out", args.out.as_deref(), Mode::Results)
+        .output("--plot", args.plot.as_deref(), Mode::Whole)
+        .check()?;
     let mut games: Vec<TimedGame> = Vec::new();
+    // Open (and lock) --out for the run before anything else: a second run on the same
+    // file is refused before a game is played.
+    let mut out_file = None;
     if !args.load.is_empty() {
         for path in &args.load {
             let read = read_game_file(path)?;
@@ -259,13 +276,25 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
         }
     } else {
         if let Some(out) = &args.out {
-            if out.exists() {
-                if !args.resume {
-                    bail!(
-                        "{} exists: add --resume to play only the games it lacks",
-                        out.display()
-                    );
+            out_file = Some(outputs::open_results(out)?);
+            let has_lines = std::fs::metadata(out).is_ok_and(|m| m.len() > 0);
+            if has_lines && !args.resume {
+                let text = std::fs::read_to_string(out).unwrap_or_default();
+                match game_times::read_games(&text) {
+                    Ok(read) if !read.is_empty() => bail!(
+                        "{} holds {} games already: add --resume to play only the games it lacks",
+                        super::shown(out),
+                        read.len()
+                    ),
+                    read => bail!(
+                        "{} holds no games of `history games`{}: --out appends games to a file \
+                         of its own; give a new file",
+                        super::shown(out),
+                        read.err().map_or(String::new(), |e| format!(" ({e})"))
+                    ),
                 }
+            }
+            if has_lines {
                 games = read_game_file(out)?;
                 if let Some(g) = games
                     .iter()
@@ -320,12 +349,21 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                     &game_times::Timing::Measured,
                     &openings,
                     &mut games,
+                    out_file.as_mut(),
                 )?;
             }
             Some(levels) => {
                 let timing = calibrate(&args)?;
                 let mut port = Box::new(sargon_port::Port::new());
-                play_games(port.as_mut(), &args, levels, &timing, &openings, &mut games)?;
+                play_games(
+                    port.as_mut(),
+                    &args,
+                    levels,
+                    &timing,
+                    &openings,
+                    &mut games,
+                    out_file.as_mut(),
+                )?;
             }
         }
     }
@@ -366,8 +404,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 estimate: l.estimated,
             })
             .collect();
-        std::fs::write(path, history::svg_plot_levels(&text, &levels))
-            .with_context(|| format!("writing {}", super::shown(path)))?;
+        outputs::write_whole(path, history::svg_plot_levels(&text, &levels).as_bytes())?;
         if !args.quiet {
             eprintln!("plot written to {}", path.display());
         }
@@ -484,6 +521,7 @@ fn play_games(
     timing: &game_times::Timing,
     openings: &[Opening],
     games: &mut Vec<TimedGame>,
+    mut out: Option<&mut std::fs::File>,
 ) -> Result<()> {
     for round in 1..=args.games {
         for level in first..=last {
@@ -521,14 +559,11 @@ fn play_games(
                     game.wall_seconds
                 );
             }
-            if let Some(out) = &args.out {
-                let mut f = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(out)
-                    .with_context(|| format!("opening {}", super::shown(out)))?;
-                writeln!(f, "{}", serde_json::to_string(&game)?)
-                    .with_context(|| format!("writing {}", super::shown(out)))?;
+            if let (Some(file), Some(path)) = (out.as_deref_mut(), &args.out) {
+                // One write of the whole line, as `diff --out` writes its records.
+                let line = serde_json::to_string(&game)? + "\n";
+                file.write_all(line.as_bytes())
+                    .with_context(|| format!("writing {}", super::shown(path)))?;
             }
             games.push(game);
         }
@@ -586,10 +621,12 @@ fn finite(x: f64) -> Option<f64> {
     x.is_finite().then_some(x)
 }
 
-fn strength(args: StrengthArgs) -> Result<()> {
-    if let Some(path) = &args.plot {
-        super::check_writable(path)?;
-    }
+fn strength(store: &RomStore, args: StrengthArgs) -> Result<()> {
+    Files::new()
+        .inputs("the match file", &args.pgn)
+        .store(store.dir())
+        .output("--plot", args.plot.as_deref(), Mode::Whole)
+        .check()?;
     let mut rows = Vec::new();
     let mut matches = Vec::new();
     for path in &args.pgn {
@@ -627,8 +664,10 @@ fn strength(args: StrengthArgs) -> Result<()> {
             .flat_map(|m| [&m.player, &m.opponent])
             .find(|name| strength::uci_elo_in(name).is_some())
             .map_or("", |name| name.split(" (").next().unwrap_or(name));
-        std::fs::write(path, strength::svg_plot(&depths, &subtitle, anchor_engine))
-            .with_context(|| format!("writing {}", super::shown(path)))?;
+        outputs::write_whole(
+            path,
+            strength::svg_plot(&depths, &subtitle, anchor_engine).as_bytes(),
+        )?;
         eprintln!("plot written to {}", path.display());
     }
     match args.format {

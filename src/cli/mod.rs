@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use clap::ValueEnum;
 use shakmaty::Chess;
 
@@ -162,22 +162,6 @@ pub(crate) fn make_engine_on(
         WARNED.call_once(|| eprintln!("warning: {warning}"));
     }
     Ok(opened.engine)
-}
-
-/// Check, before any work, that `path` can be written: a search of minutes must not end in
-/// "cannot write" with its result lost. An existing file is opened for writing without
-/// being changed; a new one is created and removed again.
-pub(crate) fn check_writable(path: &std::path::Path) -> Result<()> {
-    let existed = path.exists();
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .with_context(|| format!("cannot write {}", shown(path)))?;
-    if !existed {
-        let _ = std::fs::remove_file(path);
-    }
-    Ok(())
 }
 
 /// Seconds as "12.3 s", "4m16s" or "4h02m".

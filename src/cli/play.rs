@@ -1,7 +1,7 @@
 //! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
 //! level), with PGN out and a score table (see [`sargon_tools::play`]).
 
-use std::fs::OpenOptions;
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -14,6 +14,7 @@ use super::{make_engine_on, CoreArgs, EngineArgs};
 use sargon_core::engine::EngineKind;
 use sargon_core::input::echo;
 use sargon_original::rom::RomStore;
+use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::pgn;
 use sargon_tools::play::{
     self, MatchSettings, Opening, Player, SargonSpec, SharedFactory, UciSpec,
@@ -118,12 +119,19 @@ pub(super) fn read_openings(path: &Path) -> Result<Vec<Opening>> {
 }
 
 pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
+    let pgn = args.pgn.clone();
+    outputs::removing_an_empty_new_results_file(pgn.as_deref(), || play_the_match(store, args))
+}
+
+fn play_the_match(store: &RomStore, args: PlayArgs) -> Result<()> {
     if args.depth.is_some() && args.movetime.is_some() {
         bail!("give Sargon a --depth or a --movetime, not both");
     }
-    if let Some(path) = &args.pgn {
-        super::check_writable(path)?;
-    }
+    Files::new()
+        .input("--openings", args.openings.as_deref())
+        .store(store.dir())
+        .output("--pgn", args.pgn.as_deref(), Mode::Results)
+        .check()?;
     let sargon_spec = SargonSpec {
         engine: args.engine.engine,
         limit: Limit {
@@ -210,10 +218,13 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
     if games == 0 {
         bail!("--games 0: nothing to play");
     }
+    // The PGN file is the match's for the whole run, locked before it is read: a second
+    // match appending to it at the same time is refused.
+    let mut pgn_file = args.pgn.as_deref().map(outputs::open_results).transpose()?;
     // The games file to resume is read before any engine starts: a malformed one is refused
     // before any work.
     let first = match (&args.pgn, args.resume) {
-        (Some(path), true) if path.exists() => {
+        (Some(path), true) if fs::metadata(path).is_ok_and(|m| m.len() > 0) => {
             let text = super::text::read_chess(path)
                 .with_context(|| format!("reading {}", super::shown(path)))?;
             pgn::read_games(&text)
@@ -296,13 +307,9 @@ pub(crate) fn run(store: &RomStore, args: PlayArgs) -> Result<()> {
             if let play::Ending::Failure { error, .. } = &game.ending {
                 eprintln!("  the engine failed: {error}");
             }
-            if let Some(path) = &args.pgn {
+            if let (Some(path), Some(file)) = (&args.pgn, pgn_file.as_mut()) {
                 let text = game.to_pgn(&args.event, &args.site, &date);
-                let written = OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|_| f.flush()));
+                let written = file.write_all(text.as_bytes()).and_then(|_| file.flush());
                 if let Err(e) = written {
                     if write_error.is_none() {
                         eprintln!("error: writing {}: {e}", path.display());

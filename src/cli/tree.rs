@@ -1,6 +1,5 @@
 //! `sargon tree`: a picture of Sargon's search tree, from the trace of one search.
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -14,6 +13,7 @@ use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 use sargon_original::rom::RomStore;
+use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::tree::{self, DotLayout, TreeBuilder, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -83,9 +83,10 @@ pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         args.engine.engine == EngineKind::Emulator,
         "the port searches (--engine emulator runs the original)",
     )?;
-    if let Some(path) = &args.output {
-        super::check_writable(path)?;
-    }
+    Files::new()
+        .store(store.dir())
+        .output("-o", args.output.as_deref(), Mode::Whole)
+        .check()?;
     let format = format_of(&args);
     if format == TreeFormat::Png && args.output.is_none() {
         bail!("--format png needs -o FILE");
@@ -158,7 +159,7 @@ pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
     };
     match &args.output {
         Some(path) => {
-            fs::write(path, &bytes).with_context(|| format!("writing {}", super::shown(path)))?;
+            outputs::write_whole(path, &bytes)?;
             eprintln!("{}: {}", path.display(), tree::summary(&t, &view));
         }
         None => {

@@ -9,7 +9,9 @@
 //! ([`models`]), EPD batches ([`batch`]), the UCI protocol from both sides ([`uci`]: Sargon
 //! as an engine; [`uci_client`]: a client that drives other engines), matches with PGN out
 //! and Elo estimates ([`play`], [`pgn`], [`elo`]), annotated games ([`annotate`]), and the
-//! check of an engine against the known Sargon's behaviour ([`behaviour`]).
+//! check of an engine against the known Sargon's behaviour ([`behaviour`]); and the rules for
+//! the files a command writes ([`outputs`]: checked before any work, never an input,
+//! written whole through a rename, results files locked).
 //!
 //! Feature `emulator` adds the original: `engines::open` gives an engine of either kind,
 //! and `verify` checks an imported image against the known Sargon.
@@ -29,6 +31,7 @@ pub mod external;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod models;
+pub mod outputs;
 pub mod pgn;
 pub mod play;
 pub mod state_diff;

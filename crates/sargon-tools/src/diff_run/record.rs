@@ -8,7 +8,7 @@
 //!
 //! The fields are described in `docs/scale-out.md`.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -193,47 +193,29 @@ impl Resumed {
     }
 }
 
-/// A results file is one file (one per shard, which `diff report` reads together): a
-/// directory is refused as such, not taken for a file that "already has results" (a
-/// directory's size is that of its entries' table, even when it is empty).
-fn refuse_a_directory(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!(
-            "{} is a directory: the results go to a file (--out FILE.jsonl)",
-            echo(&path.display().to_string())
-        );
-    }
-    Ok(())
-}
-
 impl ResultsFile {
     /// Start a new results file. An existing file with results is refused: appending a
-    /// second run to it would record searches twice.
+    /// second run to it would record searches twice. The file is locked for the run
+    /// ([`crate::outputs::open_results`]): a second run writing to it is refused.
     pub fn create(path: &Path) -> Result<ResultsFile> {
-        refuse_a_directory(path)?;
-        if let Ok(meta) = std::fs::metadata(path) {
-            if meta.len() > 0 {
-                bail!(
-                    "{} already has results: add --resume to go on with that run, or remove it",
-                    path.display()
-                );
-            }
+        let file = crate::outputs::open_results(path)?;
+        if file.metadata().is_ok_and(|meta| meta.len() > 0) {
+            bail!(
+                "{} already has results: add --resume to go on with that run, or remove it",
+                echo(&path.display().to_string())
+            );
         }
-        Self::open_append(path)
+        Ok(ResultsFile {
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
     /// Go on with a results file (or start it if there is none): read its records and cut
     /// off an incomplete last line left by a killed run, so that new lines start cleanly.
     pub fn resume(path: &Path) -> Result<(ResultsFile, Resumed)> {
-        refuse_a_directory(path)?;
-        if !path.exists() {
-            return Ok((Self::open_append(path)?, Resumed::default()));
-        }
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .with_context(|| format!("cannot open {}", path.display()))?;
+        // Locked before it is read: what another run appends meanwhile would be missed.
+        let mut file = crate::outputs::open_results(path)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
             .with_context(|| format!("cannot read {}", path.display()))?;
@@ -250,19 +232,13 @@ impl ResultsFile {
             records: read.records,
             cut_bytes: read.incomplete_tail,
         };
-        Ok((Self::open_append(path)?, resumed))
-    }
-
-    fn open_append(path: &Path) -> Result<ResultsFile> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .with_context(|| format!("cannot open {} for writing", path.display()))?;
-        Ok(ResultsFile {
-            file,
-            path: path.to_path_buf(),
-        })
+        Ok((
+            ResultsFile {
+                file,
+                path: path.to_path_buf(),
+            },
+            resumed,
+        ))
     }
 
     /// Append one record: one write of the whole line, then a sync, so that the line is
