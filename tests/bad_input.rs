@@ -4,16 +4,9 @@
 //!
 //! Also here: the tree keeps a bounded number of nodes while it records, and a long search
 //! on a terminal shows signs of life.
-
-#[path = "bad_input/outputs.rs"]
-mod outputs;
-
 use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-#[path = "bad_input/numbers.rs"]
-mod numbers;
 
 const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
@@ -710,14 +703,21 @@ fn unwritable_outputs_are_refused_before_any_work() {
     }
 }
 
-#[path = "bad_input/stderr.rs"]
-mod stderr;
-// The checks of one area each (issue 32), beside this crate root.
+// The integration tests' shared helpers (the ROM gate, a changed image), loaded once here
+// for every area below.
+mod common;
+
+// Each area's cases (issue 32) in a file of its own under tests/bad_input/, named by path:
+// `mod uci;` alone would be tests/uci.rs, a test binary of its own.
 #[path = "bad_input/cache.rs"]
 mod cache;
-// Each area's cases in a file of its own under tests/bad_input/ (named by path: `mod uci;`
-// alone would be tests/uci.rs, a test of its own).
-#[path = "bad_input/uci.rs"]
-mod uci;
 #[path = "bad_input/files.rs"]
 mod files;
+#[path = "bad_input/numbers.rs"]
+mod numbers;
+#[path = "bad_input/outputs.rs"]
+mod outputs;
+#[path = "bad_input/stderr.rs"]
+mod stderr;
+#[path = "bad_input/uci.rs"]
+mod uci;

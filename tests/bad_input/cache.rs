@@ -8,12 +8,6 @@ use std::path::{Path, PathBuf};
 
 use super::{refused, sargon, Run};
 
-// The integration tests' ROM gate (the same file as `tests/common`'s), for the checks
-// that run the original: `diff` keeps only the emulator's searches.
-#[allow(dead_code, unreachable_pub, unused_imports)]
-#[path = "../common/rom_gate.rs"]
-mod rom_gate;
-
 /// `args`, then `--cache-dir dir`.
 fn with_dir(args: &[&str], dir: &Path) -> Run {
     let mut all = args.to_vec();
@@ -94,7 +88,7 @@ fn cache_clear_and_info_leave_a_persons_files_alone() {
 #[test]
 fn diff_and_its_size_limit_never_touch_a_persons_files() {
     let test = "diff_and_its_size_limit_never_touch_a_persons_files";
-    if rom_gate::rom(test).is_none() {
+    if crate::common::rom(test).is_none() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
@@ -190,7 +184,7 @@ fn a_cache_directory_that_is_a_file_is_not_a_directory_and_paths_are_quoted() {
 
     // diff, the one command that keeps traces (with the original only).
     let test = "a_cache_directory_that_is_a_file_is_not_a_directory_and_paths_are_quoted";
-    if rom_gate::rom(test).is_none() {
+    if crate::common::rom(test).is_none() {
         return;
     }
     let line = refused(
@@ -240,7 +234,7 @@ fn said_once_and_not_kept(dir: &Path, why: &str) {
 #[test]
 fn a_cache_that_cannot_be_written_is_said_once_and_why() {
     let test = "a_cache_that_cannot_be_written_is_said_once_and_why";
-    if rom_gate::rom(test).is_none() {
+    if crate::common::rom(test).is_none() {
         return;
     }
     if Path::new("/proc/self").is_dir() {

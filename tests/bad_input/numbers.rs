@@ -7,8 +7,7 @@
 
 use super::{refused, sargon};
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 /// A one-position EPD file.
 fn one_position() -> tempfile::NamedTempFile {

@@ -18,10 +18,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-#[allow(dead_code)]
-#[path = "../common/rom_gate.rs"]
-mod rom_gate;
-
 /// A run that takes longer has hung: far above the few seconds the slowest row takes.
 const HANG: Duration = Duration::from_secs(60);
 
@@ -392,7 +388,8 @@ fn every_subcommand_survives_a_full_or_closed_stream() {
 /// Rows that run the original: each writes both streams where it can, fast (depth 1).
 #[test]
 fn every_subcommand_on_the_original_survives_a_full_or_closed_stream() {
-    if rom_gate::rom("every_subcommand_on_the_original_survives_a_full_or_closed_stream").is_none()
+    if crate::common::rom("every_subcommand_on_the_original_survives_a_full_or_closed_stream")
+        .is_none()
     {
         return;
     }

@@ -8,8 +8,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 use super::ITALIAN;
 
