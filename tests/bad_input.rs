@@ -680,3 +680,4 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+mod emulator;
