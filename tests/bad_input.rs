@@ -680,4 +680,5 @@ fn unwritable_outputs_are_refused_before_any_work() {
         refused(args, 1, &["cannot write", nowhere]);
     }
 }
+#[path = "bad_input/emulator.rs"]
 mod emulator;
