@@ -711,6 +711,8 @@ mod common;
 // `mod uci;` alone would be tests/uci.rs, a test binary of its own.
 #[path = "bad_input/cache.rs"]
 mod cache;
+#[path = "bad_input/emulator.rs"]
+mod emulator;
 #[path = "bad_input/files.rs"]
 mod files;
 #[path = "bad_input/numbers.rs"]

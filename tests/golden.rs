@@ -31,13 +31,16 @@ fn emulator_matches_the_golden_files() {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(vec![None; jobs.len()]);
+    // The longest stretch of Z80 instructions any search went without reaching a hook
+    // point, and where: what the emulator's progress check must stay far above.
+    let longest_gap = std::sync::Mutex::new((0u64, String::new()));
     let mut first = Some(emu);
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let mut emu = first.take().unwrap_or_else(|| {
                 common::emulator("emulator_matches_the_golden_files").expect("ROM")
             });
-            let (jobs, next, results) = (&jobs, &next, &results);
+            let (jobs, next, results, longest_gap) = (&jobs, &next, &results, &longest_gap);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let Some(&(case, depth)) = jobs.get(i) else {
@@ -45,6 +48,12 @@ fn emulator_matches_the_golden_files() {
                 };
                 let t = std::time::Instant::now();
                 let (name, content) = golden(&mut emu, case, depth);
+                let gap = emu.longest_gap();
+                let mut longest = longest_gap.lock().unwrap();
+                if gap > longest.0 {
+                    *longest = (gap, name.clone());
+                }
+                drop(longest);
                 eprintln!(
                     "{name}: {:.2} s, {} bytes",
                     t.elapsed().as_secs_f64(),
@@ -62,6 +71,18 @@ fn emulator_matches_the_golden_files() {
         files += 1;
     }
     assert_eq!(files, jobs.len());
+    let (gap, at) = longest_gap.into_inner().unwrap();
+    eprintln!(
+        "the longest stretch without a hook point: {gap} Z80 instructions ({at}); \
+         the progress check stops a call after {}",
+        sargon_original::emu::STALL_LIMIT
+    );
+    // docs/emulator.md gives the measurement and the margin chosen.
+    assert!(
+        gap > 0 && gap.saturating_mul(100) <= sargon_original::emu::STALL_LIMIT,
+        "a search went {gap} instructions without a hook point ({at}): within 100 times \
+         of the progress check's limit"
+    );
     eprintln!(
         "emulator: {files} searches compared with {} ({workers} threads)",
         golden_dir().display()

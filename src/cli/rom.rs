@@ -54,10 +54,12 @@ pub(crate) enum RomCommand {
         /// corpus, as `rom verify --full`), or an EPD file of positions
         #[arg(long, default_value = "verify")]
         corpus: String,
-        /// With an EPD file: the depths to search each position at, e.g. 1-3
-        #[arg(long, default_value = "1-2")]
-        depths: String,
-        /// With an EPD file: let the opening book answer
+        /// The depths: with an EPD file, those to search each position at (default 1-2);
+        /// with `verify` or `golden`, only their searches of these depths, e.g. 1-1
+        #[arg(long)]
+        depths: Option<String>,
+        /// With an EPD file: let the opening book answer (`verify` and `golden` set the
+        /// book search by search)
         #[arg(long)]
         book: bool,
         /// Print each instruction that never ran or never went both ways, decoded from
@@ -167,7 +169,14 @@ pub(crate) fn run(store: &RomStore, command: RomCommand) -> Result<()> {
             depths,
             book,
             list,
-        } => coverage(store, name.as_deref(), &corpus, &depths, book, list),
+        } => coverage(
+            store,
+            name.as_deref(),
+            &corpus,
+            depths.as_deref(),
+            book,
+            list,
+        ),
         RomCommand::Verify { name, full } => {
             let scope = if full { Scope::Full } else { Scope::Quick };
             let progress = Progress::new(scope.cases().len() as u64, "searches");
@@ -213,29 +222,74 @@ pub(crate) fn run(store: &RomStore, command: RomCommand) -> Result<()> {
     }
 }
 
+/// The searches of `verify` or `golden` (`scope`, named `corpus`) at `depths` (all of
+/// them without), and what they are for people. Depths none of them has are refused.
+fn named_cases(scope: Scope, corpus: &str, depths: Option<&[u8]>) -> Result<(Vec<Case>, String)> {
+    let all = scope.cases();
+    let Some(depths) = depths else {
+        return Ok((all, scope.describe().to_string()));
+    };
+    let shown = |d: &[u8]| d.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    let cases: Vec<Case> = all
+        .iter()
+        .filter(|c| depths.contains(&c.depth))
+        .cloned()
+        .collect();
+    if cases.is_empty() {
+        let mut has: Vec<u8> = all.iter().map(|c| c.depth).collect();
+        has.sort_unstable();
+        has.dedup();
+        anyhow::bail!(
+            "the `{corpus}` searches have none at depths {}: theirs are {}",
+            shown(depths),
+            shown(&has)
+        );
+    }
+    let what = format!("{}, those of depths {}", scope.describe(), shown(depths));
+    Ok((cases, what))
+}
+
 /// `sargon rom coverage`.
 fn coverage(
     store: &RomStore,
     name: Option<&str>,
     corpus: &str,
-    depths: &str,
+    depths: Option<&str>,
     book: bool,
     list: bool,
 ) -> Result<()> {
-    let rom = store
-        .load(name)
-        .map_err(|e| e.naming_the_rom_as("sargon rom coverage NAME"))?;
-    let (cases, what) = match corpus {
-        "verify" => (Scope::Quick.cases(), Scope::Quick.describe().to_string()),
-        "golden" => (Scope::Full.cases(), Scope::Full.describe().to_string()),
-        file => {
-            let depths = super::diff::parse_depth_range(depths)?;
+    // The options are checked before the ROM is loaded or anything runs.
+    let depths = depths
+        .map(|range| -> Result<Vec<u8>> {
+            let depths = super::diff::parse_depth_range(range)?;
             if let Some(&d) = depths.iter().find(|&&d| d > emu::MAX_DEPTH) {
                 anyhow::bail!(
                     "depth {d} is beyond the original's limit of {}",
                     emu::MAX_DEPTH
                 );
             }
+            Ok(depths)
+        })
+        .transpose()?;
+    let named = match corpus {
+        "verify" => Some(Scope::Quick),
+        "golden" => Some(Scope::Full),
+        _ => None,
+    };
+    if let (Some(_), true) = (named, book) {
+        anyhow::bail!(
+            "--book is for an EPD file: the `{corpus}` searches each have their own book \
+             setting (leave --book out)"
+        );
+    }
+    let rom = store
+        .load(name)
+        .map_err(|e| e.naming_the_rom_as("sargon rom coverage NAME"))?;
+    let (cases, what) = match named {
+        Some(scope) => named_cases(scope, corpus, depths.as_deref())?,
+        None => {
+            let file = corpus;
+            let depths = depths.unwrap_or_else(|| vec![1, 2]);
             let path = std::path::Path::new(file);
             let fens = super::diff::read_epd(path)
                 .with_context(|| "--corpus takes `verify`, `golden` or an EPD file".to_string())?;

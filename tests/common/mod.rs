@@ -89,6 +89,43 @@ pub fn store_with_changed_pvalue(rom: &Rom, dir: &std::path::Path, name: &str) -
     store
 }
 
+/// A ROM store of its own in `dir/store` holding, under `name`, the user's transcription of
+/// `rom` with FNDMOV's first instruction made a jump to itself, imported with
+/// `--accept-different`: an image whose search never returns (a runaway). Returns the
+/// store's directory.
+pub fn store_with_runaway_image(rom: &Rom, dir: &std::path::Path, name: &str) -> String {
+    let known = RomStore::open(None).dir().join(&rom.meta.name);
+    let source = std::fs::read_to_string(known.join("source.asm")).unwrap();
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let start = source_edit::line_of_label(&lines, "FNDMOV");
+    let at = (start..lines.len())
+        .find(|&i| !source_edit::instruction_tokens(&lines[i]).is_empty())
+        .expect("an instruction in FNDMOV");
+    lines[at] = match source_edit::label_of(&lines[at]) {
+        Some(label) => format!("{label}: JR {label}"),
+        None => "        JR      $".to_string(),
+    };
+    let file = dir.join("runaway.asm");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let store = dir.join("store").to_str().unwrap().to_string();
+    let out = sargon(&[
+        "--roms",
+        &store,
+        "rom",
+        "import",
+        file.to_str().unwrap(),
+        "--name",
+        name,
+        "--accept-different",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    store
+}
+
 /// A temporary file named `*{suffix}` holding `text` (deleted when dropped).
 pub fn temp_file(suffix: &str, text: &str) -> tempfile::NamedTempFile {
     use std::io::Write;

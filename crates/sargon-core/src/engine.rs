@@ -127,8 +127,9 @@ impl Default for SearchOptions {
 /// instructions any search of that depth took in the project's records
 /// (`records/diff/varied-1000` and `varied-200`: 1,200 positions at depths 1-3, 1,000 at 4,
 /// 200 at 5, 30 at 6; the maxima were 4.4 M, 74 M, 328 M, 1.2 G, 13.9 G and 29 G).
-/// The known image never comes near it; an image that never returns is stopped after
-/// seconds at depth 1 instead of running for ever (`docs/reliability.md`).
+/// The known image never comes near it. It is the backstop: an image that loops without
+/// reaching any hook point is stopped long before, within seconds at every depth, by the
+/// emulator's progress check (`docs/emulator.md`).
 pub const fn instruction_budget(depth: u8) -> u64 {
     match depth {
         0 | 1 => 100_000_000,
@@ -200,15 +201,19 @@ pub enum SearchError {
     },
     #[error(
         "runaway emulation: no return from {routine} after {instructions} Z80 instructions, \
-         the budget of this depth; it was in {at} (PC={pc:#06x}): the ROM is not the known \
-         Sargon (sargon rom verify)"
+         {why}; it was in {at} (PC={pc:#06x}): the ROM is not the known Sargon (sargon rom \
+         verify)"
     )]
-    /// The emulated routine did not return within its instruction budget.
+    /// The emulated routine did not return within its instruction budget, or went too long
+    /// without reaching any hook point (the emulator's progress check).
     Runaway {
         /// The routine called.
         routine: String,
         /// Instructions run before giving up.
         instructions: u64,
+        /// Why it was given up then: `the budget of this search`, or how long it went
+        /// without reaching a hook point.
+        why: String,
         /// The program counter when it gave up.
         pc: u16,
         /// Where that is by the ROM's symbols: `CASTLE+12`.

@@ -340,6 +340,8 @@ pub struct Report {
     pub searches: usize,
     /// Cases left out after a search failed.
     pub not_run: usize,
+    /// A search failed (a runaway, a refused replay...): the check stopped there.
+    pub failed: bool,
     /// Labels (`label.dN`) of the cases that differ, in table order.
     pub differing: Vec<String>,
     /// The first differing case, event by event.
@@ -462,6 +464,7 @@ pub fn check(
     Ok(Report {
         searches: matches.iter().filter(|m| m.is_some()).count(),
         not_run: matches.iter().filter(|m| m.is_none()).count(),
+        failed: failed.load(Ordering::Relaxed),
         differing: differing.iter().map(|&i| label(&cases[i])).collect(),
         first,
     })

@@ -275,7 +275,10 @@ pub fn verify(
     let behaviour = behaviour::check(&cases, &make, workers, progress)
         .map_err(|e| VerifyError::Check(format!("{e:#}")))?;
     let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
-    let differences = fingerprint::differences(rom, Some(&reads));
+    // A check cut short by a failing search (a runaway) read only part of what the
+    // searches read: no data difference is then known to be outside them.
+    let read = (!behaviour.failed).then_some(&reads[..]);
+    let differences = fingerprint::differences(rom, read);
     Ok(Verification {
         scope,
         behaviour,

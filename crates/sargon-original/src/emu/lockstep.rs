@@ -33,6 +33,7 @@ use iz80::{Cpu, Machine, Reg16, Reg8};
 use z80emu::host::TsCounter;
 use z80emu::{Clock as _, Cpu as _, CpuDebug, CpuFlags, Io, Memory, Prefix, StkReg16, Z80NMOS};
 
+use super::progress::{GaveUp, Progress, PASSED};
 use super::{Emulator, NoObserver, SENTINEL, SENTINEL_MARK};
 use crate::program::Program;
 use crate::rom::{Rom, RomError};
@@ -901,6 +902,8 @@ impl Emulator {
         }
         let limit = self.instructions.saturating_add(budget);
         let mut n = self.instructions;
+        // The same progress check as the run loop's (`super::progress`).
+        let mut progress = Progress::start(n, self.longest_gap);
         let result = loop {
             let pc = cpu.immutable_registers().pc();
             let h = self.machine.hook_table[pc as usize];
@@ -908,12 +911,18 @@ impl Emulator {
                 if h == SENTINEL_MARK {
                     break Ok(());
                 }
-                self.instructions = n;
-                self.fire(cpu, HookPoint::ALL[(h - 1) as usize], hooks, book_random);
-                ls.after_hook(cpu);
+                progress.reached(n);
+                if h & PASSED == 0 {
+                    self.instructions = n;
+                    self.fire(cpu, HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                    ls.after_hook(cpu);
+                }
             }
             if n >= limit {
-                break Err(self.runaway(routine, n, pc));
+                break Err(self.runaway(routine, n, pc, GaveUp::Budget));
+            }
+            if progress.stalled(n) {
+                break Err(self.runaway(routine, n, pc, GaveUp::Stalled));
             }
             let sp = cpu.immutable_registers().get16(Reg16::SP);
             let stepped = ls.step(routine, cpu, &mut self.machine.mem, &mut self.timing);
@@ -930,6 +939,8 @@ impl Emulator {
                 break Err(SearchError::Stopped);
             }
         };
+        progress.reached(n);
+        self.longest_gap = progress.longest;
         self.instructions = n;
         result
     }

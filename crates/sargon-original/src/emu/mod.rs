@@ -34,6 +34,7 @@
 
 mod core;
 pub mod lockstep;
+mod progress;
 
 use std::time::Instant;
 
@@ -41,6 +42,8 @@ use iz80::{Cpu, Machine};
 
 pub use self::core::{Core, UnknownCore};
 use self::core::{Processor, Z80};
+pub use self::progress::STALL_LIMIT;
+use self::progress::{GaveUp, Progress, PASSED};
 
 use crate::coverage::{Coverage, SharedCoverage};
 use crate::rom::{Rom, RomError};
@@ -459,6 +462,8 @@ pub struct Emulator {
     instructions: u64,
     /// Documented T-states of the instructions run since the last reset.
     t_states: u64,
+    /// The longest stretch of instructions without a hook point since the last reset.
+    longest_gap: u64,
     /// Each executed address's documented timing, decoded once.
     timing: TimingCache,
     mlptrj_fix: bool,
@@ -507,6 +512,7 @@ impl Emulator {
             cpu: Processor::new(core),
             instructions: 0,
             t_states: 0,
+            longest_gap: 0,
             timing: TimingCache::new(),
             mlptrj_fix: true,
             stop_check_interval: STOP_CHECK_INTERVAL,
@@ -595,6 +601,7 @@ impl Emulator {
         self.cpu = Processor::new(self.core);
         self.instructions = 0;
         self.t_states = 0;
+        self.longest_gap = 0;
     }
 
     fn poke(&mut self, addr: u16, value: u8) {
@@ -607,14 +614,14 @@ impl Emulator {
     }
 
     /// Arm the hook table for the points in `hooks` (plus the book's random byte, which the
-    /// harness always supplies).
+    /// harness always supplies); the other points are marked passed-only, for the progress
+    /// check ([`STALL_LIMIT`]).
     fn arm(&mut self, hooks: &Hooks) {
         self.machine.hook_table.iter_mut().for_each(|b| *b = 0);
         let mask = hooks.mask().with(HookPoint::BookRandom);
         for p in HookPoint::ALL {
-            if mask.contains(p) {
-                self.machine.hook_table[self.syms.hooks[p as usize] as usize] = 1 + p as u8;
-            }
+            let armed = if mask.contains(p) { 0 } else { PASSED };
+            self.machine.hook_table[self.syms.hooks[p as usize] as usize] = armed | (1 + p as u8);
         }
         if self.core != Core::Iz80 {
             // The book's `LD A,R`, just before its random-byte point (the hook spec checks
@@ -654,14 +661,10 @@ impl Emulator {
         self.machine.hook_table[SENTINEL as usize] = SENTINEL_MARK;
     }
 
-    /// The error of a call that did not return within its budget.
-    fn runaway(&self, routine: &str, instructions: u64, pc: u16) -> SearchError {
-        SearchError::Runaway {
-            routine: routine.to_string(),
-            instructions,
-            pc,
-            at: crate::coverage::place(&crate::Program::of_rom(&self.rom), pc),
-        }
+    /// The error of a call that did not return within its budget, or made no progress.
+    fn runaway(&self, routine: &str, instructions: u64, pc: u16, why: GaveUp) -> SearchError {
+        let at = crate::coverage::place(&crate::Program::of_rom(&self.rom), pc);
+        progress::runaway(routine, instructions, pc, at, why)
     }
 
     /// Call the routine at `addr` and run until it returns (or the budget runs out), on the
@@ -766,11 +769,15 @@ impl Emulator {
         let limit = self.instructions.saturating_add(budget);
         let mut n = self.instructions;
         let mut t_states = self.t_states;
+        let mut progress = Progress::start(n, self.longest_gap);
         let result = 'run: loop {
             // Run in chunks so that a stop request is noticed without a per-instruction cost.
             // A hook fires and its instruction executes in the same step, so a chunk boundary
-            // never makes a hook fire twice.
-            let chunk_end = limit.min(n + self.stop_check_interval);
+            // never makes a hook fire twice. A chunk ends at the progress deadline too, so
+            // that a runaway is stopped at the same count whatever the chunk size.
+            let chunk_end = limit
+                .min(n + self.stop_check_interval)
+                .min(progress.deadline());
             while n < chunk_end {
                 let pc = core.pc();
                 let h = self.machine.hook_table[pc as usize];
@@ -781,8 +788,12 @@ impl Emulator {
                     if h == REFRESH_MARK {
                         core.before_refresh_read();
                     } else {
-                        self.instructions = n;
-                        self.fire(core, HookPoint::ALL[(h - 1) as usize], hooks, book_random);
+                        progress.reached(n);
+                        if h & PASSED == 0 {
+                            self.instructions = n;
+                            let point = HookPoint::ALL[(h - 1) as usize];
+                            self.fire(core, point, hooks, book_random);
+                        }
                     }
                 }
                 let sp = core.sp();
@@ -826,9 +837,15 @@ impl Emulator {
                 break Err(SearchError::Stopped);
             }
             if n >= limit {
-                break Err(self.runaway(routine, n, pc));
+                break Err(self.runaway(routine, n, pc, GaveUp::Budget));
+            }
+            if progress.stalled(n) {
+                break Err(self.runaway(routine, n, pc, GaveUp::Stalled));
             }
         };
+        // The stretch from the last hook point to the return counts too.
+        progress.reached(n);
+        self.longest_gap = progress.longest;
         self.instructions = n;
         self.t_states = t_states;
         result
@@ -904,6 +921,13 @@ impl Emulator {
     /// Instructions executed since the last reset.
     pub fn instructions(&self) -> u64 {
         self.instructions
+    }
+
+    /// The longest stretch of instructions the last search (its set-up included) went
+    /// without reaching a hook point, from a call's start or to its return: what the
+    /// progress check ([`STALL_LIMIT`]) must stay far above.
+    pub fn longest_gap(&self) -> u64 {
+        self.longest_gap
     }
 
     /// Documented T-states (Zilog's manual) of the instructions executed since the last

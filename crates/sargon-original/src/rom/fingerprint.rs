@@ -32,7 +32,7 @@ use sha2::{Digest, Sha256};
 
 use crate::program::{block_containing, Program};
 use crate::rom::Rom;
-use crate::z80::Names;
+use crate::z80::{Instruction, Names, Operand};
 
 /// The known transcription's fingerprints, as committed.
 pub const KNOWN: &str = include_str!("../../../../roms/routines.tsv");
@@ -77,6 +77,9 @@ pub struct Region {
     pub start: u16,
     /// The address after its last byte in this image (not part of the fingerprint).
     pub end: u32,
+    /// Code a search can run in this image: reachable from `SEARCH_ENTRIES` by its calls,
+    /// jumps and fall-through (always false for data).
+    pub search: bool,
     /// The fingerprint: SHA-256 in hex.
     pub hash: String,
 }
@@ -156,9 +159,15 @@ pub fn regions(rom: &Rom) -> Vec<Region> {
         .symbols
         .get(TABLE_BASE)
         .map(|&base| u32::from(base.saturating_sub(0x80))..u32::from(base));
+    // Nor do the values the code uses only as index displacements: `PLIST EQU $-TBASE-1`
+    // is used as `(IX+PLIST)`, and its value, 57, is no address, but the middle of the
+    // book (BMOVES) in page 0.
+    let offsets = displacements_only(blocks.values().flatten());
+    let names_data = |addr: u16| (!offsets.contains(&addr)).then(|| program.name_at(addr));
     let cuts: BTreeSet<u32> = program
         .names
         .keys()
+        .filter(|a| !offsets.contains(a))
         .map(|&a| u32::from(a))
         .filter(|a| !window.as_ref().is_some_and(|w| w.contains(a)))
         .chain(tables.keys().map(|&a| u32::from(a)))
@@ -167,7 +176,7 @@ pub fn regions(rom: &Rom) -> Vec<Region> {
         if let Some(t) = tables.get(&addr) {
             return t.join("|");
         }
-        if let Some(n) = program.name_at(addr) {
+        if let Some(n) = names_data(addr).flatten() {
             return n.to_string();
         }
         match after_code {
@@ -219,9 +228,15 @@ pub fn regions(rom: &Rom) -> Vec<Region> {
             kind: Kind::Data,
             start: start as u16,
             end: addr,
+            search: false,
             hash: short_hash(bytes),
         });
     }
+    let entries: Vec<u16> = SEARCH_ENTRIES
+        .iter()
+        .filter_map(|n| program.lookup(n))
+        .collect();
+    let reachable = program.reachable_blocks(&entries);
     for (start, text) in code_text {
         let end = blocks[&start]
             .last()
@@ -231,6 +246,7 @@ pub fn regions(rom: &Rom) -> Vec<Region> {
             kind: Kind::Code,
             start,
             end,
+            search: reachable.contains(&start),
             hash: short_hash(text.as_bytes()),
         });
     }
@@ -248,29 +264,65 @@ pub fn regions(rom: &Rom) -> Vec<Region> {
     out
 }
 
+/// The values `code` uses as non-negative index displacements (`(IX+d)`) and never as an
+/// address (a memory operand, a 16-bit immediate or a jump target): offsets, whatever
+/// symbols share them, not the addresses of data.
+fn displacements_only<'a>(code: impl Iterator<Item = &'a Instruction>) -> BTreeSet<u16> {
+    let (mut displacements, mut addresses) = (BTreeSet::new(), BTreeSet::new());
+    for ins in code {
+        for operand in &ins.operands {
+            match *operand {
+                Operand::Indexed(_, d) if d >= 0 => {
+                    displacements.insert(d as u16);
+                }
+                Operand::Imm16(a) | Operand::Mem(a) | Operand::Target(a) => {
+                    addresses.insert(a);
+                }
+                _ => {}
+            }
+        }
+    }
+    displacements.difference(&addresses).copied().collect()
+}
+
 /// The fingerprints as `roms/routines.tsv` holds them.
 pub fn table(regions: &[Region]) -> String {
     let mut out = String::from(
         "# Per-region fingerprints of the known Sargon image (see src/original/rom/fingerprint.rs):\n\
-         # name, code or data, the first hex digits of a SHA-256. Hashes only, never bytes.\n\
+         # name, code or data, the first hex digits of a SHA-256, and `search` for code a\n\
+         # search runs (reachable from ROYALT, VALMOV and FNDMOV). Hashes only, never bytes.\n\
          # Written by `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` from the known image.\n",
     );
     for r in regions {
-        let _ = writeln!(out, "{}\t{}\t{}", r.name, r.kind.name(), r.hash);
+        let reach = if r.search { "search" } else { "-" };
+        let _ = writeln!(out, "{}\t{}\t{}\t{reach}", r.name, r.kind.name(), r.hash);
     }
     out
 }
 
 /// The known fingerprints: name, kind, hash, in address order.
 pub fn known() -> Vec<(String, String, String)> {
+    known_lines()
+        .map(|f| (f[0].to_string(), f[1].to_string(), f[2].to_string()))
+        .collect()
+}
+
+/// The code regions a search of the known image runs: what a search normally runs, even
+/// where a changed image's own code no longer reaches it (a loop, an early return).
+pub fn known_search_code() -> BTreeSet<String> {
+    known_lines()
+        .filter(|f| f[3] == "search")
+        .map(|f| f[0].to_string())
+        .collect()
+}
+
+/// The fields of each line of `roms/routines.tsv`.
+fn known_lines() -> impl Iterator<Item = Vec<&'static str>> {
     KNOWN
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .filter_map(|l| {
-            let f: Vec<&str> = l.split('\t').collect();
-            (f.len() == 3).then(|| (f[0].to_string(), f[1].to_string(), f[2].to_string()))
-        })
-        .collect()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .filter(|f| f.len() == 4)
 }
 
 /// The regions of `image` that differ from the known transcription, in the image's
@@ -310,7 +362,8 @@ pub(crate) const SEARCH_ENTRIES: [&str; 3] = ["ROYALT", "VALMOV", "FNDMOV"];
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Differences {
     /// Code a search can run (reachable by calls, jumps and fall-through from
-    /// `SEARCH_ENTRIES`), and the known regions the image lacks.
+    /// `SEARCH_ENTRIES`, in this image or in the known one), and the known regions the
+    /// image lacks.
     pub search_code: Vec<String>,
     /// Data some search of the check read while it still held the image's bytes.
     pub read_data: Vec<String>,
@@ -353,7 +406,8 @@ impl Differences {
 
 /// Sort the regions of `rom` that differ from the known transcription ([`differing`]):
 /// code by whether a search can reach it from `SEARCH_ENTRIES` (statically, from the
-/// image's own calls and jumps), data by whether a search read it (`read`: for each
+/// image's own calls and jumps) or a search of the known image does ([`known_search_code`]:
+/// code a changed image no longer reaches is still code the search normally runs), data by whether a search read it (`read`: for each
 /// address, whether a search read the image's byte there before anything overwrote it;
 /// `None` counts all data as read).
 pub fn differences(rom: &Rom, read: Option<&[bool]>) -> Differences {
@@ -363,16 +417,27 @@ pub fn differences(rom: &Rom, read: Option<&[bool]>) -> Differences {
     if changed.is_empty() {
         return out;
     }
+    // Code the known image's search runs stays the search's code even where this image
+    // no longer reaches it (a loop, an early return), and so no longer even decodes it as
+    // code: then its labels (FM5 in FNDMOV) make regions the known image has none of, in
+    // a routine whose code the known search runs.
+    let known_search = known_search_code();
+    let known_names: BTreeSet<String> = known().into_iter().map(|(n, _, _)| n).collect();
     let program = Program::of_rom(rom);
-    let entries: Vec<u16> = SEARCH_ENTRIES
-        .iter()
-        .filter_map(|n| program.lookup(n))
-        .collect();
-    let reachable = program.reachable_blocks(&entries);
+    let normally_run = |r: &Region| {
+        known_search.contains(&r.name)
+            || (!known_names.contains(&r.name)
+                && program
+                    .routine_at(r.start)
+                    .is_some_and(|(_, routine)| known_search.contains(routine)))
+    };
     for r in image.iter().filter(|r| changed.contains(&r.name)) {
         let bytes = usize::from(r.start)..(r.end as usize).min(0x10000);
+        if r.search || normally_run(r) {
+            out.search_code.push(r.name.clone());
+            continue;
+        }
         match r.kind {
-            Kind::Code if reachable.contains(&r.start) => out.search_code.push(r.name.clone()),
             Kind::Code => out.other_code.push(r.name.clone()),
             Kind::Data => match read {
                 Some(read) if !read[bytes].iter().any(|&b| b) => {
@@ -403,7 +468,8 @@ mod tests {
             .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         {
             let f: Vec<&str> = line.split('\t').collect();
-            assert_eq!(f.len(), 3, "{line}");
+            assert_eq!(f.len(), 4, "{line}");
+            assert!(f[3] == "search" || f[3] == "-", "{line}");
             assert!(f[1] == "code" || f[1] == "data", "{line}");
             assert_eq!(f[2].len(), HASH_DIGITS, "{line}");
         }
