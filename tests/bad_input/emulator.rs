@@ -114,34 +114,6 @@ fn rom_coverage_honours_or_refuses_its_options() {
     );
 }
 
-/// Import `source` (a changed copy of the user's transcription) as `name` into a store of
-/// its own in `dir`, with `--accept-different`; the report (stdout).
-fn import_changed(dir: &std::path::Path, source: &str, name: &str) -> String {
-    let file = dir.join(format!("{name}.asm"));
-    std::fs::write(&file, source).unwrap();
-    let store = dir.join("store");
-    let run = sargon(&[
-        "--roms",
-        store.to_str().unwrap(),
-        "rom",
-        "import",
-        file.to_str().unwrap(),
-        "--name",
-        name,
-        "--accept-different",
-    ]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    run.stdout
-}
-
-/// The user's transcription, as imported.
-fn known_source(rom: &sargon_original::rom::Rom) -> String {
-    let dir = sargon_original::rom::RomStore::open(None)
-        .dir()
-        .join(&rom.meta.name);
-    std::fs::read_to_string(dir.join("source.asm")).unwrap()
-}
-
 /// A changed entry of the opening book is named by the book's label, not by PLIST, whose
 /// value (a displacement into the table window, `(IX+PLIST)`) happens to be an address in
 /// the middle of the book.
@@ -151,7 +123,7 @@ fn a_changed_book_entry_is_named_by_the_book() {
     let Some(rom) = common::rom(test) else {
         return;
     };
-    let source = known_source(&rom);
+    let source = common::known_source(&rom);
     let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
     let book = common::source_edit::line_of_label(&lines, "BMOVES");
     // The book's third move (its bytes lie past PLIST's value): its from-square one more.
@@ -175,7 +147,7 @@ fn a_changed_book_entry_is_named_by_the_book() {
         &line[at + first.len()..]
     );
     let dir = tempfile::tempdir().unwrap();
-    let report = import_changed(dir.path(), &(lines.join("\n") + "\n"), "book");
+    let (_, report) = common::import_unverified(dir.path(), &(lines.join("\n") + "\n"), "book");
     let data = report
         .lines()
         .find(|l| l.starts_with("data that differs"))

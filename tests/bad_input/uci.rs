@@ -209,45 +209,6 @@ fn a_position_line_over_64_kb_is_refused_not_cut() {
     engine.quit();
 }
 
-/// The user's transcription with FNDMOV's first instruction a jump to itself, stored
-/// unverified in a store of `dir`'s: an image whose search never returns. The store's
-/// directory.
-fn store_with_a_runaway_image(rom: &sargon_original::rom::Rom, dir: &std::path::Path) -> String {
-    use common::source_edit::{instruction_tokens, label_of, line_of_label};
-    let known = sargon_original::rom::RomStore::open(None)
-        .dir()
-        .join(&rom.meta.name);
-    let source = std::fs::read_to_string(known.join("source.asm")).unwrap();
-    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
-    let start = line_of_label(&lines, "FNDMOV");
-    let at = (start..lines.len())
-        .find(|&i| !instruction_tokens(&lines[i]).is_empty())
-        .expect("an instruction in FNDMOV");
-    lines[at] = match label_of(&lines[at]) {
-        Some(name) => format!("{name}: JR {name}"),
-        None => "        JR      $".to_string(),
-    };
-    let file = dir.join("loops.asm");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let store = dir.join("store").to_str().unwrap().to_string();
-    let out = common::sargon(&[
-        "--roms",
-        &store,
-        "rom",
-        "import",
-        file.to_str().unwrap(),
-        "--name",
-        "loops",
-        "--accept-different",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    store
-}
-
 /// Issue 32 item 4: a runaway image under `go movetime` answered the first legal move (the
 /// time ran out before the runaway was found); it answers `bestmove 0000`, as under
 /// `go depth`, because depth 1 is not cut by a `go movetime`.
@@ -258,7 +219,7 @@ fn a_runaway_image_under_movetime_answers_no_move() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let store = store_with_a_runaway_image(&rom, dir.path());
+    let store = common::store_with_runaway_image(&rom, dir.path(), "loops");
     let mut engine = Engine::start(
         &["--roms", &store],
         &["--engine", "emulator", "--rom", "loops"],

@@ -62,14 +62,18 @@ pub fn test_cache_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("trace-cache")
 }
 
-/// A ROM store of its own in `dir/store` holding, under `name`, the user's transcription of
-/// `rom` with the pawn's value (PVALUE) changed, imported with `--accept-different`: an
-/// image that is not Sargon's. Returns the store's directory.
-pub fn store_with_changed_pvalue(rom: &Rom, dir: &std::path::Path, name: &str) -> String {
+/// The user's transcription of `rom`, as its import keeps it in the user's store.
+pub fn known_source(rom: &Rom) -> String {
     let known = RomStore::open(None).dir().join(&rom.meta.name);
-    let source = std::fs::read_to_string(known.join("source.asm")).unwrap();
-    let file = dir.join("changed.asm");
-    std::fs::write(&file, source_edit::with_changed_table(&source, "PVALUE")).unwrap();
+    std::fs::read_to_string(known.join("source.asm")).unwrap()
+}
+
+/// Import `source` (a changed copy of the user's transcription) under `name` into a ROM
+/// store of its own in `dir/store`, with `--accept-different`: an image that is not
+/// Sargon's. Returns the store's directory and the import's report (its stdout).
+pub fn import_unverified(dir: &std::path::Path, source: &str, name: &str) -> (String, String) {
+    let file = dir.join(format!("{name}.asm"));
+    std::fs::write(&file, source).unwrap();
     let store = dir.join("store").to_str().unwrap().to_string();
     let out = sargon(&[
         "--roms",
@@ -86,16 +90,22 @@ pub fn store_with_changed_pvalue(rom: &Rom, dir: &std::path::Path, name: &str) -
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    store
+    (store, String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// A ROM store of its own in `dir/store` holding, under `name`, the user's transcription of
-/// `rom` with FNDMOV's first instruction made a jump to itself, imported with
-/// `--accept-different`: an image whose search never returns (a runaway). Returns the
+/// `rom` with the pawn's value (PVALUE) changed ([`import_unverified`]). Returns the
 /// store's directory.
+pub fn store_with_changed_pvalue(rom: &Rom, dir: &std::path::Path, name: &str) -> String {
+    let source = source_edit::with_changed_table(&known_source(rom), "PVALUE");
+    import_unverified(dir, &source, name).0
+}
+
+/// A ROM store of its own in `dir/store` holding, under `name`, the user's transcription of
+/// `rom` with FNDMOV's first instruction made a jump to itself ([`import_unverified`]): an
+/// image whose search never returns (a runaway). Returns the store's directory.
 pub fn store_with_runaway_image(rom: &Rom, dir: &std::path::Path, name: &str) -> String {
-    let known = RomStore::open(None).dir().join(&rom.meta.name);
-    let source = std::fs::read_to_string(known.join("source.asm")).unwrap();
+    let source = known_source(rom);
     let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
     let start = source_edit::line_of_label(&lines, "FNDMOV");
     let at = (start..lines.len())
@@ -105,25 +115,7 @@ pub fn store_with_runaway_image(rom: &Rom, dir: &std::path::Path, name: &str) ->
         Some(label) => format!("{label}: JR {label}"),
         None => "        JR      $".to_string(),
     };
-    let file = dir.join("runaway.asm");
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
-    let store = dir.join("store").to_str().unwrap().to_string();
-    let out = sargon(&[
-        "--roms",
-        &store,
-        "rom",
-        "import",
-        file.to_str().unwrap(),
-        "--name",
-        name,
-        "--accept-different",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    store
+    import_unverified(dir, &(lines.join("\n") + "\n"), name).0
 }
 
 /// A temporary file named `*{suffix}` holding `text` (deleted when dropped).
