@@ -36,12 +36,17 @@ pub struct Text {
 }
 
 /// Why a file cannot be read as text. None has a `source()`: each says its cause once.
+///
+/// (`From<std::io::Error>` is written out below rather than derived with `#[from]`, which
+/// would give `Io` a source.)
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TextFileError {
-    /// The file could not be read at all.
+    /// The file could not be read at all. Its Display is the I/O error's and it has no
+    /// `source()` (thiserror's `#[from]` would add one, and every chain printed with `{:#}`
+    /// would say "No such file or directory" twice).
     #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// A UTF-16 (or UTF-32) byte-order mark.
     #[error("a UTF-16 file (its byte-order mark says so): save it as UTF-8")]
     Utf16,
@@ -59,6 +64,12 @@ pub enum TextFileError {
         /// The format, for the message.
         what: &'static str,
     },
+}
+
+impl From<std::io::Error> for TextFileError {
+    fn from(e: std::io::Error) -> Self {
+        TextFileError::Io(e)
+    }
 }
 
 /// Read the file at `path` as text by the rules of the module; `what` names the format
