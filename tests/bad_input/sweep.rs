@@ -2,7 +2,7 @@
 //! did not name (issue 32, "the rules hold for every command"). Each test here failed
 //! before its fix.
 
-use super::refused;
+use super::{refused, sargon, ITALIAN};
 
 /// A file that is not there is named with its cause once, by every reader: the text-file
 /// reader's I/O error had a `source()` too, so "No such file or directory" came twice.
@@ -29,4 +29,34 @@ fn a_missing_file_says_its_cause_once() {
             args.join(" ")
         );
     }
+}
+
+/// A Latin-1 EPD file is noted once: `emulator crosscheck` read its file twice (once to
+/// tell the corpus format from EPD, once for the positions) and said the note twice. The
+/// note comes before the ROM is looked for, so an empty store is enough here.
+#[test]
+fn crosscheck_notes_a_latin1_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let epd = dir.path().join("latin1.epd");
+    let mut line = format!("{ITALIAN} c0 \"D").into_bytes();
+    line.extend_from_slice(b"\xfcrer\";\n");
+    std::fs::write(&epd, line).unwrap();
+    let roms = dir.path().join("roms");
+    std::fs::create_dir(&roms).unwrap();
+    let run = sargon(&[
+        "--roms",
+        roms.to_str().unwrap(),
+        "emulator",
+        "crosscheck",
+        epd.to_str().unwrap(),
+        "--depths",
+        "1-1",
+    ]);
+    assert_eq!(
+        run.stderr.matches("is not UTF-8").count(),
+        1,
+        "{:?}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("panicked"), "{:?}", run.stderr);
 }
