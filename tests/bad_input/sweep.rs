@@ -60,3 +60,34 @@ fn crosscheck_notes_a_latin1_file_once() {
     );
     assert!(!run.stderr.contains("panicked"), "{:?}", run.stderr);
 }
+
+/// `/dev/full` as a whole-file output is refused before any work: it was written directly
+/// as a device, so the games were annotated (their summaries printed), the tree searched,
+/// the levels run, and only the last write failed.
+#[cfg(target_os = "linux")]
+#[test]
+fn dev_full_as_a_whole_output_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("g.pgn");
+    std::fs::write(&pgn, "1. e4 e5 2. Nf3 Nc6 *\n").unwrap();
+    let positions = dir.path().join("p.txt");
+    std::fs::write(&positions, format!("{ITALIAN}\n")).unwrap();
+    let (pgn, positions) = (pgn.to_str().unwrap(), positions.to_str().unwrap());
+    for args in [
+        &["annotate", pgn, "-d", "1", "-o", "/dev/full"][..],
+        &["tree", "startpos", "-d", "1", "-o", "/dev/full"][..],
+        &[
+            "history",
+            "levels",
+            "--positions",
+            positions,
+            "--max-level",
+            "1",
+            "-q",
+            "--save",
+            "/dev/full",
+        ][..],
+    ] {
+        refused(args, 1, &["cannot write", "/dev/full", "No space left"]);
+    }
+}

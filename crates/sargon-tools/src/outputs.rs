@@ -189,8 +189,21 @@ fn check_writable(what: &str, path: &Path, mode: Mode) -> Result<()> {
             }
         ),
         Ok(meta) if !meta.is_file() => match mode {
-            // A device or a pipe (`-o /dev/stdout`) is written directly.
-            Mode::Whole => Ok(()),
+            // A device or a pipe (`-o /dev/stdout`) is written directly: it must open for
+            // writing, and a device that refuses every write is known now, not after the
+            // work.
+            Mode::Whole => {
+                if always_full(&meta) {
+                    return Err(cannot(
+                        "the device refuses every write (No space left on device)".into(),
+                    ));
+                }
+                OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map(drop)
+                    .map_err(|e| cannot(cause(&e)))
+            }
             Mode::Results => bail!(
                 "{what} {} is not a regular file: results are appended to a file that \
                  --resume can read back",
@@ -210,6 +223,20 @@ fn check_writable(what: &str, path: &Path, mode: Mode) -> Result<()> {
         }
         Err(_) => probe_directory(path).map_err(cannot),
     }
+}
+
+/// Whether `meta` is the always-full device (`/dev/full`, Linux's character device 1:7),
+/// whose every write fails with "No space left on device".
+#[cfg(target_os = "linux")]
+fn always_full(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+    const FULL: u64 = (1 << 8) | 7;
+    meta.file_type().is_char_device() && meta.rdev() == FULL
+}
+
+#[cfg(not(target_os = "linux"))]
+fn always_full(_meta: &fs::Metadata) -> bool {
+    false
 }
 
 /// Whether a new file can be made beside `path` (made and removed again).
