@@ -91,3 +91,33 @@ fn dev_full_as_a_whole_output_is_refused_before_any_work() {
         refused(args, 1, &["cannot write", "/dev/full", "No space left"]);
     }
 }
+
+/// `profile` in a position with no legal move names no move: it printed Sargon's BESTM,
+/// the last move the search tried and found illegal (`g4g5` out of checkmate, `h8g8`
+/// into the queen's square in stalemate), as `analyze` already knew not to.
+#[test]
+fn profile_names_no_move_where_there_is_none() {
+    let test = "profile_names_no_move_where_there_is_none";
+    if crate::common::rom(test).is_none() {
+        return;
+    }
+    for (fen, end) in [
+        (
+            "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+            "checkmate",
+        ),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate"),
+    ] {
+        let run = sargon(&["profile", fen, "-d", "1"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        assert!(
+            run.stdout.contains(&format!("best move none: {end}")),
+            "{fen}: {}",
+            run.stdout
+        );
+        let run = sargon(&["profile", fen, "-d", "1", "--format", "json"]);
+        let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        assert!(json["best_move"].is_null(), "{fen}: {json}");
+        assert_eq!(json["result"], end, "{fen}");
+    }
+}
