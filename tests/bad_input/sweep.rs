@@ -121,3 +121,29 @@ fn profile_names_no_move_where_there_is_none() {
         assert_eq!(json["result"], end, "{fen}");
     }
 }
+
+/// The ROM store's path is quoted as user text in every store error: `--roms` of 100 KB
+/// was echoed whole ("cannot read the ROM store yyyy...: File name too long"), and one with
+/// an escape sequence was printed raw.
+#[test]
+fn the_rom_store_path_is_echoed_escaped_and_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let escaped = dir.path().join("store\u{1b}[31m");
+    std::fs::write(&escaped, "a file, not a store").unwrap();
+    let long = "y".repeat(100_000);
+    for (store, needle) in [
+        (escaped.to_str().unwrap(), "\\u{1b}[31m"),
+        (long.as_str(), "more characters"),
+    ] {
+        for args in [
+            &["--roms", store, "rom", "list"][..],
+            &[
+                "--roms", store, "analyze", "startpos", "--engine", "emulator",
+            ][..],
+        ] {
+            let message = refused(args, 1, &["ROM store", needle]);
+            assert!(!message.contains('\u{1b}'), "{message:?}");
+            assert!(message.len() < 1000, "{} bytes", message.len());
+        }
+    }
+}
