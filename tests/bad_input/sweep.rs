@@ -147,3 +147,33 @@ fn the_rom_store_path_is_echoed_escaped_and_cut() {
         }
     }
 }
+
+/// A file given twice to an option that adds files together (`history games --load`,
+/// `history strength`), by its name or through a link, is refused: its games counted
+/// twice (one game shown as 2, a match listed twice).
+#[test]
+fn a_file_given_twice_to_a_list_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("m.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n",
+    )
+    .unwrap();
+    let hard = dir.path().join("hard.pgn");
+    std::fs::hard_link(&pgn, &hard).unwrap();
+    let games = dir.path().join("g.jsonl");
+    std::fs::write(&games, "").unwrap();
+    let (pgn, hard, games) = (
+        pgn.to_str().unwrap(),
+        hard.to_str().unwrap(),
+        games.to_str().unwrap(),
+    );
+    for args in [
+        &["history", "strength", pgn, pgn][..],
+        &["history", "strength", pgn, hard][..],
+        &["history", "games", "--load", games, games][..],
+    ] {
+        refused(args, 1, &["would count twice"]);
+    }
+}
