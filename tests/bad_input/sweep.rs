@@ -177,3 +177,51 @@ fn a_file_given_twice_to_a_list_is_refused() {
         refused(args, 1, &["would count twice"]);
     }
 }
+
+/// `sargon uci` given `input` (then the end of its input): its standard output.
+fn uci_session(input: &str) -> String {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("sargon uci starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A `go` number out of range says the range (issue 32 item 17's rule, inside `uci`):
+/// `go movetime 1e30` was "not a number 0 or more", `go wtime 99999999999999999999` "not a
+/// time in milliseconds", `go depth 0` "not a depth 1-255".
+#[test]
+fn go_numbers_out_of_range_say_the_range() {
+    for (go, range) in [
+        (
+            "go movetime 1e30",
+            "not a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            "go nodes -1",
+            "not a whole number from 0 to 18446744073709551615",
+        ),
+        (
+            "go wtime 99999999999999999999",
+            "not a whole number of milliseconds up to 9223372036854775807",
+        ),
+        ("go depth 0", "not a whole number of plies from 1 to 255"),
+        ("go movestogo 0", "not a whole number from 1 to 4294967295"),
+    ] {
+        let out = uci_session(&format!("uci\nposition startpos\n{go}\nquit\n"));
+        assert!(out.contains(range), "{go}: {out}");
+        assert!(out.contains("bestmove"), "{go}: {out}");
+    }
+}
