@@ -225,3 +225,33 @@ fn go_numbers_out_of_range_say_the_range() {
         assert!(out.contains("bestmove"), "{go}: {out}");
     }
 }
+
+/// A file that never ends (`/dev/zero`) given as a text file is refused once it passes
+/// the limit of a text file, in about a second, by every reader (the text-file reader and
+/// `rom import`'s): each read it to the end, taking all the memory there was (16 GB in
+/// 20 s for `rom import`).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_that_never_ends_is_refused_at_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let roms = dir.path().join("roms");
+    for (args, code) in [
+        (&["annotate", "/dev/zero"][..], 1),
+        (
+            &["diff", "--epd", "/dev/zero", "-d", "1", "--left", "port"][..],
+            2,
+        ),
+        (
+            &[
+                "--roms",
+                roms.to_str().unwrap(),
+                "rom",
+                "import",
+                "/dev/zero",
+            ][..],
+            1,
+        ),
+    ] {
+        refused(args, code, &["/dev/zero", "more than 1024 MiB"]);
+    }
+}

@@ -332,11 +332,6 @@ impl RomError {
     }
 }
 
-fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
-    let context = context.into();
-    move |cause| RomError::Io { context, cause }
-}
-
 /// Hex SHA-256 of some bytes.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
@@ -570,8 +565,16 @@ impl RomStore {
         }
         // A store that cannot be written is found now, not after the check.
         self.probe_writable()?;
-        let display = file.display().to_string();
-        let bytes = fs::read(file).map_err(io_err(format!("cannot read {display}")))?;
+        let display = shown(file);
+        // Bounded: a file that never ends (`/dev/zero`) is refused, not read until the
+        // memory runs out.
+        let bytes = sargon_core::text_file::read_bytes(file).map_err(|e| RomError::Io {
+            context: format!("cannot read {display}"),
+            cause: match e {
+                sargon_core::text_file::TextFileError::Io(e) => e,
+                other => io::Error::other(other.to_string()),
+            },
+        })?;
         if !looks_like_text(&bytes) {
             return Err(RomError::NotText { file: display });
         }
