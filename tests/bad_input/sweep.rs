@@ -255,3 +255,24 @@ fn a_file_that_never_ends_is_refused_at_the_limit() {
         refused(args, code, &["/dev/zero", "more than 1024 MiB"]);
     }
 }
+
+/// `setoption name FixedDepth` with a value that is no depth says the range the option
+/// line advertised and what is kept: it said "not a number 0-255" of an option advertised
+/// `min 0 max 20`, and not what stayed in force.
+#[test]
+fn a_bad_fixed_depth_says_the_advertised_range_and_what_is_kept() {
+    let out = uci_session(
+        "uci\nsetoption name FixedDepth value 3\nsetoption name FixedDepth value -1\nquit\n",
+    );
+    assert!(
+        out.contains("option name FixedDepth type spin default 0 min 0 max 20"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "setoption FixedDepth: `-1` is not a whole number from 0 (the clock decides) to 20 \
+             (the port engine's deepest); kept 3"
+        ),
+        "{out}"
+    );
+}
