@@ -721,5 +721,7 @@ mod numbers;
 mod outputs;
 #[path = "bad_input/stderr.rs"]
 mod stderr;
+#[path = "bad_input/sweep.rs"]
+mod sweep;
 #[path = "bad_input/uci.rs"]
 mod uci;

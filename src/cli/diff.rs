@@ -138,7 +138,13 @@ pub(crate) struct ReportArgs {
 pub(super) fn read_epd(file: &Path) -> Result<Vec<String>> {
     let text = super::text::read_chess(file)
         .with_context(|| format!("cannot read {}", super::shown(file)))?;
-    let fens = diff_run::read_positions(&text).with_context(|| super::shown(file))?;
+    epd_positions(file, &text)
+}
+
+/// The positions of `text`, the EPD file `file` already read (once: a second read would
+/// say its Latin-1 note twice).
+pub(super) fn epd_positions(file: &Path, text: &str) -> Result<Vec<String>> {
+    let fens = diff_run::read_positions(text).with_context(|| super::shown(file))?;
     if fens.is_empty() {
         bail!(
             "{}: no positions (only empty lines and # comments)",

@@ -101,7 +101,7 @@ fn plan(args: &CrosscheckArgs) -> Result<Vec<Job>> {
         corpus_jobs(&text, range.as_deref(), &path)?
     } else {
         let depths = range.unwrap_or_else(|| vec![1, 2]);
-        let fens = super::diff::read_epd(&path)?;
+        let fens = super::diff::epd_positions(&path, &text)?;
         let mut jobs = Vec::new();
         for (i, fen) in fens.iter().enumerate() {
             for &depth in &depths {

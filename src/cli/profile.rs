@@ -11,6 +11,7 @@ use sargon_core::position::Book;
 use sargon_original::emu::{Core, Emulator};
 use sargon_original::profile::{self, Profile};
 use sargon_original::rom::RomStore;
+use sargon_tools::analysis::GameEnd;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ProfileArgs {
@@ -47,6 +48,9 @@ struct Report<'a> {
     /// Whether the ROM behaved as the known Sargon image when it was checked.
     rom_verified: bool,
     best_move: Option<String>,
+    /// How the game stands when the side to move has no legal move (then no best move).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<GameEnd>,
     from_book: bool,
     rows: &'a [profile::RoutineCost],
     totals: &'a profile::Totals,
@@ -74,7 +78,10 @@ pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
     };
     let (p, outcome) = profile::profile_search(&mut emu, &setup, &opts)?;
     let fen = position::fen_of(&setup.position);
-    let best = outcome.best.map(|m| m.uci());
+    // With no legal move Sargon still names one (the last it tried and found illegal), as
+    // analyze knows: checkmate and stalemate are said as such, never that move.
+    let result = GameEnd::of(&setup.position);
+    let best = outcome.best.filter(|_| result.is_none()).map(|m| m.uci());
     match args.format {
         Format::Json => {
             let r = Report {
@@ -83,6 +90,7 @@ pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
                 rom: &rom_name,
                 rom_verified,
                 best_move: best,
+                result,
                 from_book: outcome.from_book,
                 rows: &p.rows,
                 totals: &p.totals,
@@ -105,7 +113,14 @@ pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
             println!(
                 "Search     FNDMOV, depth {} (ROM {rom_name}{unverified}): best move {}{book}",
                 args.depth,
-                best.as_deref().unwrap_or("none")
+                match (&best, result) {
+                    (Some(m), _) => m.clone(),
+                    (None, Some(GameEnd::Checkmate)) =>
+                        "none: checkmate, the side to move has lost".to_string(),
+                    (None, Some(GameEnd::Stalemate)) =>
+                        "none: stalemate, the side to move has no legal move (a draw)".to_string(),
+                    (None, None) => "none".to_string(),
+                }
             );
             println!();
             print!("{}", render_table(&p));

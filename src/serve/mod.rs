@@ -986,7 +986,11 @@ async fn profile_route(
         Ok(json!({
             "rows": profile.rows,
             "totals": profile.totals,
-            "best": outcome.best.map(|m| m.uci()),
+            // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
+            "best": outcome
+                .best
+                .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
+                .map(|m| m.uci()),
             "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
         }))
     });

@@ -200,10 +200,12 @@ pub(crate) struct TimedGame {
 /// Why a timed game could not be played.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum GameError {
-    #[error("{0}")]
+    // Transparent: "{0}" with `#[from]` made the inner error a source as well, and the
+    // error line (`{:#}`) said the cause twice.
+    #[error(transparent)]
     /// A search failed.
     Search(#[from] SearchError),
-    #[error("{0}")]
+    #[error(transparent)]
     /// A position of the game cannot be given to Sargon.
     Position(#[from] PositionError),
     #[error("Sargon gave no legal move in {0}")]
@@ -583,6 +585,17 @@ pub(crate) fn read_games(text: &str) -> Result<Vec<TimedGame>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_search_says_its_cause_once() {
+        let e = GameError::from(SearchError::DepthOutOfRange {
+            engine: sargon_core::engine::EngineKind::Port,
+            depth: 30,
+            max: 20,
+        });
+        let shown = format!("{:#}", anyhow::Error::from(e).context("level 1, game 1"));
+        assert_eq!(shown.matches("outside").count(), 1, "{shown}");
+    }
 
     #[test]
     fn openings_and_book_bytes() {

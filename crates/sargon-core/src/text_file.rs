@@ -36,12 +36,23 @@ pub struct Text {
 }
 
 /// Why a file cannot be read as text. None has a `source()`: each says its cause once.
+///
+/// (`From<std::io::Error>` is written out below rather than derived with `#[from]`, which
+/// would give `Io` a source.)
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum TextFileError {
-    /// The file could not be read at all.
+    /// The file could not be read at all. Its Display is the I/O error's and it has no
+    /// `source()` (thiserror's `#[from]` would add one, and every chain printed with `{:#}`
+    /// would say "No such file or directory" twice).
     #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
+    /// More than [`MAX_BYTES`] (a file that never ends: `/dev/zero`, a pipe).
+    #[error("more than {} MiB: no text file this program reads is that large", limit >> 20)]
+    TooLarge {
+        /// The most a text file may hold, in bytes.
+        limit: u64,
+    },
     /// A UTF-16 (or UTF-32) byte-order mark.
     #[error("a UTF-16 file (its byte-order mark says so): save it as UTF-8")]
     Utf16,
@@ -61,10 +72,39 @@ pub enum TextFileError {
     },
 }
 
+impl From<std::io::Error> for TextFileError {
+    fn from(e: std::io::Error) -> Self {
+        TextFileError::Io(e)
+    }
+}
+
+/// The most a text file may hold: far above any file of positions, games or results a
+/// person gives (the golden corpus is kilobytes), and a bound on what a file that never
+/// ends (`/dev/zero`, a pipe) can take of the memory.
+pub const MAX_BYTES: u64 = 1 << 30;
+
 /// Read the file at `path` as text by the rules of the module; `what` names the format
 /// in a refusal ("JSON").
 pub fn read(path: &Path, not_utf8: NotUtf8, what: &'static str) -> Result<Text, TextFileError> {
-    decode(&std::fs::read(path)?, not_utf8, what)
+    decode(&read_bytes(path)?, not_utf8, what)
+}
+
+/// The bytes of the text file at `path`, at most [`MAX_BYTES`] (for a reader that decodes
+/// them itself: an assembly source or listing).
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, TextFileError> {
+    read_at_most(std::fs::File::open(path)?, MAX_BYTES)
+}
+
+/// All of `reader`, or [`TextFileError::TooLarge`] once it has given more than `limit`
+/// bytes.
+fn read_at_most(reader: impl std::io::Read, limit: u64) -> Result<Vec<u8>, TextFileError> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    reader.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(TextFileError::TooLarge { limit });
+    }
+    Ok(bytes)
 }
 
 /// `bytes` without the UTF-8 byte-order mark it may start with (for a reader of text that
@@ -105,6 +145,16 @@ pub fn decode(bytes: &[u8], not_utf8: NotUtf8, what: &'static str) -> Result<Tex
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_past_the_limit_is_refused_without_reading_on() {
+        let endless = std::io::repeat(b'a');
+        match read_at_most(endless, 1000) {
+            Err(TextFileError::TooLarge { limit: 1000 }) => {}
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(read_at_most(&b"abc"[..], 3).unwrap(), b"abc");
+    }
 
     fn text(bytes: &[u8], not_utf8: NotUtf8) -> Result<Text, String> {
         decode(bytes, not_utf8, "JSON").map_err(|e| e.to_string())

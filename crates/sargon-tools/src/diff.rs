@@ -132,9 +132,16 @@ pub(crate) enum CompareError {
     /// An `exec:` port failed.
     #[error(transparent)]
     Exec(#[from] ExecError),
-    /// A `uci:` port failed.
+    /// A `uci:` port failed. Its cause is in the message and not also a `source()` (with
+    /// `#[from]` an error line printed with `{:#}` said it twice).
     #[error("uci: {0}")]
-    Uci(#[from] ClientError),
+    Uci(ClientError),
+}
+
+impl From<ClientError> for CompareError {
+    fn from(e: ClientError) -> Self {
+        CompareError::Uci(e)
+    }
 }
 
 /// What comparing one search found: `D` says where the sides differ, a [`Divergence`] for
@@ -380,6 +387,16 @@ pub(crate) fn compare_search_cached(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_uci_port_failure_says_its_cause_once() {
+        let e = CompareError::from(ClientError::Start {
+            command: "engine".into(),
+            reason: "No such file".into(),
+        });
+        let shown = format!("{:#}", anyhow::Error::from(e));
+        assert_eq!(shown.matches("No such file").count(), 1, "{shown}");
+    }
     use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
     use sargon_core::position::Book;
     use sargon_core::vocab::{SMove, Score};

@@ -42,6 +42,9 @@ pub enum Mode {
 #[derive(Debug, Default)]
 pub struct Files {
     inputs: Vec<(String, PathBuf)>,
+    /// Lists of inputs whose contents a command adds together (`--load A B`): each file
+    /// once, or what it holds would count twice.
+    lists: Vec<(String, Vec<PathBuf>)>,
     outputs: Vec<(String, PathBuf, Mode)>,
     store: Option<PathBuf>,
 }
@@ -60,11 +63,13 @@ impl Files {
         self
     }
 
-    /// Files the command reads, all named by `what`.
+    /// Files the command reads and adds together, all named by `what`: each must be a
+    /// different file.
     pub fn inputs(mut self, what: &str, paths: &[PathBuf]) -> Files {
         for path in paths {
             self = self.input(what, Some(path));
         }
+        self.lists.push((what.to_string(), paths.to_vec()));
         self
     }
 
@@ -86,6 +91,22 @@ impl Files {
     /// Check every output before any work: writable, not an input, not another output,
     /// not in the ROM store.
     pub fn check(&self) -> Result<()> {
+        for (what, paths) in &self.lists {
+            for (i, path) in paths.iter().enumerate() {
+                if let Some(first) = paths[..i].iter().find(|p| *p == path || same_file(p, path)) {
+                    let which = if first == path {
+                        "given twice".to_string()
+                    } else {
+                        format!("the same file as {}", shown(first))
+                    };
+                    bail!(
+                        "{what} {} is {which}: what it holds would count twice; give each \
+                         file once",
+                        shown(path)
+                    );
+                }
+            }
+        }
         for (i, (what, path, mode)) in self.outputs.iter().enumerate() {
             for (input_what, input) in &self.inputs {
                 if same_file(path, input) {
@@ -189,8 +210,21 @@ fn check_writable(what: &str, path: &Path, mode: Mode) -> Result<()> {
             }
         ),
         Ok(meta) if !meta.is_file() => match mode {
-            // A device or a pipe (`-o /dev/stdout`) is written directly.
-            Mode::Whole => Ok(()),
+            // A device or a pipe (`-o /dev/stdout`) is written directly: it must open for
+            // writing, and a device that refuses every write is known now, not after the
+            // work.
+            Mode::Whole => {
+                if always_full(&meta) {
+                    return Err(cannot(
+                        "the device refuses every write (No space left on device)".into(),
+                    ));
+                }
+                OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map(drop)
+                    .map_err(|e| cannot(cause(&e)))
+            }
             Mode::Results => bail!(
                 "{what} {} is not a regular file: results are appended to a file that \
                  --resume can read back",
@@ -210,6 +244,20 @@ fn check_writable(what: &str, path: &Path, mode: Mode) -> Result<()> {
         }
         Err(_) => probe_directory(path).map_err(cannot),
     }
+}
+
+/// Whether `meta` is the always-full device (`/dev/full`, Linux's character device 1:7),
+/// whose every write fails with "No space left on device".
+#[cfg(target_os = "linux")]
+fn always_full(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::{FileTypeExt as _, MetadataExt as _};
+    const FULL: u64 = (1 << 8) | 7;
+    meta.file_type().is_char_device() && meta.rdev() == FULL
+}
+
+#[cfg(not(target_os = "linux"))]
+fn always_full(_meta: &fs::Metadata) -> bool {
+    false
 }
 
 /// Whether a new file can be made beside `path` (made and removed again).
@@ -414,6 +462,23 @@ mod tests {
             assert!(files(&soft).is_err());
         }
         files(&dir.path().join("new.svg")).unwrap();
+    }
+
+    #[test]
+    fn a_file_given_twice_in_one_list_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.jsonl");
+        let b = dir.path().join("b.jsonl");
+        fs::write(&a, "").unwrap();
+        fs::write(&b, "").unwrap();
+        let hard = dir.path().join("hard.jsonl");
+        fs::hard_link(&a, &hard).unwrap();
+        let check = |paths: &[PathBuf]| Files::new().inputs("--load", paths).check();
+        for twice in [vec![a.clone(), a.clone()], vec![a.clone(), b.clone(), hard]] {
+            let e = check(&twice).unwrap_err().to_string();
+            assert!(e.contains("would count twice"), "{e}");
+        }
+        check(&[a, b]).unwrap();
     }
 
     #[test]

@@ -265,7 +265,11 @@ pub(crate) fn run_levels(
                 level,
                 position: i + 1,
                 fen: position::fen_of(&setup.position),
-                best_move: outcome.best.map(|m| m.uci()),
+                // No legal move: BESTM holds the last move tried, never a choice.
+                best_move: outcome
+                    .best
+                    .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
+                    .map(|m| m.uci()),
                 z80_instructions: instructions,
                 t_states,
                 emulator_t_states,

@@ -42,6 +42,12 @@ use sha2::{Digest, Sha256};
 use crate::asm::{self, Assembly};
 use sargon_core::input::echo;
 
+/// A path as the store's errors quote it: escaped and cut as any other user text (a
+/// `--roms` of 100 KB or with terminal escapes is not echoed as it is).
+fn shown(path: &Path) -> String {
+    echo(&path.display().to_string())
+}
+
 /// The table of known images committed in `roms/known.tsv`: SHA-256 and description.
 const KNOWN_IMAGES: &str = include_str!("../../../../roms/known.tsv");
 
@@ -189,13 +195,13 @@ pub(crate) fn known_image(sha256: &str) -> Option<&'static str> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RomError {
-    #[error("no Sargon ROM imported in {store}\n  import your copy of the Z80 transcription with: sargon rom import path/to/sargon-z80.asm\n  (see roms/README.md; the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)")]
+    #[error("no Sargon ROM imported in {}\n  import your copy of the Z80 transcription with: sargon rom import path/to/sargon-z80.asm\n  (see roms/README.md; the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)", shown(.store))]
     /// The store holds no ROM.
     NoneImported {
         /// The store's directory.
         store: PathBuf,
     },
-    #[error("no ROM named `{name}` in {store} (imported: {available})")]
+    #[error("no ROM named `{name}` in {} (imported: {available})", shown(.store))]
     /// No ROM has the name asked.
     NotFound {
         /// The name asked, as [`echo`] quotes it.
@@ -205,7 +211,7 @@ pub enum RomError {
         /// The names imported.
         available: String,
     },
-    #[error("several ROMs in {store} ({available}): choose one with {choose}")]
+    #[error("several ROMs in {} ({available}): choose one with {choose}", shown(.store))]
     /// Several ROMs are stored and none was named.
     Ambiguous {
         /// The store's directory.
@@ -263,7 +269,7 @@ pub enum RomError {
         /// The symbol missing.
         symbol: String,
     },
-    #[error("ROM `{name}` in {dir} is corrupt: {why}")]
+    #[error("ROM `{name}` in {} is corrupt: {why}", shown(.dir))]
     /// A stored ROM does not match its record.
     Corrupt {
         /// The ROM's name.
@@ -273,13 +279,13 @@ pub enum RomError {
         /// What does not match.
         why: String,
     },
-    #[error("the ROM store {store} is not a directory (the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)")]
+    #[error("the ROM store {} is not a directory (the store is chosen by --roms, $SARGON_ROMS or $XDG_DATA_HOME)", shown(.store))]
     /// The store's path names something other than a directory.
     StoreNotADirectory {
         /// The store's path.
         store: PathBuf,
     },
-    #[error("cannot read the ROM store {store}: {cause}")]
+    #[error("cannot read the ROM store {}: {cause}", shown(.store))]
     /// The store cannot be read.
     StoreUnreadable {
         /// The store's directory.
@@ -287,7 +293,7 @@ pub enum RomError {
         /// The OS error (printed once: not a `source`).
         cause: io::Error,
     },
-    #[error("cannot write to the ROM store {store}: {cause}")]
+    #[error("cannot write to the ROM store {}: {cause}", shown(.store))]
     /// The store cannot be written.
     StoreUnwritable {
         /// The store's directory.
@@ -324,11 +330,6 @@ impl RomError {
             other => other,
         }
     }
-}
-
-fn io_err(context: impl Into<String>) -> impl FnOnce(io::Error) -> RomError {
-    let context = context.into();
-    move |cause| RomError::Io { context, cause }
 }
 
 /// Hex SHA-256 of some bytes.
@@ -564,8 +565,16 @@ impl RomStore {
         }
         // A store that cannot be written is found now, not after the check.
         self.probe_writable()?;
-        let display = file.display().to_string();
-        let bytes = fs::read(file).map_err(io_err(format!("cannot read {display}")))?;
+        let display = shown(file);
+        // Bounded: a file that never ends (`/dev/zero`) is refused, not read until the
+        // memory runs out.
+        let bytes = sargon_core::text_file::read_bytes(file).map_err(|e| RomError::Io {
+            context: format!("cannot read {display}"),
+            cause: match e {
+                sargon_core::text_file::TextFileError::Io(e) => e,
+                other => io::Error::other(other.to_string()),
+            },
+        })?;
         if !looks_like_text(&bytes) {
             return Err(RomError::NotText { file: display });
         }

@@ -117,7 +117,11 @@ impl GoParams {
                     let v = take(&mut i);
                     match v.and_then(|v| v.parse::<u8>().ok()).filter(|&d| d >= 1) {
                         Some(d) => go.depth = Some(d),
-                        None => problems.push(bad_value(key, v, "a depth 1-255")),
+                        None => problems.push(bad_value(
+                            key,
+                            v,
+                            "a whole number of plies from 1 to 255",
+                        )),
                     }
                 }
                 "movetime" | "winc" | "binc" | "nodes" => {
@@ -129,7 +133,11 @@ impl GoParams {
                             "binc" => go.binc = Some(ms(n)),
                             _ => go.nodes = Some(n),
                         },
-                        None => problems.push(bad_value(key, v, "a number 0 or more")),
+                        None => problems.push(bad_value(
+                            key,
+                            v,
+                            &format!("a whole number from 0 to {}", u64::MAX),
+                        )),
                     }
                 }
                 "wtime" | "btime" => {
@@ -144,7 +152,14 @@ impl GoParams {
                                 go.btime = t
                             }
                         }
-                        None => problems.push(bad_value(key, v, "a time in milliseconds")),
+                        None => problems.push(bad_value(
+                            key,
+                            v,
+                            &format!(
+                                "a whole number of milliseconds up to {} (below 0: no time left)",
+                                i64::MAX
+                            ),
+                        )),
                     }
                 }
                 "movestogo" | "mate" => {
@@ -152,7 +167,11 @@ impl GoParams {
                     match v.and_then(|v| v.parse::<u32>().ok()).filter(|&n| n >= 1) {
                         Some(n) if key == "mate" => go.mate = Some(n),
                         Some(n) => go.movestogo = Some(n),
-                        None => problems.push(bad_value(key, v, "a number 1 or more")),
+                        None => problems.push(bad_value(
+                            key,
+                            v,
+                            &format!("a whole number from 1 to {}", u32::MAX),
+                        )),
                     }
                 }
                 "infinite" => go.infinite = true,

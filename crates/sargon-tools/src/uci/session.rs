@@ -426,8 +426,14 @@ impl<W: Write + Send + 'static> Uci<W> {
                     self.settings.fixed_depth = d.min(max);
                     Ok(())
                 }
+                // The range the `option` line advertised (min 0 max the engine's deepest),
+                // not the u8 the value is parsed into, and what stays in force.
                 Err(_) => Err(format!(
-                    "setoption FixedDepth: `{value}` is not a number 0-255"
+                    "setoption FixedDepth: `{value}` is not a whole number from 0 (the clock \
+                     decides) to {} (the {} engine's deepest); kept {}",
+                    self.settings.engine.max_depth(),
+                    self.settings.engine,
+                    self.settings.fixed_depth
                 )),
             },
             // `Book` was this option's name before the UCI convention was followed.
