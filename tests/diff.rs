@@ -77,7 +77,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
 use sargon_core::position::{self, Setup};
 use sargon_core::vocab::Score;
@@ -85,6 +85,7 @@ use sargon_port::Port;
 use sargon_tools::diff_run::{
     self, InputPosition, ResultsFile, RunIdentity, RunSettings, SearchRecord, Shard, Verdict,
 };
+use sargon_tools::engines::Side;
 
 /// The first `n` positions of the 200 varied ones, as an EPD file in `dir`.
 fn varied_epd(dir: &Path, n: usize) -> PathBuf {
@@ -382,7 +383,9 @@ fn a_shard_killed_mid_run_resumes_without_losing_or_repeating_a_search() {
     assert_eq!(records(&out).len(), n * depths);
 }
 
-/// The port with its evaluation nudged in some positions: an engine that diverges there.
+/// The port with its evaluation nudged in some positions: an engine that diverges there,
+/// and an engine of its own, neither the port nor the emulator (nothing in sargon-core or
+/// sargon-tools knows it).
 struct Nudged {
     port: Port,
     /// FENs of the positions where POINTS' score is changed.
@@ -390,11 +393,14 @@ struct Nudged {
 }
 
 impl Engine for Nudged {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Port
+    fn id(&self) -> String {
+        "nudged".into()
     }
     fn max_depth(&self) -> u8 {
         self.port.max_depth()
+    }
+    fn capabilities(&self) -> Capabilities {
+        self.port.capabilities()
     }
     fn search(
         &mut self,
@@ -432,16 +438,19 @@ fn keep_going_records_every_divergence() {
         .map(|(i, f)| InputPosition::new(i, f, false).unwrap())
         .collect();
     let nudged_at = [1usize, 3, 4];
-    let nudged = || Nudged {
-        port: Port::new(),
-        where_: nudged_at
-            .iter()
-            .map(|&i| position::fen_of(&positions[i].setup.position))
-            .collect(),
+    let nudged = || {
+        Side::Engine(Box::new(Nudged {
+            port: Port::new(),
+            where_: nudged_at
+                .iter()
+                .map(|&i| position::fen_of(&positions[i].setup.position))
+                .collect(),
+        }))
     };
+    let port = || Side::Engine(Box::new(Port::new()));
     let identity = RunIdentity {
-        left: EngineKind::Port,
-        right: EngineKind::Port.into(),
+        left: "port".into(),
+        right: "nudged".into(),
         rom: None,
         book: false,
         shard: Shard::ALL,
@@ -453,7 +462,7 @@ fn keep_going_records_every_divergence() {
     let path = dir.path().join("first.jsonl");
     let mut out = ResultsFile::create(&path).unwrap();
     let outcome = diff_run::run(
-        &mut Port::new(),
+        &mut port(),
         &mut nudged(),
         &searches,
         &identity,
@@ -475,7 +484,7 @@ fn keep_going_records_every_divergence() {
     let path = dir.path().join("all.jsonl");
     let mut out = ResultsFile::create(&path).unwrap();
     let outcome = diff_run::run(
-        &mut Port::new(),
+        &mut port(),
         &mut nudged(),
         &searches,
         &identity,

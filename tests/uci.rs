@@ -16,10 +16,11 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
-use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
 use sargon_core::hooks::Hooks;
 use sargon_core::position::{self, Setup};
 use sargon_core::vocab::{flag, SMove, Score, Sq};
+use sargon_tools::engines::{EngineSpec, OpenOptions};
 use sargon_tools::uci::{EngineFactory, Settings, Uci};
 
 /// What the session wrote, shared with the test.
@@ -87,11 +88,14 @@ struct Fake {
 }
 
 impl Engine for Fake {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Port
+    fn id(&self) -> String {
+        "fake".into()
     }
     fn max_depth(&self) -> u8 {
         8
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::hooked(false, false)
     }
     fn search(
         &mut self,
@@ -778,22 +782,26 @@ fn scripted_stream_to_the_end() {
 // The real engines.
 
 /// The engine the real-engine tests use: `SARGON_UCI_ENGINE`, `port` by default.
-fn real_engine(test: &str) -> Option<EngineKind> {
-    let kind: EngineKind = std::env::var("SARGON_UCI_ENGINE")
+fn real_engine(test: &str) -> Option<EngineSpec> {
+    let kind: EngineSpec = std::env::var("SARGON_UCI_ENGINE")
         .unwrap_or_else(|_| "port".into())
         .parse()
         .expect("SARGON_UCI_ENGINE: port or emulator");
-    if kind == EngineKind::Emulator {
+    if kind == EngineSpec::EMULATOR {
         common::rom(test)?;
     }
     Some(kind)
 }
 
-fn real_session(kind: EngineKind) -> (Uci<Sink>, Sink) {
+fn real_session(kind: EngineSpec) -> (Uci<Sink>, Sink) {
     let sink = Sink::default();
     let store = sargon_original::rom::RomStore::open(None);
+    let options = OpenOptions {
+        store,
+        timeout: sargon_tools::external::DEFAULT_TIMEOUT,
+    };
     let factory: EngineFactory =
-        Box::new(move |kind| Ok(sargon_tools::engines::open(&store, kind, None)?.engine));
+        Box::new(move |spec| Ok(sargon_tools::engines::open(spec, &options)?.engine));
     let settings = Settings {
         engine: kind,
         // currmove lines from the start, for the test that counts them.
@@ -888,8 +896,8 @@ fn search_lines(text: &str) -> Vec<String> {
 
 /// MultiPV 3 and a searchmoves search at depth 2 on `kind`: the search lines and the
 /// bestmoves.
-fn multipv_and_searchmoves(kind: EngineKind) -> (Vec<String>, Vec<String>) {
-    let (mut uci, out) = real_session(kind);
+fn multipv_and_searchmoves(kind: EngineSpec) -> (Vec<String>, Vec<String>) {
+    let (mut uci, out) = real_session(kind.clone());
     uci.handle_line(&format!("position fen {MIDDLEGAME}"));
     uci.handle_line("setoption name MultiPV value 3");
     uci.handle_line("go depth 2");
@@ -967,8 +975,8 @@ fn emulator_and_port_give_the_same_lines() {
     if common::rom("emulator_and_port_give_the_same_lines").is_none() {
         return;
     }
-    let port = multipv_and_searchmoves(EngineKind::Port);
-    let emulator = multipv_and_searchmoves(EngineKind::Emulator);
+    let port = multipv_and_searchmoves(EngineSpec::Port);
+    let emulator = multipv_and_searchmoves(EngineSpec::EMULATOR);
     assert_eq!(port, emulator);
 }
 

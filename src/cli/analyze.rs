@@ -8,13 +8,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 
 use super::progress::{Progress, SearchTicker};
-use super::{make_engine_on, CoreArgs, EngineArgs};
-use sargon_core::engine::EngineKind;
+use super::{open_engine, CoreArgs, EngineArgs};
 use sargon_core::position;
-use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 use sargon_tools::analysis::{self, Analysis, GameEnd};
 use sargon_tools::batch::{self, BatchRow};
+use sargon_tools::engines::EngineSpec;
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -58,13 +57,10 @@ pub(crate) struct AnalyzeArgs {
 
 pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
     // The arguments, before any work.
-    args.engine.engine.check_depth(args.depth)?;
-    let core = args.core.core(
-        args.engine.engine == EngineKind::Emulator,
-        "the port searches (--engine emulator runs the original)",
-    )?;
+    let spec = args.engine.spec(&args.core)?;
+    spec.check_depth(args.depth)?;
     if let Some(path) = &args.epd {
-        return run_epd(store, path, &args, core);
+        return run_epd(store, path, &args, &spec);
     }
     let format = args.format.unwrap_or(AnalyzeFormat::Text);
     if matches!(
@@ -77,13 +73,13 @@ pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
         bail!("--jobs is for --epd; one position is one search");
     }
     let setup = args.engine.setup(&super::position_text(&args.position))?;
-    let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
+    let mut engine = open_engine(store, &spec)?;
     let opts = args.engine.options(args.depth);
     let mut ticker = SearchTicker::new(args.depth, true);
-    let (a, _) = {
-        let mut hook = ticker.hook();
-        analysis::analyse_with(engine.as_mut(), &setup, &opts, &mut [&mut hook])?
-    };
+    let hooks = engine.capabilities().hooks;
+    let (a, _) = ticker.around(hooks, |extra| {
+        analysis::analyse_with(engine.as_mut(), &setup, &opts, extra)
+    })?;
     ticker.clear();
     match format {
         AnalyzeFormat::Json => println!("{}", serde_json::to_string_pretty(&a)?),
@@ -94,7 +90,7 @@ pub(crate) fn run(store: &RomStore, args: AnalyzeArgs) -> Result<()> {
 
 /// `--epd`: every position, spread over worker threads, rows (or EPD lines) in file order on
 /// stdout, the score on stderr.
-fn run_epd(store: &RomStore, path: &Path, args: &AnalyzeArgs, core: Core) -> Result<()> {
+fn run_epd(store: &RomStore, path: &Path, args: &AnalyzeArgs, spec: &EngineSpec) -> Result<()> {
     let format = args.format.unwrap_or(AnalyzeFormat::Csv);
     if matches!(format, AnalyzeFormat::Text | AnalyzeFormat::Json) {
         bail!("with --epd the output is --format csv, jsonl or epd");
@@ -127,12 +123,7 @@ fn run_epd(store: &RomStore, path: &Path, args: &AnalyzeArgs, core: Core) -> Res
     let jobs = super::numbers::workers(args.jobs, entries.len());
     let mut engines = Vec::with_capacity(jobs);
     for _ in 0..jobs {
-        engines.push(make_engine_on(
-            store,
-            args.engine.engine,
-            args.engine.rom.as_deref(),
-            core,
-        )?);
+        engines.push(open_engine(store, spec)?);
     }
     let opts = args.engine.options(args.depth);
     let book = !args.engine.no_book;

@@ -7,9 +7,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 
 use super::progress::Progress;
-use super::{make_engine_on, parse_engine, CoreArgs};
-use sargon_core::engine::{EngineKind, SearchOptions};
+use super::{open_engine, parse_engine, spec_with, CoreArgs};
+use sargon_core::engine::SearchOptions;
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::{annotate, pgn};
 
@@ -20,9 +21,9 @@ pub(crate) struct AnnotateArgs {
     /// Search depth in plies for every position
     #[arg(long, short, default_value_t = 3, value_parser = super::parse_depth, allow_negative_numbers = true)]
     pub depth: u8,
-    /// Which engine searches: the native port, or the original in the emulator
+    /// Which engine searches: `port`, `emulator`, `exec:COMMAND` or `uci:COMMAND`
     #[arg(long, default_value = "port", value_parser = parse_engine)]
-    pub engine: EngineKind,
+    pub engine: EngineSpec,
     /// ROM to run with the emulator (default: the only one imported, or `sargon`)
     #[arg(long)]
     pub rom: Option<String>,
@@ -34,10 +35,8 @@ pub(crate) struct AnnotateArgs {
 }
 
 pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
-    let core = args.core.core(
-        args.engine == EngineKind::Emulator,
-        "the port searches (--engine emulator runs the original)",
-    )?;
+    let spec = spec_with(&args.engine, args.rom.as_deref(), &args.core)?;
+    spec.check_depth(args.depth)?;
     Files::new()
         .input("the PGN file", Some(&args.pgn))
         .store(store.dir())
@@ -49,8 +48,7 @@ pub(crate) fn run(store: &RomStore, args: AnnotateArgs) -> Result<()> {
     if games.is_empty() {
         anyhow::bail!("{}: no games", super::shown(&args.pgn));
     }
-    let mut engine = make_engine_on(store, args.engine, args.rom.as_deref(), core)?;
-    engine.check_depth(args.depth)?;
+    let mut engine = open_engine(store, &spec)?;
     let opts = SearchOptions::depth(args.depth);
     let positions: usize = games.iter().map(|g| g.moves.len() + 1).sum();
     let progress = Progress::new(positions as u64, "positions");

@@ -12,13 +12,14 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::{make_engine, make_engine_on, CoreArgs};
+use super::{open_engine, CoreArgs};
 use crate::studies::history::BENCHMARK_POSITIONS;
-use sargon_core::engine::{Engine, EngineKind, SearchOptions};
+use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::{FnHook, HookPoint, Hooks};
 use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup, Setup};
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 
 /// Seconds the TRS-80 version took per move at level 6, by its manual.
 const TRS80_LEVEL6_SECONDS: f64 = crate::studies::history::MANUAL_SECONDS[5];
@@ -83,18 +84,18 @@ const HOOKS_MAX_DEPTH: u8 = 5;
 
 pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
     // The arguments, before any work.
-    EngineKind::Port.check_depth(args.depth)?;
+    EngineSpec::Port.check_depth(args.depth)?;
     if !args.no_emulator {
-        EngineKind::Emulator
+        EngineSpec::EMULATOR
             .check_depth(args.depth)
             .context("the comparison with the emulator runs at --depth (--no-emulator skips it)")?;
     }
     let core = args
         .core
-        .core(!args.no_emulator, "--no-emulator leaves only the port")?;
+        .name(!args.no_emulator, "--no-emulator leaves only the port")?;
     // --emulator-positions is within 1..=12: `numbers::bench_positions`.
     let setups = setups();
-    let mut port = make_engine(store, EngineKind::Port, None)?;
+    let mut port = open_engine(store, &EngineSpec::Port)?;
     // A ROM asked for by name must be there, before anything is measured or printed.
     if let (false, Some(name)) = (args.no_emulator, args.rom.as_deref()) {
         store.load(Some(name))?;
@@ -103,7 +104,8 @@ pub(crate) fn run(store: &RomStore, args: BenchArgs) -> Result<()> {
 
     // 1. Port against emulator.
     if !args.no_emulator {
-        match make_engine_on(store, EngineKind::Emulator, args.rom.as_deref(), core) {
+        let emulator = EngineSpec::EMULATOR.with_rom_and_core(args.rom.as_deref(), core.as_deref());
+        match open_engine(store, &emulator) {
             // A ROM asked for by name must be there: skipping would hide the mistake.
             Err(e) if args.rom.is_some() => return Err(e),
             Err(e) => println!(

@@ -10,16 +10,17 @@ use anyhow::{bail, Context, Result};
 
 use super::progress::Progress;
 use super::Format;
-use super::{make_engine_on, CoreArgs};
-use sargon_core::engine::{Engine, EngineKind, RomId};
+use super::{parse_engine, spec_with, CoreArgs};
+use sargon_core::engine::{Capability, RomId};
 use sargon_core::position::{self, BoardDiagram};
 use sargon_original::rom::RomStore;
 use sargon_tools::diff::{AnswerDifference, Difference, Divergence};
 use sargon_tools::diff_run::{
-    self, report, InputPosition, Observer, ResultsFile, Right, RunIdentity, RunSettings, Search,
+    self, report, InputPosition, Observer, ResultsFile, RunIdentity, RunSettings, Search,
     SearchRecord, Shard, Tally, Verdict,
 };
-use sargon_tools::external::{self, Contender, ExecPort, UciPort};
+use sargon_tools::engines::{self, EngineSpec, OpenOptions, Side};
+use sargon_tools::external;
 use sargon_tools::trace_cache::TraceCache;
 
 #[derive(clap::Args, Debug)]
@@ -38,14 +39,14 @@ pub(crate) struct DiffArgs {
     /// A range of depths, e.g. 1-4
     #[arg(long)]
     pub depths: Option<String>,
-    /// The reference engine
-    #[arg(long, default_value = "emulator", value_parser = |s: &str| s.parse::<EngineKind>())]
-    pub left: EngineKind,
+    /// The reference engine: any engine --right takes
+    #[arg(long, default_value = "emulator", value_parser = parse_engine)]
+    pub left: EngineSpec,
     /// What is checked against it: `port`, `emulator`, `exec:COMMAND` (another port that
     /// prints its trace, run through `sh -c` once per search) or `uci:COMMAND` (a UCI
     /// engine: best move and score only); see docs/checking-your-port.md
-    #[arg(long, default_value = "port", value_parser = |s: &str| s.parse::<Contender>())]
-    pub right: Contender,
+    #[arg(long, default_value = "port", value_parser = parse_engine)]
+    pub right: EngineSpec,
     /// Give up on an `exec:` or `uci:` search after this many seconds of waiting for it
     #[arg(long, value_name = "SECONDS", default_value_t = external::DEFAULT_TIMEOUT.as_secs_f64(), value_parser = super::numbers::timeout, allow_negative_numbers = true)]
     pub exec_timeout: f64,
@@ -222,56 +223,35 @@ fn shard_of(args: &DiffArgs) -> Result<Shard> {
     }
 }
 
-type BoxedEngine = Box<dyn Engine + Send>;
-
-/// The right side of the comparison, made.
-enum RightSide {
-    Engine(BoxedEngine),
-    Exec(ExecPort),
-    Uci(UciPort),
-}
-
-impl RightSide {
-    fn as_right(&mut self) -> Right<'_> {
-        match self {
-            RightSide::Engine(e) => Right::Engine(e.as_mut()),
-            RightSide::Exec(p) => Right::Exec(p),
-            RightSide::Uci(p) => Right::Uci(p),
-        }
+/// The two sides of the comparison, opened, and the ROM when one is the emulator.
+fn open_sides(store: &RomStore, args: &DiffArgs) -> Result<(Side, Side, Option<RomId>)> {
+    let emulator = args.left.is_emulator() || args.right.is_emulator();
+    if !emulator && args.core.core.is_some() {
+        args.core
+            .core(false, "neither side is the emulator (--left, --right)")?;
     }
+    let options = OpenOptions {
+        timeout: std::time::Duration::from_secs_f64(args.exec_timeout),
+        ..super::open_options(store)
+    };
+    let open = |spec: &EngineSpec, which: &str| -> Result<Side> {
+        let spec = spec_with(spec, args.rom.as_deref(), &none_unless(args, spec))?;
+        let (side, warning) =
+            engines::open_side(&spec, &options).with_context(|| format!("{which} {spec}"))?;
+        super::say_warning(warning);
+        Ok(side)
+    };
+    let left = open(&args.left, "--left")?;
+    let right = open(&args.right, "--right")?;
+    let rom = left.engine().rom_id().or(right.engine().rom_id()).cloned();
+    Ok((left, right, rom))
 }
 
-/// The two sides of the comparison, and the ROM when one is the emulator.
-fn make_engines(
-    store: &RomStore,
-    args: &DiffArgs,
-) -> Result<(BoxedEngine, RightSide, Option<RomId>)> {
-    let emulator_runs = args.left == EngineKind::Emulator
-        || matches!(args.right, Contender::Engine(EngineKind::Emulator));
-    let core = args.core.core(
-        emulator_runs,
-        "neither side is the emulator (--left, --right)",
-    )?;
-    let left = make_engine_on(store, args.left, args.rom.as_deref(), core)?;
-    let timeout = std::time::Duration::from_secs_f64(args.exec_timeout);
-    let right = match &args.right {
-        Contender::Engine(kind) => {
-            RightSide::Engine(make_engine_on(store, *kind, args.rom.as_deref(), core)?)
-        }
-        Contender::Exec(command) => RightSide::Exec(ExecPort {
-            command: command.clone(),
-            timeout,
-        }),
-        Contender::Uci(command) => RightSide::Uci(
-            UciPort::start(command, !args.no_book, timeout).context("cannot start the UCI port")?,
-        ),
-    };
-    let right_rom = match &right {
-        RightSide::Engine(e) => e.rom_id(),
-        _ => None,
-    };
-    let rom = left.rom_id().or(right_rom).cloned();
-    Ok((left, right, rom))
+/// `--core` for a side that is the emulator; nothing for the other (checked once, above).
+fn none_unless(args: &DiffArgs, spec: &EngineSpec) -> CoreArgs {
+    CoreArgs {
+        core: args.core.core.filter(|_| spec.is_emulator()),
+    }
 }
 
 /// Run the comparison or the report; returns whether everything agreed (and, for a
@@ -327,27 +307,33 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         .enumerate()
         .map(|(i, fen)| InputPosition::new(i, fen, book))
         .collect::<Result<Vec<_>>>()?;
-    let (mut left, mut right, rom) = make_engines(store, args)?;
-    match &right {
-        RightSide::Engine(r) => diff_run::check_depths(&[left.as_ref(), r.as_ref()], &depths)?,
-        _ => diff_run::check_depths(&[left.as_ref()], &depths)?,
-    }
+    let (mut left, mut right, rom) = open_sides(store, args)?;
+    diff_run::check_depths(&[left.engine(), right.engine()], &depths)?;
     if args.state {
-        let RightSide::Engine(right) = &mut right else {
-            bail!("--state compares two engines' memories: `exec:` and `uci:` programs show none");
-        };
+        for side in [&left, &right] {
+            side.engine().require(
+                Capability::State,
+                "diff --state (it compares two engines' memories)",
+            )?;
+        }
         if let Some(note) = rom.as_ref().and_then(|r| r.unverified_note()) {
             println!("{note}");
         }
-        return super::diff_state::run(left.as_mut(), right.as_mut(), &positions, &depths, skip);
+        return super::diff_state::run(
+            left.engine_mut(),
+            right.engine_mut(),
+            &positions,
+            &depths,
+            skip,
+        );
     }
     let unverified = rom.as_ref().and_then(|r| r.unverified_note());
     if let Some(note) = &unverified {
         println!("{note}");
     }
     let identity = RunIdentity {
-        left: args.left,
-        right: args.right.clone(),
+        left: left.engine().id(),
+        right: right.engine().id(),
         rom,
         book,
         shard,
@@ -384,8 +370,8 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
 
     // The original's traces are cached; the port's (which changes with every build) and
     // other people's programs' never are.
-    let cache = match (args.no_cache, args.left) {
-        (false, EngineKind::Emulator) => Some(TraceCache::open(
+    let cache = match (args.no_cache, left.engine().rom_id()) {
+        (false, Some(_)) => Some(TraceCache::open(
             super::cache::dir(args.cache_dir.as_ref())?,
             args.cache_limit.saturating_mul(1_000_000),
         )?),
@@ -394,7 +380,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     if let Some(cache) = &cache {
         say_write_failure(cache, None);
     }
-    if let (Some(_), Some(core)) = (&cache, left.core()) {
+    if let (Some(_), Some(core)) = (&cache, left.engine().core()) {
         eprintln!(
             "note: the original runs on {core} for the searches not in the cache of its traces; \
              those read from there were made on whichever core ran them (the cores agree on \
@@ -406,16 +392,12 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     let mut printer = Printer {
         progress: &progress,
         cache: cache.as_ref(),
-        left: left.kind_on_core(),
-        right: match &right {
-            RightSide::Engine(engine) => engine.kind_on_core(),
-            RightSide::Exec(_) => "exec".to_string(),
-            RightSide::Uci(_) => "uci".to_string(),
-        },
+        left: column_name(&args.left, &left),
+        right: column_name(&args.right, &right),
     };
-    let outcome = diff_run::run_against(
-        left.as_mut(),
-        right.as_right(),
+    let outcome = diff_run::run(
+        &mut left,
+        &mut right,
         &searches,
         &identity,
         RunSettings {
@@ -451,6 +433,17 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         println!("{note}");
     }
     Ok(tally.all_agree())
+}
+
+/// How a side is named in the lines and columns of a run: `exec` and `uci` for another
+/// person's port (its command is in the summary), else the engine's name with its core
+/// when it is not the default one.
+fn column_name(spec: &EngineSpec, side: &Side) -> String {
+    match spec {
+        EngineSpec::Exec(_) => "exec".to_string(),
+        EngineSpec::Uci(_) => "uci".to_string(),
+        _ => side.engine().id_on_core(),
+    }
 }
 
 /// Say, once in a run, that the cache of the original's traces cannot be written, and why

@@ -95,9 +95,9 @@ pub(crate) fn run(
                 },
                 d.name,
                 d.left,
-                left.kind(),
+                left.id(),
                 d.right,
-                right.kind(),
+                right.id(),
                 d.cells_differing
             )),
             (None, Some(p)) => Some(format!("the searches part: {p}")),

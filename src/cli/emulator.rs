@@ -12,11 +12,11 @@ use std::sync::Mutex;
 use anyhow::{bail, Context, Result};
 
 use super::progress::Progress;
-use sargon_core::engine::EngineKind;
 use sargon_core::position::Book;
 use sargon_core::position::{self, parse_position};
 use sargon_original::emu::lockstep::{flag_names, Crosscheck, CycleMismatch, Options, SearchCheck};
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum EmulatorCommand {
@@ -89,7 +89,7 @@ fn plan(args: &CrosscheckArgs) -> Result<Vec<Job>> {
     };
     if let Some(r) = &range {
         for &d in r {
-            EngineKind::Emulator.check_depth(d)?;
+            EngineSpec::EMULATOR.check_depth(d)?;
         }
     }
     let corpus = text
@@ -152,7 +152,7 @@ fn corpus_jobs(text: &str, range: Option<&[u8]>, path: &Path) -> Result<Vec<Job>
         };
         for d in f[1].split(',') {
             let depth: u8 = d.trim().parse().map_err(|_| bad("bad depth"))?;
-            EngineKind::Emulator
+            EngineSpec::EMULATOR
                 .check_depth(depth)
                 .map_err(|e| bad(&e.to_string()))?;
             if range.is_some_and(|r| !r.contains(&depth)) {

@@ -1,8 +1,9 @@
 //! The command line: one module per `sargon` subcommand, each with its clap arguments and
 //! a `run` function, over the library. `src/main.rs` only dispatches.
 //!
-//! Shared here: how a command chooses its engine ([`EngineArgs`], [`make_engine`]) and the
-//! emulator's Z80 core ([`CoreArgs`]), and the output format switch.
+//! Shared here: how a command names its engine ([`EngineArgs`], a specification the library
+//! opens: [`open_engine`]) and the emulator's Z80 core ([`CoreArgs`]), and the output format
+//! switch.
 
 use std::path::PathBuf;
 
@@ -10,11 +11,12 @@ use anyhow::Result;
 use clap::ValueEnum;
 use shakmaty::Chess;
 
-use sargon_core::engine::{Engine, EngineKind, SearchOptions};
+use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
 use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::{EngineSpec, OpenOptions, SpecError};
 
 pub(crate) mod analyze;
 pub(crate) mod annotate;
@@ -49,9 +51,11 @@ pub(crate) enum Format {
 /// Which engine a command drives, and how it sets up positions.
 #[derive(clap::Args, Clone, Debug)]
 pub(crate) struct EngineArgs {
-    /// Which engine runs the search: the native port, or the original in the emulator
+    /// Which engine runs the search: `port` (the native port), `emulator` (the original),
+    /// `exec:COMMAND` (another port that prints its trace) or `uci:COMMAND` (another port
+    /// that speaks UCI); docs/commands.md says which commands take which
     #[arg(long, default_value = "port", value_parser = parse_engine)]
-    pub engine: EngineKind,
+    pub engine: EngineSpec,
     /// ROM to run with the emulator (default: the only one imported, or `sargon`)
     #[arg(long)]
     pub rom: Option<String>,
@@ -63,7 +67,7 @@ pub(crate) struct EngineArgs {
     pub book_random: u8,
 }
 
-fn parse_engine(s: &str) -> Result<EngineKind, sargon_core::engine::UnknownEngine> {
+pub(crate) fn parse_engine(s: &str) -> Result<EngineSpec, SpecError> {
     s.parse()
 }
 
@@ -81,6 +85,12 @@ fn parse_core(s: &str) -> Result<Core, sargon_original::emu::UnknownCore> {
 }
 
 impl CoreArgs {
+    /// [`CoreArgs::core`] as an engine specification names it: `None` for the default.
+    pub(crate) fn name(&self, emulator_runs: bool, why: &str) -> Result<Option<String>> {
+        self.core(emulator_runs, why)?;
+        Ok(self.core.map(|c| c.to_string()))
+    }
+
     /// The core, checked against what runs: `--core` where no emulator searches (only the
     /// port, another person's port) is refused, `why` saying what runs instead.
     pub(crate) fn core(&self, emulator_runs: bool, why: &str) -> Result<Core> {
@@ -94,6 +104,12 @@ impl CoreArgs {
 }
 
 impl EngineArgs {
+    /// The engine to open: `--engine`, with `--rom` and `--core` for the emulator (`--core`
+    /// with another engine is refused: no Z80 code would run).
+    pub(crate) fn spec(&self, core: &CoreArgs) -> Result<EngineSpec> {
+        spec_with(&self.engine, self.rom.as_deref(), core)
+    }
+
     /// Search options for `depth` with this engine choice's book byte.
     pub(crate) fn options(&self, depth: u8) -> SearchOptions {
         SearchOptions {
@@ -139,29 +155,56 @@ pub(crate) fn store(roms: Option<&PathBuf>) -> RomStore {
     RomStore::open(roms.map(|p| p.as_path()))
 }
 
-/// An engine ready to search: the port, or the emulator running `rom` of `store`.
-pub(crate) fn make_engine(
-    store: &RomStore,
-    kind: EngineKind,
+/// `spec` with `--rom` and `--core` for the emulator; `--core` where `spec` is no emulator
+/// is refused.
+pub(crate) fn spec_with(
+    spec: &EngineSpec,
     rom: Option<&str>,
-) -> Result<Box<dyn Engine + Send>> {
-    make_engine_on(store, kind, rom, Core::default())
+    core: &CoreArgs,
+) -> Result<EngineSpec> {
+    let who = match spec {
+        EngineSpec::Port => "the port".to_string(),
+        other => format!("`{other}`"),
+    };
+    let core = core.name(
+        spec.is_emulator(),
+        &format!("{who} searches (--engine emulator runs the original)"),
+    )?;
+    Ok(spec.clone().with_rom_and_core(rom, core.as_deref()))
 }
 
-/// [`make_engine`], the emulator running on the Z80 core `core`.
-pub(crate) fn make_engine_on(
-    store: &RomStore,
-    kind: EngineKind,
-    rom: Option<&str>,
-    core: Core,
+/// How the command line opens engines: the store of `--roms`, and the timeout of another
+/// person's port (`exec:`, `uci:`) per search.
+pub(crate) fn open_options(store: &RomStore) -> OpenOptions {
+    OpenOptions {
+        store: store.clone(),
+        timeout: sargon_tools::external::DEFAULT_TIMEOUT,
+    }
+}
+
+/// Open the engine `spec` names ([`sargon_tools::engines::open`]), saying its warning
+/// (an unverified ROM) on stderr once per process.
+pub(crate) fn open_engine(store: &RomStore, spec: &EngineSpec) -> Result<Box<dyn Engine + Send>> {
+    open_with(spec, &open_options(store))
+}
+
+/// [`open_engine`] with options of the caller's.
+pub(crate) fn open_with(
+    spec: &EngineSpec,
+    options: &OpenOptions,
 ) -> Result<Box<dyn Engine + Send>> {
-    let opened = sargon_tools::engines::open_on(store, kind, rom, core)?;
+    let opened = sargon_tools::engines::open(spec, options)?;
+    say_warning(opened.warning);
+    Ok(opened.engine)
+}
+
+/// Say an opened engine's warning on stderr, once per process.
+pub(crate) fn say_warning(warning: Option<String>) {
     // Once per process: `play` and `diff --jobs` open an engine per game or worker.
     static WARNED: std::sync::Once = std::sync::Once::new();
-    if let Some(warning) = opened.warning {
+    if let Some(warning) = warning {
         WARNED.call_once(|| eprintln!("warning: {warning}"));
     }
-    Ok(opened.engine)
 }
 
 /// Seconds as "12.3 s", "4m16s" or "4h02m".

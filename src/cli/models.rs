@@ -2,9 +2,10 @@
 
 use anyhow::Result;
 
-use super::{make_engine_on, CoreArgs};
-use sargon_core::engine::EngineKind;
+use super::{open_engine, parse_engine, spec_with, CoreArgs};
+use sargon_core::engine::Capability;
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::models::{self, ModelFormat, MODELS};
 use sargon_tools::tree;
 
@@ -27,8 +28,8 @@ pub(crate) struct ModelsArgs {
     #[arg(long, value_parser = super::numbers::example, allow_negative_numbers = true)]
     pub example: Option<u8>,
     /// Which engine runs the search
-    #[arg(long, default_value = "port", value_parser = |s: &str| s.parse::<EngineKind>())]
-    pub engine: EngineKind,
+    #[arg(long, default_value = "port", value_parser = parse_engine)]
+    pub engine: EngineSpec,
     /// ROM to run with the emulator
     #[arg(long)]
     pub rom: Option<String>,
@@ -39,15 +40,14 @@ pub(crate) struct ModelsArgs {
 }
 
 pub(crate) fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
-    let core = args.core.core(
-        args.engine == EngineKind::Emulator,
-        "the port searches (--engine emulator runs the original)",
-    )?;
+    let spec = spec_with(&args.engine, args.rom.as_deref(), &args.core)?;
     if args.format == ModelsFormat::Svg && super::graphviz::graphviz_version().is_none() {
         // The explanation, before any search.
         super::graphviz::render_svg("")?;
     }
-    let mut engine = make_engine_on(store, args.engine, args.rom.as_deref(), core)?;
+    let mut engine = open_engine(store, &spec)?;
+    // The models replace Sargon's scores at its hook points.
+    engine.require(Capability::Hooks, "sargon models")?;
     // Results from a ROM that did not behave as the known image say so in the output
     // itself, not only in stderr's warning (text as a note first, DOT and SVG in the title,
     // JSON as a `rom_verified: false` field in each example).

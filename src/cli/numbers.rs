@@ -10,8 +10,8 @@
 //!
 //! Depths have their own parser ([`parse_depth`]): its messages name both engines' limits.
 
-use sargon_core::engine::EngineKind;
 use sargon_core::input::{echo, seconds, whole_number};
+use sargon_tools::engines::EngineSpec;
 
 /// The most workers (`--jobs`) any command takes. More would only cost threads and memory
 /// (`--jobs 100000` once spent a minute starting threads); [`workers`] also caps a run at
@@ -126,13 +126,13 @@ pub(crate) fn max_nodes(text: &str) -> Result<usize, String> {
 
 /// A ply of the tree (`tree --ply`): 0 (the root) to the port's deepest search.
 pub(crate) fn ply(text: &str) -> Result<usize, String> {
-    count(text, 0, u64::from(EngineKind::Port.max_depth()))
+    count(text, 0, u64::from(EngineSpec::Port.max_depth()))
 }
 
 /// `uci --fixed-depth`: 0 (depth by the clock) to the port's deepest search; the chosen
 /// engine's own limit is checked once it is known.
 pub(crate) fn fixed_depth(text: &str) -> Result<u8, String> {
-    whole_number(text, 0, u64::from(EngineKind::Port.max_depth())).map(|n| n as u8)
+    whole_number(text, 0, u64::from(EngineSpec::Port.max_depth())).map(|n| n as u8)
 }
 
 /// `serve --port`: a TCP port, 0 (any free one) to 65535.
@@ -160,12 +160,12 @@ pub(crate) fn example(text: &str) -> Result<u8, String> {
 }
 
 /// `--depth`: a whole number of plies, at least 1. Which depths an engine takes
-/// ([`EngineKind::check_depth`]) each command checks before any work, once it knows the
+/// ([`EngineSpec::check_depth`]) each command checks before any work, once it knows the
 /// engine.
 pub(crate) fn parse_depth(text: &str) -> Result<u8, String> {
     let (port, emulator) = (
-        EngineKind::Port.max_depth(),
-        EngineKind::Emulator.max_depth(),
+        EngineSpec::Port.max_depth(),
+        EngineSpec::EMULATOR.max_depth(),
     );
     let too_deep = |d: &str| {
         format!(

@@ -10,10 +10,10 @@ use std::time::Duration;
 use anyhow::{bail, Context, Result};
 use shakmaty::Position;
 
-use super::{make_engine_on, CoreArgs, EngineArgs};
-use sargon_core::engine::EngineKind;
+use super::{open_with, CoreArgs, EngineArgs};
 use sargon_core::input::echo;
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::pgn;
 use sargon_tools::play::{
@@ -133,7 +133,7 @@ fn play_the_match(store: &RomStore, args: PlayArgs) -> Result<()> {
         .output("--pgn", args.pgn.as_deref(), Mode::Results)
         .check()?;
     let sargon_spec = SargonSpec {
-        engine: args.engine.engine,
+        engine: args.engine.engine.clone(),
         limit: Limit {
             depth: match (args.depth, args.movetime) {
                 (None, None) => Some(3),
@@ -169,16 +169,20 @@ fn play_the_match(store: &RomStore, args: PlayArgs) -> Result<()> {
         ..sargon_spec.clone()
     };
     let opponent_spec = SargonSpec::parse_opponent(&args.opponent, &base);
-    let emulator_plays = sargon_spec.engine == EngineKind::Emulator
-        || matches!(&opponent_spec, Some(Ok(spec)) if spec.engine == EngineKind::Emulator);
-    let core = args.core.core(
+    let emulator_plays = sargon_spec.engine.is_emulator()
+        || matches!(&opponent_spec, Some(Ok(spec)) if spec.engine.is_emulator());
+    let core = args.core.name(
         emulator_plays,
         "Sargon plays on the port (--engine emulator, or engine=emulator in --opponent, runs the original)",
     )?;
-    let store = store.clone();
+    let open_options = super::open_options(store);
     let rom = args.engine.rom.clone();
-    let factory: SharedFactory =
-        Arc::new(move |kind| make_engine_on(&store, kind, rom.as_deref(), core));
+    let factory: SharedFactory = Arc::new(move |spec: &EngineSpec| {
+        let spec = spec
+            .clone()
+            .with_rom_and_core(rom.as_deref(), core.as_deref());
+        open_with(&spec, &open_options)
+    });
     let sargon_opponent = opponent_spec.is_some();
     let mut opponent = match opponent_spec {
         Some(spec) => {

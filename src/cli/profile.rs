@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use anyhow::{Context, Result};
 
 use super::Format;
-use sargon_core::engine::{EngineKind, SearchOptions};
+use sargon_core::engine::SearchOptions;
 use sargon_core::position;
 use sargon_core::position::Book;
 use sargon_original::emu::{Core, Emulator};
@@ -64,7 +64,7 @@ struct Report<'a> {
 }
 
 pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
-    EngineKind::Emulator.check_depth(args.depth)?;
+    sargon_tools::engines::EngineSpec::EMULATOR.check_depth(args.depth)?;
     let pos = super::read_position(&super::position_text(&args.position))?;
     let setup = position::setup(&pos, Book::from(!args.no_book))?;
     let rom = store.load(args.rom.as_deref())?;

@@ -205,6 +205,22 @@ impl SearchTicker {
         FnHook::new(&[HookPoint::PointsEnd], move |_| self.tick())
     }
 
+    /// Run `search` with the ticker's hook as its extra hooks when the engine takes hooks
+    /// (`hooks`, [`sargon_core::Capabilities::hooks`]); an engine without them (another
+    /// person's port) searches without a ticker.
+    pub(crate) fn around<T>(
+        &mut self,
+        hooks: bool,
+        search: impl FnOnce(&mut [&mut dyn Hook]) -> T,
+    ) -> T {
+        if hooks {
+            let mut hook = self.hook();
+            search(&mut [&mut hook])
+        } else {
+            search(&mut [])
+        }
+    }
+
     /// One more position evaluated.
     fn tick(&mut self) {
         self.evaluations += 1;

@@ -5,9 +5,9 @@ use std::io::{self, IsTerminal, Write};
 use anyhow::{Context, Result};
 
 use super::progress::SearchTicker;
-use super::{make_engine_on, CoreArgs, EngineArgs};
+use super::{open_engine, CoreArgs, EngineArgs};
 use sargon_core::digest::DigestBuilder;
-use sargon_core::engine::EngineKind;
+use sargon_core::engine::Capability;
 use sargon_core::record;
 use sargon_core::trace::{self, Detail};
 use sargon_original::rom::RomStore;
@@ -40,13 +40,11 @@ pub(crate) struct TraceArgs {
 }
 
 pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
-    args.engine.engine.check_depth(args.depth)?;
-    let core = args.core.core(
-        args.engine.engine == EngineKind::Emulator,
-        "the port searches (--engine emulator runs the original)",
-    )?;
+    let spec = args.engine.spec(&args.core)?;
+    spec.check_depth(args.depth)?;
     let setup = args.engine.setup(&super::position_text(&args.position))?;
-    let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
+    let mut engine = open_engine(store, &spec)?;
+    engine.require(Capability::Trace, "sargon trace")?;
     let opts = args.engine.options(args.depth);
     // Events are written as they happen. A write that fails ends the command there and
     // then (`crate::streams`): a closed pipe (`sargon trace ... | head`) quietly, with 0.
@@ -105,17 +103,10 @@ pub(crate) fn run(store: &RomStore, args: TraceArgs) -> Result<()> {
     // file or a pipe, are not.
     let quiet_output = format == TraceFormat::Digest || !io::stdout().is_terminal();
     let mut ticker = SearchTicker::new(args.depth, quiet_output);
-    {
-        let mut hook = ticker.hook();
-        record::search_streaming(
-            engine.as_mut(),
-            &setup,
-            &opts,
-            Detail::Full,
-            &mut [&mut hook],
-            emit,
-        )?;
-    }
+    let hooks = engine.capabilities().hooks;
+    ticker.around(hooks, |extra| {
+        record::search_streaming(engine.as_mut(), &setup, &opts, Detail::Full, extra, emit)
+    })?;
     ticker.clear();
     if format == TraceFormat::Digest {
         writeln!(out, "{}", digest.finish())?;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 
 use super::progress::SearchTicker;
-use super::{make_engine_on, CoreArgs, EngineArgs};
-use sargon_core::engine::EngineKind;
+use super::{open_engine, CoreArgs, EngineArgs};
+use sargon_core::engine::Capability;
 use sargon_core::position;
 use sargon_core::position::Book;
 use sargon_core::record;
@@ -78,11 +78,8 @@ fn format_of(args: &TreeArgs) -> TreeFormat {
 }
 
 pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
-    args.engine.engine.check_depth(args.depth)?;
-    let core = args.core.core(
-        args.engine.engine == EngineKind::Emulator,
-        "the port searches (--engine emulator runs the original)",
-    )?;
+    let spec = args.engine.spec(&args.core)?;
+    spec.check_depth(args.depth)?;
     Files::new()
         .store(store.dir())
         .output("-o", args.output.as_deref(), Mode::Whole)
@@ -103,31 +100,25 @@ pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         eprintln!("note: Sargon would play this position from its book; searching without the book to draw a tree");
         setup = position::setup(&pos, Book::Off)?;
     }
-    let mut engine = make_engine_on(store, args.engine.engine, args.engine.rom.as_deref(), core)?;
+    let mut engine = open_engine(store, &spec)?;
+    engine.require(Capability::Trace, "a tree of the search")?;
     let opts = args.engine.options(args.depth);
     // The tree is built as the events come, never holding more than --keep-nodes nodes:
     // a deep search creates tens of millions.
     let mut builder = TreeBuilder::new(Some(args.keep_nodes));
     let (mut created, mut evaluations) = (0u64, 0u64);
     let mut ticker = SearchTicker::new(args.depth, true);
-    {
-        let mut hook = ticker.hook();
-        record::search_streaming(
-            engine.as_mut(),
-            &setup,
-            &opts,
-            Detail::Full,
-            &mut [&mut hook],
-            |e| {
-                match e {
-                    Event::Created { .. } => created += 1,
-                    Event::AlphaBeta { .. } => evaluations += 1,
-                    _ => {}
-                }
-                builder.add(&e);
-            },
-        )?;
-    }
+    let hooks = engine.capabilities().hooks;
+    ticker.around(hooks, |extra| {
+        record::search_streaming(engine.as_mut(), &setup, &opts, Detail::Full, extra, |e| {
+            match e {
+                Event::Created { .. } => created += 1,
+                Event::AlphaBeta { .. } => evaluations += 1,
+                _ => {}
+            }
+            builder.add(&e);
+        })
+    })?;
     ticker.clear();
     let rom = engine
         .rom_id()
@@ -140,7 +131,7 @@ pub(crate) fn run(store: &RomStore, args: TreeArgs) -> Result<()> {
         "Sargon's search of {} to depth {} ({} engine{rom}): {created} nodes, {evaluations} evaluations",
         position::fen_of(&pos),
         args.depth,
-        engine.kind(),
+        engine.id(),
     );
     let t = builder.finish(&pos, title);
     let max_nodes = (args.max_nodes > 0).then_some(args.max_nodes);

@@ -4,8 +4,9 @@ use std::io;
 
 use anyhow::{bail, Context, Result};
 
-use super::{make_engine_on, CoreArgs, EngineArgs};
+use super::{open_with, CoreArgs, EngineArgs};
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::uci::{Settings, Uci};
 
 #[derive(clap::Args, Debug)]
@@ -22,7 +23,7 @@ pub(crate) struct UciArgs {
 }
 
 pub(crate) fn run(store: &RomStore, args: UciArgs) -> Result<()> {
-    let kind = args.engine.engine;
+    let kind = args.engine.engine.clone();
     if args.fixed_depth > kind.max_depth() {
         bail!(
             "--fixed-depth {}: the {kind} engine searches at most depth {}",
@@ -37,10 +38,16 @@ pub(crate) fn run(store: &RomStore, args: UciArgs) -> Result<()> {
         book_random: args.engine.book_random,
         ..Settings::default()
     };
-    let store = store.clone();
+    // `setoption name Engine value emulator` runs the ROM and core given here.
+    let options = super::open_options(store);
     let rom = args.engine.rom.clone();
-    let core = args.core.core.unwrap_or_default();
-    let factory = Box::new(move |kind| make_engine_on(&store, kind, rom.as_deref(), core));
+    let core = args.core.core.map(|c| c.to_string());
+    let factory = Box::new(move |spec: &EngineSpec| {
+        let spec = spec
+            .clone()
+            .with_rom_and_core(rom.as_deref(), core.as_deref());
+        open_with(&spec, &options)
+    });
     let mut uci = Uci::new(factory, crate::streams::Stdout, settings);
     // An engine that cannot run is an error now, before `uciok` tells the GUI all is well.
     uci.open_engine()?;

@@ -29,11 +29,12 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use shakmaty::{Chess, Color, Position};
 
-use sargon_core::engine::{EngineKind, SearchOptions};
+use sargon_core::engine::SearchOptions;
 use sargon_core::input::echo;
 use sargon_core::position;
 use sargon_core::trace::Event;
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::tree::{pawns, SearchTree, Status};
 
 pub(crate) mod memory;
@@ -337,7 +338,7 @@ async fn engines(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
     let emulator = match app.searches.store.load(app.searches.rom.as_deref()) {
         Ok(rom) => json!({
             "available": true,
-            "max_depth": EngineKind::Emulator.max_depth(),
+            "max_depth": EngineSpec::EMULATOR.max_depth(),
             "rom": rom.meta.name,
             "core": app.searches.core.to_string(),
             "verified": rom.verified(),
@@ -345,13 +346,13 @@ async fn engines(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
         }),
         Err(e) => json!({
             "available": false,
-            "max_depth": EngineKind::Emulator.max_depth(),
+            "max_depth": EngineSpec::EMULATOR.max_depth(),
             "reason": e.to_string(),
         }),
     };
     let (running, waiting) = app.searches.load();
     Json(json!({
-        "port": {"available": true, "max_depth": EngineKind::Port.max_depth()},
+        "port": {"available": true, "max_depth": EngineSpec::Port.max_depth()},
         "emulator": emulator,
         "jobs": app.searches.workers,
         "running": running,
@@ -440,6 +441,21 @@ struct SearchBody {
     page: Option<String>,
 }
 
+/// The engine a page names, if this server offers it: the port and the emulator. A page
+/// never names a program to run: `exec:` and `uci:` are refused.
+fn offered(name: &str) -> Result<EngineSpec, ApiError> {
+    let spec: EngineSpec = name
+        .parse()
+        .map_err(|e: sargon_tools::engines::SpecError| ApiError::bad(e.to_string()))?;
+    if spec.is_external() {
+        return Err(ApiError::bad(format!(
+            "engine `{}` is not offered by this server",
+            echo(name)
+        )));
+    }
+    Ok(spec)
+}
+
 fn default_engine() -> String {
     "port".into()
 }
@@ -453,10 +469,7 @@ fn search_request(body: &SearchBody) -> Result<SearchRequest, ApiError> {
     let read = position::read_position(&body.fen).map_err(|e| ApiError::bad(e.to_string()))?;
     position::setup(&read.position, Book::from(body.book))
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let engine: EngineKind = body
-        .engine
-        .parse()
-        .map_err(|e: sargon_core::engine::UnknownEngine| ApiError::bad(e.to_string()))?;
+    let engine = offered(&body.engine)?;
     Ok(SearchRequest {
         fen: position::fen_of(&read.position),
         engine,
@@ -471,7 +484,7 @@ async fn search_start(
     Body(body): Body<SearchBody>,
 ) -> Result<Json<Value>, ApiError> {
     let request = search_request(&body)?;
-    if request.engine == EngineKind::Emulator {
+    if request.engine.is_emulator() {
         app.searches
             .store
             .load(app.searches.rom.as_deref())
@@ -691,12 +704,7 @@ async fn memory_route(
     }
     let path = searches::path_to(&f.tree, node);
     let request = search.request.clone();
-    let emulator = sargon_tools::engines::open_on(
-        &app.searches.store,
-        EngineKind::Emulator,
-        app.searches.rom.as_deref(),
-        app.searches.core,
-    );
+    let emulator = app.searches.open(&EngineSpec::EMULATOR);
     let root = f.root.clone();
     let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
         let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
@@ -849,18 +857,13 @@ async fn compare_route(
         book: body.book,
         page: None,
     })?;
-    EngineKind::Emulator
+    EngineSpec::EMULATOR
         .check_depth(request.depth)
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let store = app.searches.store.clone();
-    let rom = app.searches.rom.clone();
-    let left = sargon_tools::engines::open_on(
-        &store,
-        EngineKind::Emulator,
-        rom.as_deref(),
-        app.searches.core,
-    )
-    .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let left = app
+        .searches
+        .open(&EngineSpec::EMULATOR)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
     let started = std::time::Instant::now();
@@ -922,13 +925,10 @@ async fn models_route(
     AxumState(app): AxumState<Arc<App>>,
     Query(q): Query<ModelsQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let kind: EngineKind = q
-        .engine
-        .parse()
-        .map_err(|e: sargon_core::engine::UnknownEngine| ApiError::bad(e.to_string()))?;
-    let store = app.searches.store.clone();
-    let rom = app.searches.rom.clone();
-    let opened = sargon_tools::engines::open_on(&store, kind, rom.as_deref(), app.searches.core)
+    let kind = offered(&q.engine)?;
+    let opened = app
+        .searches
+        .open(&kind)
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let runs = tokio::task::spawn_blocking(move || {
         let mut engine = opened.engine;
@@ -968,7 +968,7 @@ async fn profile_route(
     let search = get_search(&app, id)?;
     let f = finished(&search)?;
     let request = search.request.clone();
-    EngineKind::Emulator
+    EngineSpec::EMULATOR
         .check_depth(request.depth)
         .map_err(|e| ApiError::bad(e.to_string()))?;
     let rom = app

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{Chess, Position};
 
-use sargon_core::engine::{EngineKind, SearchError, SearchOptions};
+use sargon_core::engine::{SearchError, SearchOptions};
 use sargon_core::position;
 use sargon_core::position::Book;
 use sargon_core::record::{self, Recorded};
@@ -25,6 +25,7 @@ use sargon_core::vocab::SMove;
 use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 use sargon_tools::analysis::{self, Analysis};
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::tree::{SearchTree, TreeBuilder};
 
 /// What a page asks to search.
@@ -32,8 +33,8 @@ use sargon_tools::tree::{SearchTree, TreeBuilder};
 pub(crate) struct SearchRequest {
     /// The position, as a FEN (normalised by the server).
     pub fen: String,
-    /// Which engine.
-    pub engine: EngineKind,
+    /// Which engine (one the server offers: `crate::serve::offered`).
+    pub engine: EngineSpec,
     /// Plies.
     pub depth: u8,
     /// Whether the opening book may answer (only matters in a book position).
@@ -189,6 +190,22 @@ pub(crate) enum AskError {
 }
 
 impl Searches {
+    /// Open the engine `spec` names, the emulator on this server's ROM and core
+    /// ([`sargon_tools::engines::open`]: the server builds no engine itself).
+    pub(crate) fn open(
+        &self,
+        spec: &EngineSpec,
+    ) -> Result<sargon_tools::engines::Opened, sargon_tools::engines::OpenError> {
+        let spec = spec
+            .clone()
+            .with_rom_and_core(self.rom.as_deref(), Some(&self.core.to_string()));
+        let options = sargon_tools::engines::OpenOptions {
+            store: self.store.clone(),
+            timeout: sargon_tools::external::DEFAULT_TIMEOUT,
+        };
+        sargon_tools::engines::open(&spec, &options)
+    }
+
     /// No searches yet.
     pub(crate) fn new(
         store: RomStore,
@@ -358,13 +375,9 @@ impl Searches {
             position::parse_position(&request.fen).map_err(|e| RunError::Failed(e.to_string()))?;
         let setup = position::setup(&root, Book::from(request.book))
             .map_err(|e| RunError::Failed(e.to_string()))?;
-        let opened = sargon_tools::engines::open_on(
-            &self.store,
-            request.engine,
-            self.rom.as_deref(),
-            self.core,
-        )
-        .map_err(|e| RunError::Failed(e.to_string()))?;
+        let opened = self
+            .open(&request.engine)
+            .map_err(|e| RunError::Failed(e.to_string()))?;
         let mut engine = opened.engine;
         let opts = SearchOptions {
             depth: request.depth,

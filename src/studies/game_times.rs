@@ -589,7 +589,7 @@ mod tests {
     #[test]
     fn a_failed_search_says_its_cause_once() {
         let e = GameError::from(SearchError::DepthOutOfRange {
-            engine: sargon_core::engine::EngineKind::Port,
+            engine: "port".into(),
             depth: 30,
             max: 20,
         });

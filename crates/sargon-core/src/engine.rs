@@ -1,72 +1,84 @@
-//! One interface over both engines.
+//! One interface over every engine.
 //!
 //! The CLI, the models, the trace recorder, the PV extraction and the differential runner
-//! talk to an [`Engine`]; whether the original Z80 code runs in the emulator or the native
-//! port runs is a detail behind it.
+//! talk to an [`Engine`]; whether the original Z80 code runs in the emulator, the native
+//! port runs, or another person's port answers from another process is a detail behind
+//! it. An engine says what it can do ([`Capabilities`]) instead of which engine it is.
 
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::hooks::Hooks;
+use crate::hooks::{Hook, Hooks};
 use crate::position::Setup;
+use crate::trace::{Detail, Event, Recorder};
 use crate::vocab::{SMove, Score};
 
-/// Which engine runs the search.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EngineKind {
-    /// The original Z80 code (an imported ROM) in the `iz80` emulator.
-    Emulator,
-    /// The native Rust port.
-    Port,
+/// Something an engine may be able to do beyond searching a position to a depth.
+///
+/// Commands ask for what they need ([`Engine::require`]) before any work, and a command
+/// that needs what an engine lacks refuses with one sentence naming it.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Capability {
+    /// It tells its search event by event ([`Engine::trace`]): the tree, the PV from the
+    /// `best` events, the event-by-event comparison.
+    Trace,
+    /// Rust hooks run at its hook points and may steer it ([`crate::hooks`]): the models.
+    Hooks,
+    /// Its hooks can read Sargon's whole data area ([`crate::state`]): `diff --state`.
+    State,
+    /// It runs Z80 code: it counts instructions and T-states, and can be profiled.
+    Z80,
 }
 
-impl EngineKind {
-    /// The deepest PLYMAX this kind of engine takes: the original's tables hold 6 plies
-    /// (see `docs/how-sargon-works.md`), the port's are sized for 20.
-    pub const fn max_depth(self) -> u8 {
+impl Capability {
+    /// What the capability is, as a sentence names it: `a trace of its search`.
+    pub fn described(self) -> &'static str {
         match self {
-            EngineKind::Emulator => 6,
-            EngineKind::Port => 20,
+            Capability::Trace => "a trace of its search",
+            Capability::Hooks => "hooks",
+            Capability::State => "Sargon's data area",
+            Capability::Z80 => "a Z80",
         }
-    }
-
-    /// Check a depth against [`EngineKind::max_depth`] before any work is done.
-    pub fn check_depth(self, depth: u8) -> Result<(), SearchError> {
-        if depth == 0 || depth > self.max_depth() {
-            return Err(SearchError::DepthOutOfRange {
-                engine: self,
-                depth,
-                max: self.max_depth(),
-            });
-        }
-        Ok(())
     }
 }
 
-impl fmt::Display for EngineKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            EngineKind::Emulator => "emulator",
-            EngineKind::Port => "port",
-        })
-    }
+/// What an engine can do, as it says of itself ([`Engine::capabilities`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Capabilities {
+    /// [`Capability::Trace`].
+    pub trace: bool,
+    /// [`Capability::Hooks`].
+    pub hooks: bool,
+    /// [`Capability::State`].
+    pub state: bool,
+    /// [`Capability::Z80`].
+    pub z80: bool,
+    /// Its trace's moves carry Sargon's whole flag byte. A trace read from text carries
+    /// only the promotion bit (`docs/trace-format.md`), so a comparison with such an
+    /// engine compares the written forms of the events.
+    pub move_flags: bool,
 }
 
-/// A name that is no engine's, as [`EngineKind::from_str`] refuses it.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown engine `{0}` (expected `port` or `emulator`)")]
-pub struct UnknownEngine(pub String);
+impl Capabilities {
+    /// An engine with hooks: a trace (recorded at its hook points), hooks and full move
+    /// flags; `state` and `z80` as given.
+    pub const fn hooked(state: bool, z80: bool) -> Capabilities {
+        Capabilities {
+            trace: true,
+            hooks: true,
+            state,
+            z80,
+            move_flags: true,
+        }
+    }
 
-impl FromStr for EngineKind {
-    type Err = UnknownEngine;
-    fn from_str(s: &str) -> Result<Self, UnknownEngine> {
-        match s {
-            "emulator" | "emu" | "z80" => Ok(EngineKind::Emulator),
-            "port" | "native" => Ok(EngineKind::Port),
-            _ => Err(UnknownEngine(crate::input::echo(s))),
+    /// Does the engine have `capability`?
+    pub fn has(self, capability: Capability) -> bool {
+        match capability {
+            Capability::Trace => self.trace,
+            Capability::Hooks => self.hooks,
+            Capability::State => self.state,
+            Capability::Z80 => self.z80,
         }
     }
 }
@@ -192,8 +204,8 @@ pub enum SearchError {
     #[error("depth {depth} is outside the {engine} engine's range 1..={max}")]
     /// The depth is outside what the engine can search.
     DepthOutOfRange {
-        /// The engine asked.
-        engine: EngineKind,
+        /// The engine asked, by its recorded name ([`Engine::id`]).
+        engine: String,
         /// The depth asked.
         depth: u8,
         /// The engine's deepest search.
@@ -225,6 +237,21 @@ pub enum SearchError {
         /// The refused move, in UCI notation.
         uci: String,
     },
+    #[error("{what} needs {}, which the engine `{engine}` does not have", capability.described())]
+    /// A command asked an engine for what it cannot do ([`Engine::require`]).
+    Lacks {
+        /// The engine, by its recorded name.
+        engine: String,
+        /// What it lacks.
+        capability: Capability,
+        /// What needed it: `sargon models`.
+        what: String,
+    },
+    #[error(transparent)]
+    /// An engine outside this project (a program behind `exec:` or `uci:`) failed: it
+    /// could not be started, printed what is no trace, took too long. The error names the
+    /// line or the exchange at fault.
+    External(Box<dyn std::error::Error + Send + Sync>),
     #[error("the search was stopped")]
     /// A stop request ended the search.
     Stopped,
@@ -272,29 +299,74 @@ impl RomId {
     }
 }
 
-/// A chess engine that runs Sargon's search, original or port.
+/// A chess engine that runs Sargon's search: the original in the emulator, the native
+/// port, another person's port behind `exec:` or `uci:`, or anything else that can search a
+/// position to a depth.
+///
+/// An engine says what it is ([`Engine::id`], [`Engine::name`]), how deep it searches
+/// ([`Engine::max_depth`]) and what it can do beyond searching ([`Engine::capabilities`]);
+/// nothing else in the project asks which engine it is. A new kind of engine is a new
+/// implementation of this trait, nothing more.
+///
+/// ```
+/// use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
+/// use sargon_core::{setup, Book, Hooks, Setup};
+///
+/// /// The port under another name: an engine this crate has never heard of.
+/// struct Renamed(sargon_port::Port);
+///
+/// impl Engine for Renamed {
+///     fn id(&self) -> String {
+///         "renamed".into()
+///     }
+///     fn max_depth(&self) -> u8 {
+///         self.0.max_depth()
+///     }
+///     fn capabilities(&self) -> Capabilities {
+///         self.0.capabilities()
+///     }
+///     fn search(
+///         &mut self,
+///         setup: &Setup,
+///         opts: &SearchOptions,
+///         hooks: &mut Hooks,
+///     ) -> Result<SearchOutcome, SearchError> {
+///         self.0.search(setup, opts, hooks)
+///     }
+/// }
+///
+/// let mut engine = Renamed(sargon_port::Port::new());
+/// let e = engine.check_depth(30).unwrap_err();
+/// assert_eq!(e.to_string(), "depth 30 is outside the renamed engine's range 1..=20");
+/// let setup = setup(&shakmaty::Chess::default(), Book::Off)?;
+/// let found = engine.search(&setup, &SearchOptions::depth(2), &mut Hooks::new())?;
+/// assert!(found.best.is_some());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Engine {
-    /// Which engine this is.
-    fn kind(&self) -> EngineKind;
+    /// The name recorded with every result and accepted on the command line: `port`,
+    /// `emulator`, `exec:COMMAND`, `uci:COMMAND`.
+    fn id(&self) -> String;
     /// The deepest PLYMAX this engine takes.
-    fn max_depth(&self) -> u8 {
-        self.kind().max_depth()
-    }
-    /// The imported program this engine runs (the emulator), or `None` (the port).
+    fn max_depth(&self) -> u8;
+    /// What this engine can do beyond searching.
+    fn capabilities(&self) -> Capabilities;
+    /// The imported program this engine runs (the emulator), or `None`.
     fn rom_id(&self) -> Option<&RomId> {
         None
     }
     /// The emulator's Z80 core when it is not the default one, `iz80`: `Some("z80emu")`
-    /// (`sargon_original::emu::Core`). `None` for the default core and for the port.
+    /// (`sargon_original::emu::Core`). `None` for the default core and for engines
+    /// without a Z80.
     fn core(&self) -> Option<&str> {
         None
     }
-    /// The engine's kind, with the emulator's core when it is not the default one:
-    /// `port`, `emulator`, `emulator on z80emu`.
-    fn kind_on_core(&self) -> String {
+    /// The engine's recorded name, with the emulator's core when it is not the default
+    /// one: `port`, `emulator`, `emulator on z80emu`.
+    fn id_on_core(&self) -> String {
         match self.core() {
-            Some(core) => format!("{} on {core}", self.kind()),
-            None => self.kind().to_string(),
+            Some(core) => format!("{} on {core}", self.id()),
+            None => self.id(),
         }
     }
     /// How to name this engine to a person: `port`, or `emulator (ROM sargon)`, or
@@ -302,21 +374,22 @@ pub trait Engine {
     /// result that names its engine then says when it comes from an image that did not
     /// behave as Sargon, and on which core the emulator ran when not the default one.
     fn name(&self) -> String {
-        let kind = self.kind_on_core();
+        let id = self.id_on_core();
         match self.rom_id() {
             Some(rom) if !rom.verified => {
-                format!("{kind} (ROM {}, NOT VERIFIED)", rom.name)
+                format!("{id} (ROM {}, NOT VERIFIED)", rom.name)
             }
             Some(rom) if !rom.allowed_differences.is_empty() => format!(
-                "{kind} (ROM {}, differs from the known image only where no search runs or reads: {})",
+                "{id} (ROM {}, differs from the known image only where no search runs or reads: {})",
                 rom.name,
                 rom.allowed_differences.join(", ")
             ),
-            Some(rom) => format!("{kind} (ROM {})", rom.name),
-            None => kind,
+            Some(rom) => format!("{id} (ROM {})", rom.name),
+            None => id,
         }
     }
-    /// Search `setup` to `opts.depth`, running `hooks` at their points.
+    /// Search `setup` to `opts.depth`, running `hooks` at their points. An engine without
+    /// [`Capability::Hooks`] refuses hooks ([`Engine::refuse_hooks`]).
     fn search(
         &mut self,
         setup: &Setup,
@@ -324,9 +397,70 @@ pub trait Engine {
         hooks: &mut Hooks,
     ) -> Result<SearchOutcome, SearchError>;
 
+    /// Search `setup`, handing every event `detail` asks for to `sink` as it happens, and
+    /// last the result event. `extra` hooks run before the recording at their points. A
+    /// search that fails has no result event. [`crate::record`] is how tools call this.
+    ///
+    /// An engine with hooks records its trace at its hook points (this default); an engine
+    /// that tells its trace another way (a program that prints it) overrides this, and one
+    /// that cannot tell it at all hands over the result event alone.
+    fn trace(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        detail: Detail,
+        extra: &mut [&mut dyn Hook],
+        sink: &mut dyn FnMut(Event),
+    ) -> Result<SearchOutcome, SearchError> {
+        let mut recorder = Recorder::new(detail, &mut *sink);
+        let mut hooks = Hooks::new();
+        for hook in extra.iter_mut() {
+            hooks.add(&mut **hook);
+        }
+        hooks.add(&mut recorder);
+        let outcome = self.search(setup, opts, &mut hooks)?;
+        drop(hooks);
+        drop(recorder);
+        sink(Event::Result {
+            best: outcome.best,
+            score: outcome.root_score,
+        });
+        Ok(outcome)
+    }
+
     /// Check the depth against [`Engine::max_depth`]; engines call this first.
     fn check_depth(&self, depth: u8) -> Result<(), SearchError> {
-        self.kind().check_depth(depth)
+        if depth == 0 || depth > self.max_depth() {
+            return Err(SearchError::DepthOutOfRange {
+                engine: self.id(),
+                depth,
+                max: self.max_depth(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Refuse, before any work, when this engine lacks `capability`, which `what` (`sargon
+    /// models`) needs.
+    fn require(&self, capability: Capability, what: &str) -> Result<(), SearchError> {
+        if self.capabilities().has(capability) {
+            Ok(())
+        } else {
+            Err(SearchError::Lacks {
+                engine: self.id(),
+                capability,
+                what: what.to_string(),
+            })
+        }
+    }
+
+    /// For an engine without hooks: refuse a search that brings some.
+    fn refuse_hooks(&self, hooks: &Hooks) -> Result<(), SearchError> {
+        if hooks.is_empty() {
+            Ok(())
+        } else {
+            self.require(Capability::Hooks, "a search with hooks")
+        }
     }
 }
 
@@ -338,8 +472,14 @@ mod tests {
     struct Named(Option<RomId>, Option<&'static str>);
 
     impl Engine for Named {
-        fn kind(&self) -> EngineKind {
-            EngineKind::Emulator
+        fn id(&self) -> String {
+            "emulator".into()
+        }
+        fn max_depth(&self) -> u8 {
+            6
+        }
+        fn capabilities(&self) -> Capabilities {
+            Capabilities::hooked(true, true)
         }
         fn rom_id(&self) -> Option<&RomId> {
             self.0.as_ref()

@@ -51,7 +51,9 @@ pub mod trace;
 pub mod trace_line;
 pub mod vocab;
 
-pub use engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats};
+pub use engine::{
+    Capabilities, Capability, Engine, SearchError, SearchOptions, SearchOutcome, SearchStats,
+};
 pub use hooks::{FnHook, Hook, HookEvent, HookMask, HookPoint, Hooks};
 pub use position::{parse_position, setup, Book, Setup};
 pub use pv::PvLine;

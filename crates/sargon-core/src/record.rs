@@ -1,22 +1,23 @@
 //! One way to record a search: every tool that wants a search's events gets them here.
 //!
-//! A trace is the [`Recorder`]'s events followed by one [`Event::Result`] made from the
-//! search's outcome. Analysis, `sargon trace`, the tree pictures, the models, the
-//! differential runner and UCI all need that same sequence, so it is put together in one
-//! place: [`search`] keeps the events, [`search_streaming`] hands them to a sink as they
-//! happen (for traces too long to keep, and for the differential runner, which compares
-//! them while both engines run). The result event is appended here and nowhere else, so
-//! every trace ends with exactly one.
+//! A trace is an engine's events followed by one [`Event::Result`]: for an engine with
+//! hooks, the [`crate::trace::Recorder`]'s events and the result made from the search's
+//! outcome ([`Engine::trace`]'s default, the one place that appends it); for another
+//! person's port, the trace it printed. Analysis, `sargon trace`, the tree pictures, the
+//! models, the differential runner and UCI all need that same sequence, so it is asked for
+//! in one place: [`search`] keeps the events, [`search_streaming`] hands them to a sink as
+//! they happen (for traces too long to keep, and for the differential runner, which
+//! compares them while both engines run).
 //!
 //! The principal variation of a recorded search is [`Recorded::pv`].
 
 use shakmaty::Chess;
 
 use crate::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
-use crate::hooks::{Hook, Hooks};
+use crate::hooks::Hook;
 use crate::position::Setup;
 use crate::pv::{self, PvLine};
-use crate::trace::{Detail, Event, Recorder};
+use crate::trace::{Detail, Event};
 
 /// A search and its trace.
 #[derive(Clone, Debug)]
@@ -61,18 +62,5 @@ pub fn search_streaming(
     extra: &mut [&mut dyn Hook],
     mut sink: impl FnMut(Event),
 ) -> Result<SearchOutcome, SearchError> {
-    let outcome = {
-        let mut recorder = Recorder::new(detail, &mut sink);
-        let mut hooks = Hooks::new();
-        for hook in extra.iter_mut() {
-            hooks.add(&mut **hook);
-        }
-        hooks.add(&mut recorder);
-        engine.search(setup, opts, &mut hooks)?
-    };
-    sink(Event::Result {
-        best: outcome.best,
-        score: outcome.root_score,
-    });
-    Ok(outcome)
+    engine.trace(setup, opts, detail, extra, &mut sink)
 }

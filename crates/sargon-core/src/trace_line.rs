@@ -148,7 +148,7 @@ pub fn parse_trace_line(line: &str) -> Result<TraceLine, TraceLineError> {
 }
 
 /// A move as the trace writes it: `e2e4`, or `e7e8q` for Sargon's only promotion.
-pub(crate) fn parse_move(text: &str) -> Result<SMove, TraceLineError> {
+pub fn parse_move(text: &str) -> Result<SMove, TraceLineError> {
     let bad = |problem| TraceLineError::BadMove {
         text: echo(text),
         problem,

@@ -78,7 +78,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use sargon_core::engine::{
-    Engine, EngineKind, SearchError, SearchOptions, SearchOutcome, SearchStats,
+    Capabilities, Engine, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
 use sargon_core::hooks::Hooks;
 use sargon_core::position::Setup;
@@ -86,8 +86,9 @@ use sargon_core::vocab::Score;
 
 use state::{is_null, Layout, Machine, SCORE, SCRATCH};
 
-/// The deepest PLYMAX the port takes.
-pub const MAX_DEPTH: u8 = EngineKind::Port.max_depth();
+/// The deepest PLYMAX the port takes: its tables are sized for 20 plies (the original's
+/// hold 6, see `docs/how-sargon-works.md`).
+pub const MAX_DEPTH: u8 = 20;
 
 /// How a [`Port`] scores positions (which [`Scorer`] it gives FNDMOV). The engine always
 /// uses the shortcuts; the crate's tests make ports of the other two, to prove the
@@ -205,8 +206,17 @@ impl Port {
 }
 
 impl Engine for Port {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Port
+    fn id(&self) -> String {
+        "port".into()
+    }
+
+    fn max_depth(&self) -> u8 {
+        MAX_DEPTH
+    }
+
+    /// Hooks, and through them its whole data area ([`sargon_core::state`]); no Z80.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::hooked(true, false)
     }
 
     fn search(

@@ -4,7 +4,7 @@
 
 use shakmaty::{Chess, Color, Position};
 
-use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
 use sargon_core::hooks::Hook;
 use sargon_core::position::{self, Setup};
 use sargon_core::trace::{Detail, Event};
@@ -13,8 +13,9 @@ use sargon_core::{pv, record};
 /// The result of one analysis, as `sargon analyze --format json` prints it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Analysis {
-    /// The engine that searched.
-    pub engine: EngineKind,
+    /// The engine that searched, by its recorded name ([`Engine::id`]): `port`,
+    /// `emulator`, `exec:COMMAND`, `uci:COMMAND`.
+    pub engine: String,
     /// The emulator's Z80 core when it is not the default one, iz80 (`z80emu`; absent
     /// otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -207,7 +208,7 @@ pub fn analyse_recorded(
     let stats = &outcome.stats;
     let wall_ms = stats.wall_us as f64 / 1000.0;
     let analysis = Analysis {
-        engine: engine.kind(),
+        engine: engine.id(),
         core: engine.core().map(str::to_string),
         rom,
         rom_verified,

@@ -23,7 +23,7 @@ use sargon_core::position::Setup;
 use sargon_core::record;
 use sargon_core::trace::{self, Detail, Event};
 
-use crate::external::ExecError;
+use crate::engines::Side;
 use crate::trace_cache::{left_search, LeftRun, TraceCache};
 use crate::uci_client::{ClientError, EngineScore};
 
@@ -126,12 +126,9 @@ pub struct AnswerDifference {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub(crate) enum CompareError {
-    /// An engine of ours could not search.
+    /// An engine could not search (an `exec:` port's failure among them).
     #[error(transparent)]
     Search(#[from] SearchError),
-    /// An `exec:` port failed.
-    #[error(transparent)]
-    Exec(#[from] ExecError),
     /// A `uci:` port failed. Its cause is in the message and not also a `source()` (with
     /// `#[from]` an error line printed with `{:#}` said it twice).
     #[error("uci: {0}")]
@@ -310,6 +307,9 @@ pub(crate) fn compare_search_cached(
     let mut opts = opts.clone();
     opts.stop = Some(stop.clone());
     let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);
+    // A trace read from text carries only the promotion bit of a move's flags: with such
+    // an engine on either side, events are compared as they are written.
+    let written = !(left.capabilities().move_flags && right.capabilities().move_flags);
 
     std::thread::scope(|scope| {
         let left_opts = opts.clone();
@@ -327,7 +327,11 @@ pub(crate) fn compare_search_cached(
                 return;
             }
             match rx.recv() {
-                Ok(theirs) if theirs == mine => events += 1,
+                Ok(theirs)
+                    if theirs == mine || (written && theirs.as_written() == mine.as_written()) =>
+                {
+                    events += 1
+                }
                 Ok(theirs) => {
                     divergence = Some(Divergence {
                         index: events,
@@ -384,6 +388,68 @@ pub(crate) fn compare_search_cached(
     })
 }
 
+/// Ask both sides for their answer to one search (`go depth N` in UCI terms) and compare:
+/// a side that is a UCI port answers as it does, any other as `sargon uci` would.
+pub(crate) fn compare_answers(
+    left: &mut Side,
+    right: &mut Side,
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<SearchComparison<AnswerDifference>, CompareError> {
+    let (left_answer, left_cost, left_book) = answer(left, setup, opts)?;
+    let (right_answer, right_cost, right_book) = answer(right, setup, opts)?;
+    // A move from the book comes without a search, so without a score to compare.
+    let agree = left_answer.best == right_answer.best
+        && (left_book || right_book || left_answer.score == right_answer.score);
+    Ok(SearchComparison {
+        events: 0,
+        divergence: (!agree).then_some(AnswerDifference {
+            left: left_answer,
+            right: right_answer,
+        }),
+        left: left_cost,
+        right: right_cost,
+    })
+}
+
+/// One side's answer, with its cost (a UCI port's is not measured: it runs elsewhere) and
+/// whether it is a move from Sargon's book (a UCI port's book, if it has one, is its own
+/// affair: its answer is taken as it comes).
+fn answer(
+    side: &mut Side,
+    setup: &Setup,
+    opts: &SearchOptions,
+) -> Result<(Answer, EngineCost, bool), CompareError> {
+    let engine = match side {
+        Side::Uci(port) => {
+            let answer = port.answer(setup, opts.depth)?;
+            return Ok((answer, EngineCost::default(), false));
+        }
+        Side::Engine(engine) => engine.as_mut(),
+    };
+    let mut nodes = 0;
+    let (searched, cpu) =
+        cpu_timed(|| crate::uci::search_depth(engine, setup, opts, &mut nodes, None, &mut []));
+    let result = searched?;
+    let uci = |m: &shakmaty::Move| m.to_uci(shakmaty::CastlingMode::Standard).to_string();
+    let answer = Answer {
+        best: uci(&result.best),
+        score: (!result.from_book).then_some(match result.mate {
+            Some(n) => EngineScore::Mate(n),
+            None => EngineScore::Cp(result.score_cp),
+        }),
+    };
+    Ok((
+        answer,
+        EngineCost {
+            cpu,
+            z80_instructions: None,
+            cached: false,
+        },
+        result.from_book,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -422,11 +488,14 @@ mod tests {
     }
 
     impl Engine for Scripted {
-        fn kind(&self) -> sargon_core::engine::EngineKind {
-            sargon_core::engine::EngineKind::Port
+        fn id(&self) -> String {
+            "scripted".into()
         }
         fn max_depth(&self) -> u8 {
             20
+        }
+        fn capabilities(&self) -> sargon_core::Capabilities {
+            sargon_core::Capabilities::hooked(false, false)
         }
         fn search(
             &mut self,

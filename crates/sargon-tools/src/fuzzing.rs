@@ -15,7 +15,9 @@
 use shakmaty::Position;
 
 use crate::batch::epd;
-use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
+
+use crate::engines::EngineSpec;
 use sargon_core::hooks::Hooks;
 use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
@@ -155,8 +157,12 @@ struct Shallow {
 }
 
 impl Engine for Shallow {
-    fn kind(&self) -> EngineKind {
-        self.inner.kind()
+    fn id(&self) -> String {
+        self.inner.id()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
     }
 
     fn max_depth(&self) -> u8 {
@@ -192,12 +198,12 @@ pub fn uci(data: &[u8]) {
     use crate::uci::{Settings, Uci};
 
     let text = String::from_utf8_lossy(data);
-    let factory: crate::uci::EngineFactory = Box::new(|kind| match kind {
-        EngineKind::Port => Ok(Box::new(Shallow {
+    let factory: crate::uci::EngineFactory = Box::new(|spec| match spec {
+        EngineSpec::Port => Ok(Box::new(Shallow {
             inner: Box::new(sargon_port::Port::new()),
             max: UCI_MAX_DEPTH,
         }) as Box<dyn Engine + Send>),
-        EngineKind::Emulator => anyhow::bail!("no ROM imported (the fuzz target offers none)"),
+        _ => anyhow::bail!("the fuzz target offers the port only"),
     });
     let mut session = Uci::new(factory, std::io::sink(), Settings::default());
     for line in text.lines().take(UCI_MAX_LINES) {

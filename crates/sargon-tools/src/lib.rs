@@ -3,8 +3,9 @@
 //! What people do with either Sargon engine. Each tool sees an engine only through
 //! [`sargon_core::Engine`] and its trace through [`sargon_core::trace`], recorded by
 //! [`sargon_core::record`]: analysis and the principal variation ([`analysis`]), the
-//! differential runner ([`diff`], [`diff_run`] for sharded, resumable runs, and
-//! [`external`] for other people's ports, run as programs or UCI engines),
+//! differential runner ([`diff`], [`diff_run`] for sharded, resumable runs), the engines
+//! of other people's ports, run as programs or UCI engines ([`external`]), and the one
+//! place an engine is named and opened ([`engines`]),
 //! search-tree pictures ([`tree`]), the minimax models of "A Window into Sargon"
 //! ([`models`]), EPD batches ([`batch`]), the UCI protocol from both sides ([`uci`]: Sargon
 //! as an engine; [`uci_client`]: a client that drives other engines), matches with PGN out
@@ -13,8 +14,8 @@
 //! the files a command writes ([`outputs`]: checked before any work, never an input,
 //! written whole through a rename, results files locked).
 //!
-//! Feature `emulator` adds the original: `engines::open` gives an engine of either kind,
-//! and `verify` checks an imported image against the known Sargon.
+//! Feature `emulator` adds the original: [`engines::open`] opens it too, and `verify`
+//! checks an imported image against the known Sargon.
 
 #![warn(unreachable_pub)]
 pub mod analysis;
@@ -24,7 +25,6 @@ pub mod behaviour;
 pub mod diff;
 pub mod diff_run;
 pub mod elo;
-#[cfg(feature = "emulator")]
 pub mod engines;
 pub mod external;
 #[cfg(feature = "fuzzing")]
@@ -43,5 +43,4 @@ pub mod uci_client;
 pub mod verify;
 
 pub use analysis::{analyse, Analysis};
-#[cfg(feature = "emulator")]
-pub use engines::open;
+pub use engines::{open, EngineSpec};

@@ -300,8 +300,14 @@ mod tests {
     struct Deeper(sargon_port::Port);
 
     impl Engine for Deeper {
-        fn kind(&self) -> sargon_core::engine::EngineKind {
-            sargon_core::engine::EngineKind::Port
+        fn id(&self) -> String {
+            "deeper".into()
+        }
+        fn max_depth(&self) -> u8 {
+            self.0.max_depth() - 1
+        }
+        fn capabilities(&self) -> sargon_core::Capabilities {
+            self.0.capabilities()
         }
         fn search(
             &mut self,

@@ -49,7 +49,7 @@ use crate::coverage::{Coverage, SharedCoverage};
 use crate::rom::{Rom, RomError};
 use crate::z80::TimingCache;
 use sargon_core::engine::{
-    Engine, EngineKind, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
+    Capabilities, Engine, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
 use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};
 use sargon_core::position::Setup;
@@ -67,7 +67,7 @@ const REFRESH_MARK: u8 = 0xfe;
 /// Instructions between two looks at the stop flag (about a millisecond).
 const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 /// Sargon's depth limit: its score table and ply table hold six plies.
-pub const MAX_DEPTH: u8 = EngineKind::Emulator.max_depth();
+pub const MAX_DEPTH: u8 = 6;
 
 /// Addresses the harness uses, resolved from the ROM's symbol table.
 #[derive(Clone, Debug)]
@@ -938,8 +938,19 @@ impl Emulator {
 }
 
 impl Engine for Emulator {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Emulator
+    /// `emulator`, whatever its ROM and core (which [`Engine::rom_id`] and
+    /// [`Engine::core`] say): the name results have always recorded.
+    fn id(&self) -> String {
+        "emulator".into()
+    }
+
+    fn max_depth(&self) -> u8 {
+        MAX_DEPTH
+    }
+
+    /// Everything: hooks at the image's addresses, its data area, the Z80.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::hooked(true, true)
     }
 
     fn core(&self) -> Option<&str> {

@@ -13,10 +13,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
-use crate::diff::{compare_search_cached, CompareError, Difference, EngineCost, SearchComparison};
-use crate::external::{compare_exec, compare_uci, Contender, ExecPort, UciPort};
+use crate::diff::{
+    compare_answers, compare_search_cached, CompareError, Difference, EngineCost, SearchComparison,
+};
+use crate::engines::Side;
 use crate::trace_cache::TraceCache;
-use sargon_core::engine::{Engine, EngineKind, RomId, SearchOptions};
+use sargon_core::engine::{Capability, Engine, RomId, SearchOptions};
 use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
 use sargon_core::trace::Event;
@@ -159,10 +161,10 @@ pub fn check_depths(engines: &[&dyn Engine], depths: &[u8]) -> Result<()> {
 /// What every record of a run says about how it was made.
 #[derive(Clone, Debug)]
 pub struct RunIdentity {
-    /// The first engine compared.
-    pub left: EngineKind,
-    /// What is compared with it: an engine of ours, or another person's port.
-    pub right: Contender,
+    /// The first engine compared, by its recorded name ([`Engine::id`]).
+    pub left: String,
+    /// What is compared with it, by its recorded name.
+    pub right: String,
     /// The ROM, when an engine is the emulator.
     pub rom: Option<RomId>,
     /// Is Sargon's opening book allowed?
@@ -177,9 +179,7 @@ impl RunIdentity {
     /// not. Returns the first difference.
     pub(crate) fn conflicts_with(&self, record: &SearchRecord) -> Option<String> {
         let rom_sha = self.rom.as_ref().map(|r| r.sha256.as_str());
-        if record.left.engine != self.left.to_string()
-            || record.right.engine != self.right.to_string()
-        {
+        if record.left.engine != self.left || record.right.engine != self.right {
             Some(format!(
                 "it compares {} with {}, this run {} with {}",
                 record.left.engine, record.right.engine, self.left, self.right
@@ -300,16 +300,6 @@ pub struct RunOutcome {
     pub left_undone: usize,
 }
 
-/// The right side of a run, as it runs.
-pub enum Right<'a> {
-    /// An engine of ours, compared through its hooks.
-    Engine(&'a mut (dyn Engine + Send)),
-    /// A program that prints its trace, run once per search.
-    Exec(&'a ExecPort),
-    /// A UCI engine, asked for its answer.
-    Uci(&'a mut UciPort),
-}
-
 /// How a run goes on.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct RunSettings<'a> {
@@ -320,33 +310,14 @@ pub struct RunSettings<'a> {
     pub cache: Option<&'a TraceCache>,
 }
 
-/// Run `searches` on both engines, writing each search's record to `out` as it completes.
-/// Without `keep_going` the run stops at the first divergence or error; with it, every
-/// search is done and recorded. Only failing to write a record is an `Err`.
+/// Run `searches` on both sides, writing each search's record to `out` as it completes.
+/// Two sides with a trace are compared event by event; when a side has none (a UCI port),
+/// their answers are compared, the best move and the score. Without `keep_going` the run
+/// stops at the first divergence or error; with it, every search is done and recorded.
+/// Only failing to write a record is an `Err`.
 pub fn run(
-    left: &mut (dyn Engine + Send),
-    right: &mut (dyn Engine + Send),
-    searches: &[Search],
-    identity: &RunIdentity,
-    settings: RunSettings,
-    out: Option<&mut ResultsFile>,
-    observer: &mut dyn Observer,
-) -> Result<RunOutcome> {
-    run_against(
-        left,
-        Right::Engine(right),
-        searches,
-        identity,
-        settings,
-        out,
-        observer,
-    )
-}
-
-/// [`run`] with any right side: an engine of ours or another person's port.
-pub fn run_against(
-    left: &mut (dyn Engine + Send),
-    mut right: Right,
+    left: &mut Side,
+    right: &mut Side,
     searches: &[Search],
     identity: &RunIdentity,
     settings: RunSettings,
@@ -354,30 +325,21 @@ pub fn run_against(
     observer: &mut dyn Observer,
 ) -> Result<RunOutcome> {
     let RunSettings { keep_going, cache } = settings;
-    let cores = (
-        core_of(&*left),
-        match &right {
-            Right::Engine(engine) => core_of(&**engine),
-            Right::Exec(_) | Right::Uci(_) => None,
-        },
-    );
+    let cores = (core_of(left.engine()), core_of(right.engine()));
+    let traces = left.engine().capabilities().has(Capability::Trace)
+        && right.engine().capabilities().has(Capability::Trace);
     let mut tally = Tally::default();
     for (done, search) in searches.iter().enumerate() {
         observer.starting(search);
         let opts = SearchOptions::depth(search.depth);
         let started = Instant::now();
         let setup = &search.position.setup;
-        let result = match &mut right {
-            Right::Engine(engine) => {
-                compare_search_cached(left, cache, &mut **engine, setup, &opts)
-                    .map(|c| c.map(Difference::Trace))
-                    .map_err(CompareError::from)
-            }
-            Right::Exec(port) => compare_exec(left, cache, port, setup, &opts, identity.book)
-                .map(|c| c.map(Difference::Trace)),
-            Right::Uci(port) => {
-                compare_uci(left, port, setup, &opts).map(|c| c.map(Difference::Answer))
-            }
+        let result = if traces {
+            compare_search_cached(left.engine_mut(), cache, right.engine_mut(), setup, &opts)
+                .map(|c| c.map(Difference::Trace))
+                .map_err(CompareError::from)
+        } else {
+            compare_answers(left, right, setup, &opts).map(|c| c.map(Difference::Answer))
         };
         let wall = started.elapsed();
         let (record, divergence) = make_record(
@@ -405,10 +367,13 @@ pub fn run_against(
     })
 }
 
-/// The Z80 core an engine runs on, for the results file: the emulator's (`iz80` when
-/// [`Engine::core`] names none, the default), else `None`.
+/// The Z80 core an engine runs on, for the results file: the core of an engine with a
+/// Z80 (`iz80` when [`Engine::core`] names none, the default), else `None`.
 fn core_of(engine: &dyn Engine) -> Option<String> {
-    (engine.kind() == EngineKind::Emulator).then(|| engine.core().unwrap_or("iz80").to_string())
+    engine
+        .capabilities()
+        .has(Capability::Z80)
+        .then(|| engine.core().unwrap_or("iz80").to_string())
 }
 
 fn engine_record(name: String, cost: &EngineCost, core: Option<&str>) -> EngineRecord {
@@ -602,8 +567,8 @@ mod tests {
     #[test]
     fn a_resumed_file_must_come_from_the_same_comparison() {
         let identity = RunIdentity {
-            left: EngineKind::Emulator,
-            right: EngineKind::Port.into(),
+            left: "emulator".into(),
+            right: "port".into(),
             rom: Some(RomId {
                 name: "sargon".into(),
                 sha256: "aa".repeat(32),
@@ -638,8 +603,8 @@ mod tests {
     #[test]
     fn a_resumed_file_must_come_from_the_same_positions() {
         let identity = RunIdentity {
-            left: EngineKind::Port,
-            right: EngineKind::Port.into(),
+            left: "port".into(),
+            right: "port".into(),
             rom: None,
             book: false,
             shard: Shard::ALL,

@@ -27,7 +27,9 @@ use crate::elo::Tally;
 use crate::pgn;
 use crate::uci::{EngineFactory, Settings};
 use crate::uci_client::{ClientError, Limit, Reply, UciClient};
-use sargon_core::engine::{Engine, EngineKind};
+use sargon_core::engine::Engine;
+
+use crate::engines::EngineSpec;
 use sargon_core::input::echo;
 use sargon_core::position;
 use sargon_core::position::Book;
@@ -36,7 +38,7 @@ pub use game::{play_game, Ending, FailureKind, Game, GameMove, GameResult, MoveI
 
 /// Makes Sargon's engines, as often as a session needs one.
 pub type SharedFactory =
-    Arc<dyn Fn(EngineKind) -> anyhow::Result<Box<dyn Engine + Send>> + Send + Sync>;
+    Arc<dyn Fn(&EngineSpec) -> anyhow::Result<Box<dyn Engine + Send>> + Send + Sync>;
 
 /// The time an engine gets beyond its limit before it counts as hung, when a move has a
 /// time limit: its time again plus this.
@@ -111,8 +113,9 @@ impl Opening {
 /// Sargon as a player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SargonSpec {
-    /// Which engine searches: the port or the original in the emulator.
-    pub engine: EngineKind,
+    /// Which engine searches: the port, the original in the emulator, or another
+    /// person's port (`exec:`, `uci:`).
+    pub engine: EngineSpec,
     /// A depth is Sargon's `FixedDepth`; a time is spent depth after depth.
     pub limit: Limit,
     /// Sargon plays its own opening book where the position allows.
@@ -178,7 +181,11 @@ impl SargonSpec {
                     limit.movetime = Some(Duration::from_millis(number(1, 24 * 3600 * 1000)?))
                 }
                 "nodes" => limit.nodes = Some(number(1, 1_000_000_000_000)?),
-                "engine" => spec.engine = value.parse().map_err(|e: sargon_core::engine::UnknownEngine| e.to_string())?,
+                "engine" => {
+                    spec.engine = value
+                        .parse()
+                        .map_err(|e: crate::engines::SpecError| e.to_string())?
+                }
                 "book" => {
                     spec.book = match value.to_ascii_lowercase().as_str() {
                         "on" | "true" | "yes" => true,
@@ -299,7 +306,7 @@ impl Player {
                 let shared = self.factory.clone().expect("Sargon players have a factory");
                 // The UCI session makes its engine when first asked and, should that fail,
                 // plays on with a stand-in move: find out here, and refuse.
-                let engine = shared(s.engine).map_err(|e| ClientError::Start {
+                let engine = shared(&s.engine).map_err(|e| ClientError::Start {
                     command: s.label(),
                     reason: format!("{e:#}"),
                 })?;
@@ -308,9 +315,9 @@ impl Player {
                 if let Some(rom) = engine.rom_id().filter(|r| !r.verified) {
                     self.name = format!("{} [ROM {} NOT VERIFIED]", s.label(), rom.name);
                 }
-                let factory: EngineFactory = Box::new(move |kind| shared(kind));
+                let factory: EngineFactory = Box::new(move |spec| shared(spec));
                 let settings = Settings {
-                    engine: s.engine,
+                    engine: s.engine.clone(),
                     fixed_depth: s.limit.depth.map_or(0, |d| d.min(255) as u8),
                     book: s.book,
                     book_random: s.book_random,
@@ -489,7 +496,7 @@ mod tests {
 
     fn base() -> SargonSpec {
         SargonSpec {
-            engine: EngineKind::Port,
+            engine: EngineSpec::Port,
             limit: Limit {
                 depth: Some(3),
                 ..Limit::default()
@@ -534,7 +541,7 @@ mod tests {
             .unwrap();
         assert_eq!(s.limit.depth, None, "a limit given replaces the base's");
         assert_eq!(s.limit.movetime, Some(Duration::from_millis(300)));
-        assert_eq!(s.engine, EngineKind::Emulator);
+        assert_eq!(s.engine, EngineSpec::EMULATOR);
         for bad in [
             "sargon:depth",
             "sargon:depth=x",
@@ -547,7 +554,7 @@ mod tests {
             );
         }
         let deep = SargonSpec {
-            engine: EngineKind::Emulator,
+            engine: EngineSpec::EMULATOR,
             limit: Limit {
                 depth: Some(7),
                 ..Limit::default()

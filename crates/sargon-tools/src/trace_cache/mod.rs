@@ -37,7 +37,7 @@ use std::time::SystemTime;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest as _, Sha256};
 
-use sargon_core::engine::{Engine, EngineKind, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
 use sargon_core::position::Setup;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
@@ -512,8 +512,9 @@ pub(crate) fn left_search(
     opts: &SearchOptions,
     mut send: impl FnMut(Event),
 ) -> LeftRun {
-    let key = match (cache, engine.kind(), engine.rom_id()) {
-        (Some(_), EngineKind::Emulator, Some(rom)) => Some(Key::new(&rom.sha256, setup, opts)),
+    // An engine that runs an imported image (the emulator) is cached under its SHA-256.
+    let key = match (cache, engine.rom_id()) {
+        (Some(_), Some(rom)) => Some(Key::new(&rom.sha256, setup, opts)),
         _ => None,
     };
     let (Some(cache), Some(key)) = (cache, key) else {

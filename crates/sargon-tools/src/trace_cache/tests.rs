@@ -82,8 +82,15 @@ impl Dressed {
 }
 
 impl Engine for Dressed {
-    fn kind(&self) -> EngineKind {
-        EngineKind::Emulator
+    /// Named as the emulator: what the cache keys on is the image it runs.
+    fn id(&self) -> String {
+        "emulator".into()
+    }
+    fn max_depth(&self) -> u8 {
+        6
+    }
+    fn capabilities(&self) -> sargon_core::Capabilities {
+        sargon_core::Capabilities::hooked(true, true)
     }
     fn rom_id(&self) -> Option<&sargon_core::engine::RomId> {
         Some(&self.rom)

@@ -88,22 +88,25 @@ mod session;
 mod time;
 mod worker;
 
-use sargon_core::engine::{Engine, EngineKind};
+use sargon_core::engine::Engine;
+
+use crate::engines::EngineSpec;
 
 pub use commands::{parse_position_command, GoParams, PositionCommandError};
 pub use session::{Uci, EOF_GRACE};
 pub use time::{Plan, TimeBudget, DEFAULT_GROWTH, MOVE_OVERHEAD};
 pub use worker::{info_line, mate_of, root_moves, search_depth, DepthResult, RootMoves};
 
-/// Builds an engine of a kind.
+/// Opens the engine a specification names (the program's is [`crate::engines::open`];
+/// tests give engines of their own).
 pub type EngineFactory =
-    Box<dyn FnMut(EngineKind) -> anyhow::Result<Box<dyn Engine + Send>> + Send>;
+    Box<dyn FnMut(&EngineSpec) -> anyhow::Result<Box<dyn Engine + Send>> + Send>;
 
 /// The options a GUI can set, with their start values.
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// `Engine`: which engine searches.
-    pub engine: EngineKind,
+    pub engine: EngineSpec,
     /// `FixedDepth`: 0 to iterate under the clock, N to search depth 1 (so that a searched
     /// move is at hand) and then depth N.
     pub fixed_depth: u8,
@@ -130,7 +133,7 @@ pub(crate) const MAX_MULTIPV: u8 = 32;
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            engine: EngineKind::Port,
+            engine: EngineSpec::Port,
             fixed_depth: 0,
             book: true,
             book_random: 0,

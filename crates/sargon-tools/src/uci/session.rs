@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position, Role};
 
-use sargon_core::engine::{Engine, EngineKind};
+use sargon_core::engine::Engine;
+
+use crate::engines::EngineSpec;
 use sargon_core::input::echo;
 use sargon_core::position;
 
@@ -74,7 +76,7 @@ pub struct Uci<W: Write + Send + 'static> {
     /// Why the chosen engine cannot run (the last attempt failed): every `go` then answers
     /// `bestmove 0000`, as a move of another engine is not what the GUI asked for. The
     /// reason is told once; the same engine is not tried again until `setoption Engine`.
-    engine_problem: Option<(EngineKind, String)>,
+    engine_problem: Option<(EngineSpec, String)>,
     position: Chess,
     /// Why the last `position` command was refused: until a valid one arrives every `go`
     /// answers `bestmove 0000`, as any move would be a move in a position nobody set.
@@ -154,8 +156,8 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// Open the engine the options ask for now, so that a caller can refuse to start
     /// (before `uciok`) with an engine that cannot run.
     pub fn open_engine(&mut self) -> anyhow::Result<()> {
-        let kind = self.settings.engine;
-        let engine = (self.factory)(kind)
+        let kind = self.settings.engine.clone();
+        let engine = (self.factory)(&kind)
             .map_err(|e| e.context(format!("cannot start the {kind} engine")))?;
         self.engine = Some(Loaded { engine });
         self.engine_problem = None;
@@ -181,7 +183,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                 .unwrap_or_default();
             self.out.info(&format!(
                 "{} engine{on_core} running the ROM `{}`",
-                engine.kind(),
+                engine.id(),
                 rom.name
             ));
             if let Some(note) = rom.unverified_note() {
@@ -327,9 +329,10 @@ impl<W: Write + Send + 'static> Uci<W> {
     }
 
     fn uci(&mut self) {
-        let kind = match self.settings.engine {
-            EngineKind::Port => "native port",
-            EngineKind::Emulator => "original Z80 code, emulated",
+        let kind = match &self.settings.engine {
+            EngineSpec::Port => "native port".to_string(),
+            EngineSpec::Emulator { .. } => "original Z80 code, emulated".to_string(),
+            other => format!("another program: {other}"),
         };
         // A GUI shows the name and discards stderr: an unverified ROM is named here.
         let unverified = if self.unverified_note().is_some() {
@@ -343,8 +346,13 @@ impl<W: Write + Send + 'static> Uci<W> {
             env!("CARGO_PKG_VERSION")
         ));
         out.line("id author Dan and Kathe Spracklen (engine); sargon project (Rust)");
+        // A combo's default must be one of its values: another program is one more.
+        let other = match &self.settings.engine {
+            spec if spec.is_external() => format!(" var {spec}"),
+            _ => String::new(),
+        };
         out.line(&format!(
-            "option name Engine type combo default {} var port var emulator",
+            "option name Engine type combo default {} var port var emulator{other}",
             self.settings.engine
         ));
         out.line(&format!(
@@ -398,16 +406,26 @@ impl<W: Write + Send + 'static> Uci<W> {
             )),
         };
         let result: Result<(), String> = match name.to_ascii_lowercase().as_str() {
-            "engine" => match value.parse::<EngineKind>() {
+            "engine" => match value.parse::<EngineSpec>() {
+                // A GUI chooses among the combo's values; a program to run is chosen by
+                // whoever starts `sargon uci`, never by a GUI's option.
+                Ok(kind) if kind.is_external() && kind != self.settings.engine => Err(format!(
+                    "setoption Engine: `{}` is another program, which only `sargon uci \
+                     --engine` starts; choose port or emulator",
+                    echo(&value)
+                )),
                 Ok(kind) => {
+                    // The factory gives the emulator the ROM and core the session was
+                    // started with.
                     self.settings.engine = kind;
                     // Asked for again: try again, and tell the reason again if it fails.
                     self.engine_problem = None;
                     self.ensure_engine();
                     match &self.engine_problem {
                         Some(_) => Err(format!(
-                            "setoption Engine {kind} refused (see above): every go answers \
-                             bestmove 0000 until a working engine is chosen"
+                            "setoption Engine {} refused (see above): every go answers \
+                             bestmove 0000 until a working engine is chosen",
+                            self.settings.engine
                         )),
                         None => Ok(()),
                     }
@@ -493,7 +511,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// Build the engine the options ask for, if it is not there yet; on failure the
     /// reason is kept in `engine_problem` and told to the GUI.
     fn ensure_engine(&mut self) {
-        let kind = self.settings.engine;
+        let kind = self.settings.engine.clone();
         if self
             .engine_problem
             .as_ref()
@@ -502,7 +520,11 @@ impl<W: Write + Send + 'static> Uci<W> {
             // The same cause as before, already told: not again at every `go`.
             return;
         }
-        if let Some(loaded) = self.engine.as_ref().filter(|l| l.engine.kind() == kind) {
+        if let Some(loaded) = self
+            .engine
+            .as_ref()
+            .filter(|l| l.engine.id() == kind.to_string())
+        {
             if self.untold {
                 self.tell_rom(loaded.engine.as_ref());
                 self.untold = false;
@@ -511,7 +533,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         }
         self.engine = None;
         self.untold = false;
-        match (self.factory)(kind) {
+        match (self.factory)(&kind) {
             Ok(engine) => {
                 self.tell_rom(engine.as_ref());
                 self.engine = Some(Loaded { engine });

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use sargon_core::engine::{Engine, SearchError, SearchOptions};
+use sargon_core::engine::{Capability, Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{FnHook, Hook, HookEvent, HookMask, HookPoint};
 use sargon_core::position::{self, Setup};
 use sargon_core::record;
@@ -207,7 +207,10 @@ pub fn search_depth(
         }
     });
     let mut hooks: Vec<&mut dyn Hook> = Vec::with_capacity(extra.len() + 1);
-    hooks.push(&mut counter);
+    // An engine without hooks (another person's port) counts no nodes.
+    if engine.capabilities().has(Capability::Hooks) {
+        hooks.push(&mut counter);
+    }
     for h in extra.iter_mut() {
         hooks.push(&mut **h);
     }
