@@ -422,6 +422,42 @@ impl Engine for Nudged {
     }
 }
 
+/// An engine the libraries have never heard of runs through the analysis and the
+/// comparison as the built-in ones do: nothing in sargon-core or sargon-tools names it.
+#[test]
+fn an_engine_of_its_own_runs_through_analyze_and_diff() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let pos = position::parse_position(fen).unwrap();
+    let setup = position::setup(&pos, position::Book::Off).unwrap();
+    let opts = SearchOptions::depth(3);
+    let mut plain = Nudged {
+        port: Port::new(),
+        where_: HashSet::new(),
+    };
+    let (mine, _) = sargon_tools::analysis::analyse(&mut plain, &setup, &opts).unwrap();
+    let (port, _) = sargon_tools::analysis::analyse(&mut Port::new(), &setup, &opts).unwrap();
+    assert_eq!(mine.engine, "nudged");
+    assert_eq!(port.engine, "port");
+    assert_eq!(
+        (&mine.best_uci, mine.score_cp, &mine.pv_uci),
+        (&port.best_uci, port.score_cp, &port.pv_uci)
+    );
+    assert!(plain.check_depth(21).unwrap_err().to_string().contains("nudged engine"));
+
+    // Compared event by event with the port: equal where it is not nudged, and caught where
+    // it is.
+    let same = sargon_tools::diff::compare(&mut plain, &mut Port::new(), &setup, &opts).unwrap();
+    assert!(same.divergence.is_none() && same.events > 1000, "{same:?}");
+    let mut nudged = Nudged {
+        port: Port::new(),
+        where_: [position::fen_of(&pos)].into_iter().collect(),
+    };
+    let caught = sargon_tools::diff::compare(&mut Port::new(), &mut nudged, &setup, &opts).unwrap();
+    let divergence = caught.divergence.expect("the nudged scores are caught");
+    assert!(divergence.left.is_some() && divergence.right.is_some());
+    assert_ne!(divergence.left, divergence.right);
+}
+
 #[test]
 fn keep_going_records_every_divergence() {
     let fens: Vec<String> = std::fs::read_to_string(

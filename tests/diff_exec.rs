@@ -1,6 +1,9 @@
-//! `sargon diff --right exec:COMMAND` and `uci:COMMAND`: another person's port checked
-//! against the left engine. The left engine is our port (`--left port`), so these run
-//! without a ROM; the last test checks the same against the original when one is imported.
+//! Another person's port, `exec:COMMAND` and `uci:COMMAND`: checked against the left engine
+//! by `sargon diff --right`, and taken wherever the project takes an engine (`tree`,
+//! `analyze`, `play`, `diff --left`; the explorer's tests are in tests/serve*.rs), with a
+//! clear refusal where a command needs what such a port lacks. The left engine is mostly
+//! our port (`--left port`), so these run without a ROM; one test checks the same against
+//! the original when one is imported.
 //! The "other ports" are our own port behind `sargon trace` and `sargon uci`, the Python
 //! replayer of `examples/replay_port.py`, and shell lines that misbehave on purpose.
 
@@ -543,4 +546,175 @@ fn our_port_behind_exec_agrees_with_the_original() {
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.trim_end().ends_with("divergences: 0"), "{stdout}");
+}
+
+// ---------------------------------------------------------------------------------------
+// Other people's ports wherever the project takes an engine (issue 33): not only `diff
+// --right`, but `tree`, `analyze`, `play`, `diff --left`; and a clear refusal where a
+// command needs what such a port lacks.
+
+fn sargon(args: &[&str]) -> Output {
+    Command::new(SARGON)
+        .args(args)
+        .output()
+        .expect("sargon runs")
+}
+
+#[test]
+fn tree_through_exec_draws_the_ports_tree_byte_for_byte() {
+    let exec = format!("exec:{}", our_port_command());
+    for fen in ["startpos", POSITIONS[2]] {
+        for format in ["text", "dot"] {
+            let args = |engine: &str| {
+                sargon(&[
+                    "tree", fen, "--depth", "2", "--no-book", "--format", format, "--engine",
+                    engine,
+                ])
+            };
+            let (port, through) = (args("port"), args(&exec));
+            assert!(port.status.success() && through.status.success());
+            let (port, through) = (text(&port).0, text(&through).0);
+            assert!(port.lines().count() > 20, "{port}");
+            // The picture is the same; only the title names the engine that drew it (in
+            // DOT, inside a quoted label).
+            let named = match format {
+                "dot" => format!("({} engine)", exec.replace('"', "\\\"")),
+                _ => format!("({exec} engine)"),
+            };
+            assert!(through.contains(&named), "{through}");
+            assert!(
+                through.replace(&named, "(port engine)") == port,
+                "{fen} as {format}: the pictures differ"
+            );
+        }
+    }
+}
+
+#[test]
+fn analyze_through_uci_gives_the_ports_move_and_score() {
+    let uci = format!("uci:{} uci", sh_quote(SARGON));
+    let fields = |out: &Output| -> serde_json::Value {
+        let (stdout, stderr) = text(out);
+        assert!(out.status.success(), "{stderr}");
+        let a: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        // A book move has no search, so no score byte to compare.
+        let byte = match a["from_book"].as_bool() {
+            Some(false) => a["sargon_score"].clone(),
+            _ => serde_json::Value::Null,
+        };
+        serde_json::json!([a["best_uci"], a["score_cp"], byte, a["mate"], a["from_book"]])
+    };
+    for fen in ["startpos", POSITIONS[0], POSITIONS[1], POSITIONS[2]] {
+        for depth in ["1", "3"] {
+            let run = |engine: &str| {
+                sargon(&[
+                    "analyze", fen, "--depth", depth, "--format", "json", "--engine", engine,
+                ])
+            };
+            let (port, through) = (run("port"), run(&uci));
+            assert_eq!(fields(&through), fields(&port), "{fen} at depth {depth}");
+            let engine = serde_json::from_slice::<serde_json::Value>(&through.stdout).unwrap()
+                ["engine"]
+                .clone();
+            assert_eq!(engine, serde_json::json!(uci));
+        }
+    }
+}
+
+#[test]
+fn diff_takes_another_port_on_the_left_too() {
+    let exec = format!("exec:{}", our_port_command());
+    let uci = format!("uci:{} uci", sh_quote(SARGON));
+    // Trace against trace: every event compared, as with --right.
+    let out = sargon(&[
+        "diff", "--left", &exec, "--right", "port", "--depths", "1-2", "startpos", POSITIONS[2],
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.trim_end().ends_with("divergences: 0"), "{stdout}");
+    assert!(events_compared(&stdout) > 1000, "{stdout}");
+    // A UCI port on the left: answers compared, and a changed answer caught.
+    let out = sargon(&["diff", "--left", &uci, "--right", &exec, "--depth", "2", POSITIONS[2]]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(stdout.trim_end().ends_with("divergences: 0"), "{stdout}");
+    let out = sargon(&[
+        "diff",
+        "--left",
+        &uci_wrapper("s/^bestmove .*/bestmove a2a3/"),
+        "--right",
+        "port",
+        "--depth",
+        "2",
+        POSITIONS[2],
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
+    assert!(text(&out).0.contains("DIFFERENT ANSWER"), "{:?}", text(&out));
+}
+
+#[test]
+fn what_a_port_lacks_is_refused_before_any_work_in_one_sentence() {
+    let exec = format!("exec:{}", our_port_command());
+    let uci = format!("uci:{} uci", sh_quote(SARGON));
+    for (args, needs) in [
+        (vec!["models", "--engine", &exec], "sargon models needs hooks"),
+        (
+            vec!["trace", "startpos", "--depth", "1", "--engine", &uci],
+            "sargon trace needs a trace of its search",
+        ),
+        (
+            vec!["tree", "startpos", "--depth", "1", "--no-book", "--engine", &uci],
+            "a tree of the search needs a trace of its search",
+        ),
+        (
+            vec!["diff", "--state", "--left", "port", "--right", &exec, "--depth", "1", "startpos"],
+            "needs Sargon's data area",
+        ),
+    ] {
+        let out = sargon(&args);
+        let (stdout, stderr) = text(&out);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{args:?}: {stderr}");
+        assert!(
+            lines[0].starts_with("error: ") && lines[0].contains(needs),
+            "{args:?}: {stderr}"
+        );
+        assert!(lines[0].ends_with("does not have"), "{stderr}");
+    }
+}
+
+#[test]
+fn a_uci_port_plays_a_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let uci = format!("uci:{} uci", sh_quote(SARGON));
+    let out = sargon(&[
+        "play",
+        "--engine",
+        &uci,
+        "--depth",
+        "2",
+        "--opponent",
+        "sargon:depth=1,engine=port",
+        "--games",
+        "2",
+        "--max-moves",
+        "6",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let (stdout, stderr) = text(&out);
+    assert!(out.status.success(), "{stdout}{stderr}");
+    assert!(!stdout.contains("the engine failed"), "{stdout}");
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(games.matches("[Result ").count(), 2, "{games}");
+    assert!(games.contains(&format!("Sargon 1978 ({uci}, depth 2)")), "{games}");
+    // Every game went its 6 moves a side: every move was legal and searched.
+    assert_eq!(
+        games.matches("[Termination \"adjudication\"]").count(),
+        2,
+        "{games}"
+    );
 }

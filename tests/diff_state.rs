@@ -79,8 +79,12 @@ fn state_is_for_engines_only() {
         "port",
     ]);
     assert!(!ok);
+    // One sentence naming what the engine lacks, before any search.
     assert!(
-        err.contains("--state compares two engines' memories"),
+        err.contains(
+            "diff --state (it compares two engines' memories) needs Sargon's data area, \
+             which the engine `exec:true` does not have"
+        ),
         "{err}"
     );
     let (ok, _, err) = run(&[

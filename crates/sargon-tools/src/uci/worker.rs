@@ -207,12 +207,13 @@ pub fn search_depth(
         }
     });
     let mut hooks: Vec<&mut dyn Hook> = Vec::with_capacity(extra.len() + 1);
-    // An engine without hooks (another person's port) counts no nodes.
+    // An engine without hooks (another person's port) counts no nodes and announces no
+    // root moves: it searches without them.
     if engine.capabilities().has(Capability::Hooks) {
         hooks.push(&mut counter);
-    }
-    for h in extra.iter_mut() {
-        hooks.push(&mut **h);
+        for h in extra.iter_mut() {
+            hooks.push(&mut **h);
+        }
     }
     let recorded = record::search(engine, setup, opts, Detail::BestOnly, &mut hooks)?;
     let outcome = &recorded.outcome;
@@ -502,7 +503,21 @@ fn iterate<W: Write>(
         let t0 = Instant::now();
         // MultiPV line k: Sargon's search with the best moves of lines 1..k-1 kept out.
         let mut taken: Vec<Move> = Vec::new();
+        let hooked = loaded.engine.capabilities().has(Capability::Hooks);
         for k in 1..=job.multipv {
+            // Keeping root moves out takes hooks: an engine without them gives one line,
+            // from every root move (said once, at the first depth).
+            if !hooked && restricted {
+                if k == 1 && first {
+                    out.info(&format!(
+                        "searchmoves and MultiPV need hooks, which the engine `{}` does not have: one line, every move",
+                        loaded.engine.id()
+                    ));
+                }
+                if k > 1 {
+                    break;
+                }
+            }
             let allowed = root_moves(&job.position, &job.searchmoves, &taken);
             if allowed.is_empty() {
                 break;
