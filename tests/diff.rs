@@ -442,7 +442,11 @@ fn an_engine_of_its_own_runs_through_analyze_and_diff() {
         (&mine.best_uci, mine.score_cp, &mine.pv_uci),
         (&port.best_uci, port.score_cp, &port.pv_uci)
     );
-    assert!(plain.check_depth(21).unwrap_err().to_string().contains("nudged engine"));
+    assert!(plain
+        .check_depth(21)
+        .unwrap_err()
+        .to_string()
+        .contains("nudged engine"));
 
     // Compared event by event with the port: equal where it is not nudged, and caught where
     // it is.

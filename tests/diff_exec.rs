@@ -567,7 +567,14 @@ fn tree_through_exec_draws_the_ports_tree_byte_for_byte() {
         for format in ["text", "dot"] {
             let args = |engine: &str| {
                 sargon(&[
-                    "tree", fen, "--depth", "2", "--no-book", "--format", format, "--engine",
+                    "tree",
+                    fen,
+                    "--depth",
+                    "2",
+                    "--no-book",
+                    "--format",
+                    format,
+                    "--engine",
                     engine,
                 ])
             };
@@ -602,7 +609,13 @@ fn analyze_through_uci_gives_the_ports_move_and_score() {
             Some(false) => a["sargon_score"].clone(),
             _ => serde_json::Value::Null,
         };
-        serde_json::json!([a["best_uci"], a["score_cp"], byte, a["mate"], a["from_book"]])
+        serde_json::json!([
+            a["best_uci"],
+            a["score_cp"],
+            byte,
+            a["mate"],
+            a["from_book"]
+        ])
     };
     for fen in ["startpos", POSITIONS[0], POSITIONS[1], POSITIONS[2]] {
         for depth in ["1", "3"] {
@@ -627,14 +640,31 @@ fn diff_takes_another_port_on_the_left_too() {
     let uci = format!("uci:{} uci", sh_quote(SARGON));
     // Trace against trace: every event compared, as with --right.
     let out = sargon(&[
-        "diff", "--left", &exec, "--right", "port", "--depths", "1-2", "startpos", POSITIONS[2],
+        "diff",
+        "--left",
+        &exec,
+        "--right",
+        "port",
+        "--depths",
+        "1-2",
+        "startpos",
+        POSITIONS[2],
     ]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.trim_end().ends_with("divergences: 0"), "{stdout}");
     assert!(events_compared(&stdout) > 1000, "{stdout}");
     // A UCI port on the left: answers compared, and a changed answer caught.
-    let out = sargon(&["diff", "--left", &uci, "--right", &exec, "--depth", "2", POSITIONS[2]]);
+    let out = sargon(&[
+        "diff",
+        "--left",
+        &uci,
+        "--right",
+        &exec,
+        "--depth",
+        "2",
+        POSITIONS[2],
+    ]);
     let (stdout, stderr) = text(&out);
     assert!(out.status.success(), "{stdout}{stderr}");
     assert!(stdout.trim_end().ends_with("divergences: 0"), "{stdout}");
@@ -649,7 +679,11 @@ fn diff_takes_another_port_on_the_left_too() {
         POSITIONS[2],
     ]);
     assert_eq!(out.status.code(), Some(1), "{:?}", text(&out));
-    assert!(text(&out).0.contains("DIFFERENT ANSWER"), "{:?}", text(&out));
+    assert!(
+        text(&out).0.contains("DIFFERENT ANSWER"),
+        "{:?}",
+        text(&out)
+    );
 }
 
 #[test]
@@ -657,17 +691,38 @@ fn what_a_port_lacks_is_refused_before_any_work_in_one_sentence() {
     let exec = format!("exec:{}", our_port_command());
     let uci = format!("uci:{} uci", sh_quote(SARGON));
     for (args, needs) in [
-        (vec!["models", "--engine", &exec], "sargon models needs hooks"),
+        (
+            vec!["models", "--engine", &exec],
+            "sargon models needs hooks",
+        ),
+        (
+            vec!["profile", "startpos", "--engine", &exec],
+            "sargon profile needs a Z80",
+        ),
+        (
+            vec!["profile", "startpos", "--engine", "port"],
+            "sargon profile needs a Z80",
+        ),
         (
             vec!["trace", "startpos", "--depth", "1", "--engine", &uci],
             "sargon trace needs a trace of its search",
         ),
         (
-            vec!["tree", "startpos", "--depth", "1", "--no-book", "--engine", &uci],
+            vec![
+                "tree",
+                "startpos",
+                "--depth",
+                "1",
+                "--no-book",
+                "--engine",
+                &uci,
+            ],
             "a tree of the search needs a trace of its search",
         ),
         (
-            vec!["diff", "--state", "--left", "port", "--right", &exec, "--depth", "1", "startpos"],
+            vec![
+                "diff", "--state", "--left", "port", "--right", &exec, "--depth", "1", "startpos",
+            ],
             "needs Sargon's data area",
         ),
     ] {
@@ -710,7 +765,10 @@ fn a_uci_port_plays_a_match() {
     assert!(!stdout.contains("the engine failed"), "{stdout}");
     let games = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(games.matches("[Result ").count(), 2, "{games}");
-    assert!(games.contains(&format!("Sargon 1978 ({uci}, depth 2)")), "{games}");
+    assert!(
+        games.contains(&format!("Sargon 1978 ({uci}, depth 2)")),
+        "{games}"
+    );
     // Every game went its 6 moves a side: every move was legal and searched.
     assert_eq!(
         games.matches("[Termination \"adjudication\"]").count(),

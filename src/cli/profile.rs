@@ -33,6 +33,10 @@ pub(crate) struct ProfileArgs {
     /// The byte the book reads instead of the Z80's R register (bit 0: 1.e4 or 1.d4)
     #[arg(long, default_value_t = 0, value_parser = super::numbers::byte, allow_negative_numbers = true)]
     pub book_random: u8,
+    /// The engine to profile: the profile counts Z80 instructions, so only an engine that
+    /// runs Z80 code is taken (`emulator`); another is refused, naming what it lacks
+    #[arg(long, default_value = "emulator", value_parser = super::parse_engine)]
+    pub engine: sargon_tools::engines::EngineSpec,
     /// The Z80 core: the profile reads iz80's own state after every instruction, so it
     /// runs on iz80 only (the default; z80emu is refused)
     #[arg(long, value_name = "CORE", default_value_t = Core::Iz80, value_parser = |s: &str| s.parse::<Core>())]
@@ -64,6 +68,12 @@ struct Report<'a> {
 }
 
 pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
+    if !args.engine.is_emulator() {
+        // The profiler watches the emulator itself; any other engine is asked what it has,
+        // and says it has no Z80.
+        super::open_engine(store, &args.engine)?
+            .require(sargon_core::Capability::Z80, "sargon profile")?;
+    }
     sargon_tools::engines::EngineSpec::EMULATOR.check_depth(args.depth)?;
     let pos = super::read_position(&super::position_text(&args.position))?;
     let setup = position::setup(&pos, Book::from(!args.no_book))?;
