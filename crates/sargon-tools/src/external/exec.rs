@@ -88,7 +88,7 @@ pub enum ExecError {
         /// The line, with the bad bytes replaced, quoted.
         text: String,
     },
-    /// A line beyond [`MAX_LINE_BYTES`].
+    /// A line beyond 64 KiB, the longest line read (no trace line comes near it).
     #[error("exec: line {line} of its output is longer than {MAX_LINE_BYTES} bytes: `{start}`")]
     LineTooLong {
         /// 1-based line number.
