@@ -370,8 +370,12 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
 
     // The original's traces are cached; the port's (which changes with every build) and
     // other people's programs' never are.
+    // Only traces are cached: a comparison of answers (a `uci:` side) keeps none.
+    let traces = [&left, &right]
+        .iter()
+        .all(|side| side.engine().capabilities().has(Capability::Trace));
     let cache = match (args.no_cache, left.engine().rom_id()) {
-        (false, Some(_)) => Some(TraceCache::open(
+        (false, Some(_)) if traces => Some(TraceCache::open(
             super::cache::dir(args.cache_dir.as_ref())?,
             args.cache_limit.saturating_mul(1_000_000),
         )?),
