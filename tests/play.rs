@@ -208,8 +208,10 @@ fn stockfish() -> Option<String> {
 #[test]
 fn against_stockfish() {
     let Some(stockfish) = stockfish() else {
-        eprintln!(
-            "skipped: Stockfish not installed (apt-get install stockfish) (against_stockfish)"
+        common::skip_for_want_of_tool(
+            "SARGON_STOCKFISH_TEST",
+            "against_stockfish",
+            "Stockfish not installed (apt-get install stockfish)",
         );
         return;
     };

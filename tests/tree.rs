@@ -157,7 +157,11 @@ fn models_as_dot() {
 #[test]
 fn svg_with_graphviz() {
     let Some(version) = graphviz_version() else {
-        eprintln!("skipped: Graphviz not installed (apt-get install graphviz)");
+        common::skip_for_want_of_tool(
+            "SARGON_GRAPHVIZ_TEST",
+            "svg_with_graphviz",
+            "Graphviz not installed (apt-get install graphviz)",
+        );
         return;
     };
     println!("{version}");

@@ -13,14 +13,32 @@ pub use rom_gate::{emulator, ran_with_rom, rom, skip_for_want_of_rom, RAN, SKIP}
 
 use sargon_original::rom::{Rom, RomStore};
 
-/// Is python-chess there to read our output back? If not, print the skip line.
+/// A test that needs a tool this machine lacks (Stockfish, Graphviz, python-chess): print
+/// the skip line, or fail when the tool's switch (`SARGON_STOCKFISH_TEST`,
+/// `SARGON_GRAPHVIZ_TEST`, `SARGON_PYTHON_CHESS_TEST`) is `required`. `.ci/run` sets it
+/// where the tool installs, so that a skip there is a failure, as for the ROM, the GUI and
+/// the browser tests.
+pub fn skip_for_want_of_tool(switch: &str, test: &str, why: &str) {
+    assert!(
+        std::env::var(switch).as_deref() != Ok("required"),
+        "{switch}=required, but {test} cannot run: {why}"
+    );
+    eprintln!("skipped: {why} ({test})");
+}
+
+/// Is python-chess there to read our output back? If not, print the skip line (or fail
+/// under `SARGON_PYTHON_CHESS_TEST=required`).
 pub fn python_chess(test: &str) -> bool {
     let has = std::process::Command::new("python3")
-        .args(["-c", "import chess.pgn"])
+        .args(["-c", "import chess.pgn, chess.engine"])
         .output()
         .is_ok_and(|o| o.status.success());
     if !has {
-        eprintln!("skipped: python-chess not installed (pip install chess) ({test})");
+        skip_for_want_of_tool(
+            "SARGON_PYTHON_CHESS_TEST",
+            test,
+            "python-chess not installed (pip install chess)",
+        );
     }
     has
 }
