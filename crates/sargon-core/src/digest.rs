@@ -20,6 +20,18 @@ pub struct Digest {
 }
 
 /// Builds a [`Digest`] event by event, without keeping the events.
+///
+/// ```
+/// use sargon_core::digest::DigestBuilder;
+/// use sargon_core::{Event, SMove, Score};
+///
+/// let mut digest = DigestBuilder::new();
+/// digest.add(&Event::Created { path: vec![SMove::plain(35, 55)] });
+/// digest.add(&Event::Result { best: Some(SMove::plain(35, 55)), score: Score(0x80) });
+/// let d = digest.finish();
+/// assert_eq!((d.counts["created"], d.counts["result"], d.counts["eval"]), (1, 1, 0));
+/// assert_eq!(d.sha256.len(), 64);
+/// ```
 #[derive(Default)]
 pub struct DigestBuilder {
     counts: BTreeMap<&'static str, u64>,

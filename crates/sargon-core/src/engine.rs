@@ -73,6 +73,13 @@ impl Capabilities {
     }
 
     /// Does the engine have `capability`?
+    ///
+    /// ```
+    /// use sargon_core::{Capabilities, Capability};
+    /// let traced = Capabilities { trace: true, ..Capabilities::default() };
+    /// assert!(traced.has(Capability::Trace) && !traced.has(Capability::Hooks));
+    /// assert!(Capabilities::hooked(true, false).has(Capability::State));
+    /// ```
     pub fn has(self, capability: Capability) -> bool {
         match capability {
             Capability::Trace => self.trace,
@@ -102,6 +109,14 @@ pub struct SearchOptions {
 
 impl SearchOptions {
     /// Options for a search of `depth` plies, everything else default.
+    ///
+    /// ```
+    /// use sargon_core::SearchOptions;
+    /// let opts = SearchOptions::depth(4);
+    /// assert_eq!((opts.depth, opts.book_random), (4, 0));
+    /// assert_eq!(opts.instruction_budget(), sargon_core::engine::instruction_budget(4));
+    /// assert!(!opts.stop_requested());
+    /// ```
     pub fn depth(depth: u8) -> Self {
         SearchOptions {
             depth,
@@ -186,6 +201,18 @@ pub struct SearchOutcome {
 
 impl SearchOutcome {
     /// The root score from the side to move's point of view (positive: good for it).
+    ///
+    /// ```
+    /// use sargon_core::{engine::SearchStats, SearchOutcome, Score};
+    /// let found = SearchOutcome {
+    ///     best: None,
+    ///     root_score: Score(0x88), // one pawn down for the side that did not move
+    ///     from_book: false,
+    ///     stats: SearchStats::default(),
+    /// };
+    /// assert_eq!(found.score_for_mover().pawns(), 1.0);
+    /// assert!(!found.mates());
+    /// ```
     pub fn score_for_mover(&self) -> Score {
         self.root_score.negated()
     }
@@ -288,6 +315,18 @@ pub struct RomId {
 
 impl RomId {
     /// The note every result made with an unverified ROM carries; `None` when verified.
+    ///
+    /// ```
+    /// use sargon_core::engine::RomId;
+    /// let rom = RomId {
+    ///     name: "mine".into(),
+    ///     sha256: "00".into(),
+    ///     verified: false,
+    ///     allowed_differences: vec![],
+    /// };
+    /// assert!(rom.unverified_note().unwrap().starts_with("ROM `mine` is NOT VERIFIED"));
+    /// assert_eq!(RomId { verified: true, ..rom }.unverified_note(), None);
+    /// ```
     pub fn unverified_note(&self) -> Option<String> {
         (!self.verified).then(|| {
             format!(

@@ -19,6 +19,12 @@ pub(crate) const ECHO_CHARS: usize = 100;
 /// and characters that print as nothing (`U+FEFF`, `U+200B`, direction overrides) written
 /// as Rust escapes (`\n`, `\t`, `\u{1b}`, `\u{feff}`), and anything past `ECHO_CHARS`
 /// characters replaced by "... (N more characters)".
+///
+/// ```
+/// use sargon_core::input::echo;
+/// assert_eq!(echo("bad\x1b[2Jline\n"), "bad\\u{1b}[2Jline\\n");
+/// assert!(echo(&"x".repeat(150)).ends_with("... (50 more characters)"));
+/// ```
 pub fn echo(text: &str) -> String {
     let mut out = String::new();
     let mut chars = text.chars();
@@ -41,6 +47,15 @@ pub fn echo(text: &str) -> String {
 /// A whole number within `lo..=hi`, from `text` (spaces around it allowed). Whatever is
 /// refused (a negative number, one too large for any type, a fraction, a word) gets the
 /// same sentence, naming the range: "expected a whole number from 1 to 1024, got `-1`".
+///
+/// ```
+/// use sargon_core::input::whole_number;
+/// assert_eq!(whole_number(" 12 ", 1, 1024), Ok(12));
+/// assert_eq!(
+///     whole_number("-1", 1, 1024).unwrap_err(),
+///     "expected a whole number from 1 to 1024, got `-1`"
+/// );
+/// ```
 pub fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(n) if (lo..=hi).contains(&n) => Ok(n),
@@ -53,6 +68,12 @@ pub fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
 
 /// A number of seconds above 0 and at most `most`, from `text` (a fraction allowed:
 /// `0.5`). Refused alike: 0, a negative number, one past `most` (`1e20`), `inf`, `NaN`.
+///
+/// ```
+/// use sargon_core::input::seconds;
+/// assert_eq!(seconds("0.5", 60.0), Ok(0.5));
+/// assert!(seconds("NaN", 60.0).is_err() && seconds("0", 60.0).is_err());
+/// ```
 pub fn seconds(text: &str, most: f64) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(s) if s > 0.0 && s <= most => Ok(s),

@@ -138,12 +138,25 @@ pub(crate) fn line(pos: &Chess, outcome: &SearchOutcome, events: &[Event]) -> Pv
 }
 
 /// SAN (with + or #) of one of Sargon's moves in `pos`, if it is legal there.
+///
+/// ```
+/// use sargon_core::{pv, SMove};
+/// let start = shakmaty::Chess::default();
+/// assert_eq!(pv::san(&start, &SMove::plain(22, 43)).as_deref(), Some("Nc3")); // b1-c3
+/// assert_eq!(pv::san(&start, &SMove::plain(22, 42)), None);
+/// ```
 pub fn san(pos: &Chess, m: &SMove) -> Option<String> {
     let mv = m.to_chess(pos)?;
     Some(SanPlus::from_move(pos.clone(), mv).to_string())
 }
 
 /// SAN with move numbers, as in "1.Qg8+ Nxg8 2.Nf7#" (Black to move starts "1...").
+///
+/// ```
+/// let start = shakmaty::Chess::default();
+/// let line = ["e4", "e5", "Nf3"].map(String::from);
+/// assert_eq!(sargon_core::pv::numbered_line(&start, &line), "1.e4 e5 2.Nf3");
+/// ```
 pub fn numbered_line(pos: &Chess, san: &[String]) -> String {
     let mut out = String::new();
     let mut number = pos.fullmoves().get();

@@ -114,6 +114,13 @@ pub(crate) const KINDS: [&str; 7] = [
 
 impl Event {
     /// The event's kind, as written first on its text line.
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove, Score};
+    /// let e = Event::Result { best: Some(SMove::plain(35, 55)), score: Score(0) };
+    /// assert_eq!(e.kind(), "result");
+    /// assert_eq!(e.to_string(), "result e2e4 : 00");
+    /// ```
     pub fn kind(&self) -> &'static str {
         match self {
             Event::Created { .. } => "created",
@@ -127,6 +134,13 @@ impl Event {
     }
 
     /// The node the event concerns, if any.
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove};
+    /// let e4 = SMove::plain(35, 55);
+    /// assert_eq!(Event::Created { path: vec![e4] }.path(), Some(&vec![e4]));
+    /// assert_eq!(Event::Ascend { ply: 2 }.path(), None);
+    /// ```
     pub fn path(&self) -> Option<&Path> {
         match self {
             Event::Created { path }
@@ -139,6 +153,12 @@ impl Event {
     }
 
     /// The event as one JSON object (a line of the JSON Lines form).
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove};
+    /// let json = Event::Created { path: vec![SMove::plain(35, 55)] }.to_json();
+    /// assert_eq!(json, serde_json::json!({"event": "created", "ply": 1, "path": ["e2e4"]}));
+    /// ```
     pub fn to_json(&self) -> serde_json::Value {
         use serde_json::json;
         let p = |path: &Path| path.iter().map(|m| m.uci()).collect::<Vec<_>>();

@@ -80,6 +80,16 @@ pub enum TraceLineError {
 }
 
 /// Read one line of a JSON Lines trace (without its newline).
+///
+/// ```
+/// use sargon_core::trace_line::{parse_trace_line, TraceLine};
+/// use sargon_core::{Event, SMove};
+///
+/// let line = r#"{"event": "created", "ply": 1, "path": ["e2e4"]}"#;
+/// let Ok(TraceLine::Event(event)) = parse_trace_line(line) else { panic!() };
+/// assert_eq!(event, Event::Created { path: vec![SMove::plain(35, 55)] });
+/// assert!(parse_trace_line("created e2e4").is_err()); // the text form is not JSON
+/// ```
 pub fn parse_trace_line(line: &str) -> Result<TraceLine, TraceLineError> {
     let value: Value =
         serde_json::from_str(line).map_err(|e| TraceLineError::NotJson(e.to_string()))?;
@@ -148,6 +158,13 @@ pub fn parse_trace_line(line: &str) -> Result<TraceLine, TraceLineError> {
 }
 
 /// A move as the trace writes it: `e2e4`, or `e7e8q` for Sargon's only promotion.
+///
+/// ```
+/// use sargon_core::trace_line::parse_move;
+/// assert_eq!(parse_move("e2e4").unwrap().uci(), "e2e4");
+/// assert_eq!(parse_move("e7e8q").unwrap().uci(), "e7e8q");
+/// assert!(parse_move("e7e8n").is_err()); // Sargon promotes to a queen only
+/// ```
 pub fn parse_move(text: &str) -> Result<SMove, TraceLineError> {
     let bad = |problem| TraceLineError::BadMove {
         text: echo(text),

@@ -57,12 +57,24 @@ pub struct Sq(pub u8);
 
 impl Sq {
     /// The Sargon index of a chess square (file 0-7 = a-h, rank 0-7 = 1-8).
+    ///
+    /// ```
+    /// use sargon_core::Sq;
+    /// assert_eq!(Sq::from_file_rank(4, 1), Sq(35)); // e2
+    /// assert_eq!(Sq::from_file_rank(4, 1).to_string(), "e2");
+    /// ```
     pub fn from_file_rank(file: u8, rank: u8) -> Sq {
         debug_assert!(file < 8 && rank < 8);
         Sq(21 + rank * 10 + file)
     }
 
     /// File and rank (0-7 each), or `None` for a border index.
+    ///
+    /// ```
+    /// use sargon_core::Sq;
+    /// assert_eq!(Sq(98).file_rank(), Some((7, 7))); // h8
+    /// assert_eq!(Sq(20).file_rank(), None); // the border left of a1
+    /// ```
     pub fn file_rank(self) -> Option<(u8, u8)> {
         let i = self.0;
         if !(21..=98).contains(&i) {
@@ -82,6 +94,11 @@ impl Sq {
     }
 
     /// The board index of a shakmaty square.
+    ///
+    /// ```
+    /// use sargon_core::Sq;
+    /// assert_eq!(Sq::from_shakmaty(shakmaty::Square::A8), Sq(91));
+    /// ```
     pub fn from_shakmaty(sq: shakmaty::Square) -> Sq {
         Sq::from_file_rank(u32::from(sq.file()) as u8, u32::from(sq.rank()) as u8)
     }
@@ -122,6 +139,11 @@ impl SMove {
     }
 
     /// The move in UCI coordinates (`e2e4`, `e7e8q` for Sargon's only promotion).
+    ///
+    /// ```
+    /// use sargon_core::SMove;
+    /// assert_eq!(SMove::plain(35, 55).uci(), "e2e4");
+    /// ```
     pub fn uci(&self) -> String {
         let promo = if self.flags & flag::PROMOTE != 0 {
             "q"
@@ -137,6 +159,16 @@ impl SMove {
     /// promoting to a queen exactly when the promotion flag is set. `None` when no legal
     /// move fits: Sargon generates moves that leave its king in check and drops them only
     /// when it plays them, so its trace may name such moves.
+    ///
+    /// ```
+    /// use sargon_core::SMove;
+    /// use shakmaty::{Chess, Position};
+    ///
+    /// let start = Chess::default();
+    /// let e4 = SMove::plain(35, 55).to_chess(&start).expect("legal");
+    /// assert_eq!(e4.to(), shakmaty::Square::E4);
+    /// assert!(SMove::plain(35, 65).to_chess(&start).is_none()); // e2-e5
+    /// ```
     pub fn to_chess(&self, pos: &Chess) -> Option<Move> {
         let from = self.from.to_shakmaty()?;
         let to = self.to.to_shakmaty()?;
@@ -173,6 +205,12 @@ impl Score {
     pub(crate) const UNITS_PER_PAWN: i32 = 8;
 
     /// The score in pawns for the side the byte belongs to (positive: good for that side).
+    ///
+    /// ```
+    /// use sargon_core::Score;
+    /// assert_eq!(Score(0x80).pawns(), 0.0);
+    /// assert_eq!(Score(0x78).pawns(), 1.0); // smaller bytes are better
+    /// ```
     pub fn pawns(self) -> f64 {
         f64::from(self.units()) / f64::from(Self::UNITS_PER_PAWN)
     }
@@ -183,17 +221,35 @@ impl Score {
     }
 
     /// Centipawns, rounded toward zero where an eighth of a pawn is not whole (12.5 cp).
+    ///
+    /// ```
+    /// use sargon_core::Score;
+    /// assert_eq!(Score(0x7f).centipawns(), 12);
+    /// assert_eq!(Score(0x90).centipawns(), -200);
+    /// ```
     pub fn centipawns(self) -> i32 {
         self.units() * 100 / Self::UNITS_PER_PAWN
     }
 
     /// The byte for a score in pawns, clamped into the range Sargon can express.
+    ///
+    /// ```
+    /// use sargon_core::Score;
+    /// assert_eq!(Score::from_pawns(1.5), Score(0x74));
+    /// assert_eq!(Score::from_pawns(-100.0), Score(0xff));
+    /// ```
     pub fn from_pawns(pawns: f64) -> Score {
         let units = (pawns * f64::from(Self::UNITS_PER_PAWN)).round() as i32;
         Score((0x80 - units).clamp(0, 0xff) as u8)
     }
 
     /// The same score seen from the other side, as the search's `NEG` makes it.
+    ///
+    /// ```
+    /// use sargon_core::Score;
+    /// assert_eq!(Score(0x78).negated(), Score(0x88));
+    /// assert_eq!(Score(0x78).negated().pawns(), -1.0);
+    /// ```
     pub fn negated(self) -> Score {
         Score(self.0.wrapping_neg())
     }

@@ -128,6 +128,21 @@ impl Default for Port {
 
 impl Port {
     /// A port with the shortcuts.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+    ///
+    /// let mut port = sargon_port::Port::new();
+    /// assert_eq!((port.id(), port.max_depth()), ("port".to_string(), 20));
+    /// // White mates in one: Qh5xf7.
+    /// let pos = sargon_core::parse_position(
+    ///     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+    /// )?;
+    /// let found = port.search(&setup(&pos, Book::Off)?, &SearchOptions::depth(2), &mut Hooks::new())?;
+    /// assert_eq!(found.best.unwrap().uci(), "h5f7");
+    /// assert!(found.mates());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new() -> Port {
         Port::with_scoring(Scoring::default())
     }

@@ -25,6 +25,17 @@ use sargon_core::input::echo;
 
 /// An engine as a person names it; [`fmt::Display`] gives the name every result records
 /// (`port`, `emulator`, `exec:COMMAND`, `uci:COMMAND`).
+///
+/// ```
+/// use sargon_tools::engines::EngineSpec;
+///
+/// let spec: EngineSpec = "exec:./my-port --trace".parse()?;
+/// assert_eq!(spec, EngineSpec::Exec("./my-port --trace".into()));
+/// assert_eq!("emu".parse::<EngineSpec>()?.to_string(), "emulator");
+/// assert!(spec.is_external() && !spec.is_emulator());
+/// assert!("zargon".parse::<EngineSpec>().is_err());
+/// # Ok::<(), sargon_tools::engines::SpecError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EngineSpec {
     /// The native port.
@@ -168,6 +179,18 @@ pub struct OpenOptions {
     pub timeout: Duration,
 }
 
+impl OpenOptions {
+    /// Options with the default ROM store (`$SARGON_ROMS`, else the XDG data directory)
+    /// and `timeout` for another person's port.
+    pub fn new(timeout: Duration) -> OpenOptions {
+        OpenOptions {
+            #[cfg(feature = "emulator")]
+            store: sargon_original::rom::RomStore::open(None),
+            timeout,
+        }
+    }
+}
+
 /// Why an engine could not be opened.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -205,6 +228,18 @@ pub struct Opened {
 }
 
 /// Open the engine `spec` names.
+///
+/// ```
+/// use sargon_tools::engines::{open, EngineSpec, OpenOptions};
+///
+/// let options = OpenOptions::new(sargon_tools::external::DEFAULT_TIMEOUT);
+/// let port = open(&EngineSpec::Port, &options)?.engine;
+/// assert_eq!(port.id(), "port");
+/// assert!(port.capabilities().hooks);
+/// let exec = open(&EngineSpec::Exec("./my-port".into()), &options)?.engine;
+/// assert!(exec.capabilities().trace && !exec.capabilities().hooks);
+/// # Ok::<(), sargon_tools::engines::OpenError>(())
+/// ```
 pub fn open(spec: &EngineSpec, options: &OpenOptions) -> Result<Opened, OpenError> {
     let engine: Box<dyn Engine + Send> = match spec {
         EngineSpec::Port => Box::new(sargon_port::Port::new()),

@@ -46,6 +46,17 @@ pub(crate) const GIT_COMMIT: &str = match option_env!("SARGON_GIT_COMMIT") {
 /// line, with the move counters when the line has them (six fields) or `0 1`. Empty lines
 /// and `#` comments are skipped; a position's index is its place among the others. Each is
 /// checked here, so that a bad one is named by its line and quoted as written.
+///
+/// ```
+/// use sargon_tools::diff_run::read_positions;
+///
+/// let epd = "# a comment\n4k3/8/8/8/8/8/8/4K3 b - - bm Kd7;\nstartpos moves e2e4\n";
+/// let fens = read_positions(epd)?;
+/// assert_eq!(fens[0], "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+/// assert_eq!(fens[1], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+/// assert!(read_positions("8/8 w\n").is_err());
+/// # Ok::<(), anyhow::Error>(())
+/// ```
 pub fn read_positions(text: &str) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
