@@ -39,10 +39,11 @@ pub(super) struct Engines {
 }
 
 impl Engines {
-    /// The port, the emulator and `given`. Each engine but the emulator is opened once
-    /// here to say what it can do, so a `uci:` program that does not start is refused
-    /// before the server listens. (The emulator's ROM may be imported while the server
-    /// runs: it is asked when a request needs it.)
+    /// The port, the emulator and `given`. Each engine is opened once here to say what it
+    /// can do, so that a `uci:` program that does not start is refused before the server
+    /// listens, and the page's first `/api/engines` is answered at once. The emulator
+    /// without a ROM is no error: the ROM may be imported while the server runs, and the
+    /// emulator is opened again when a request needs it.
     pub(super) fn new(searches: &Searches, given: Vec<EngineSpec>) -> Result<Engines, String> {
         let mut specs = vec![EngineSpec::Port, EngineSpec::EMULATOR];
         for spec in given {
@@ -54,10 +55,17 @@ impl Engines {
             specs,
             capabilities: Mutex::default(),
         };
-        for spec in engines.specs.iter().filter(|s| !s.is_emulator()) {
-            engines.capabilities_of(searches, spec).map_err(|e| {
-                format!("cannot offer the engine `{}`: {e}", echo(&spec.to_string()))
-            })?;
+        for spec in &engines.specs {
+            match engines.capabilities_of(searches, spec) {
+                Ok(_) => {}
+                Err(_) if spec.is_emulator() => {}
+                Err(e) => {
+                    return Err(format!(
+                        "cannot offer the engine `{}`: {e}",
+                        echo(&spec.to_string())
+                    ))
+                }
+            }
         }
         Ok(engines)
     }
