@@ -1,6 +1,7 @@
 //! The explorer in a real browser: `sargon serve` on a free loopback port, and
 //! tests/browser/explorer.mjs driving Debian's chromium through playwright-core, as a
-//! newcomer would use the page (search, open nodes, follow the PV, compare, mistakes).
+//! newcomer would use the page (search, open nodes, follow the PV, compare, mistakes), and
+//! with another person's port offered (`serve --engine`: ours behind `exec:` and `uci:`).
 //!
 //! Where chromium, node or playwright-core (`npm ci` in tests/browser) is missing, the test
 //! prints a `skipped:` line and passes, unless `SARGON_BROWSER_TEST=required` (set by
@@ -40,7 +41,9 @@ fn the_explorer_works_in_a_real_browser() {
         .load(None)
         .is_ok();
 
-    let (mut server, url) = common::start_serve(&[]);
+    let exec = common::serve_api::our_port_exec();
+    let uci = format!("uci:{} uci", env!("CARGO_BIN_EXE_sargon"));
+    let (mut server, url) = common::start_serve(&["--engine", &exec, "--engine", &uci]);
 
     let out_dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explorer");
     std::fs::create_dir_all(&out_dir).unwrap();
@@ -50,6 +53,8 @@ fn the_explorer_works_in_a_real_browser() {
         .arg(&out_dir)
         .arg(CHROMIUM)
         .arg(if rom { "1" } else { "0" })
+        .arg(&exec)
+        .arg(&uci)
         .output()
         .expect("node runs the browser script");
     let _ = server.kill();
@@ -78,6 +83,10 @@ fn the_explorer_works_in_a_real_browser() {
             "Compare and the original's search were not tried",
         );
     }
+    // Not for docs/: it shows this machine's path to the binary, the exec: port's name.
+    let exec_shot =
+        std::fs::read(out_dir.join("explorer-exec.png")).expect("the screenshot was written");
+    assert!(exec_shot.starts_with(b"\x89PNG\r\n\x1a\n"));
     for shot in shots {
         let bytes = std::fs::read(out_dir.join(shot)).expect("the screenshot was written");
         assert!(

@@ -16,8 +16,14 @@ use serde_json::{json, Value};
 
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
-use sargon_core::position::Setup;
 use sargon_core::vocab::SMove;
+
+use axum::extract::{Path as UrlPath, State as AxumState};
+use axum::Json;
+use sargon_core::position::{self, Book, Setup};
+use sargon_tools::engines::EngineSpec;
+
+use super::{engines, finished, get_search, searches, ApiError, App};
 
 /// What one engine's memory held at a node.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -59,6 +65,16 @@ impl Snapshot {
     }
 }
 
+/// Whether two paths make the same moves, square for square. A path read from another
+/// port's trace carries only the promotion bit of each move's flags (docs/trace-format.md),
+/// so the node is found by its squares, not by the flag bytes of this engine's moves.
+fn same_squares(a: &[SMove], b: &[SMove]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x.from, x.to) == (y.from, y.to))
+}
+
 /// Run `setup` to `depth` on `engine` and take the snapshot of the node at `path`.
 /// `None` when the search never reached the node's ply list (a path not in the tree).
 pub(crate) fn snapshot(
@@ -85,7 +101,7 @@ pub(crate) fn snapshot(
         ],
         |event: &mut HookEvent<'_>| match event {
             HookEvent::MovegenDone(v)
-                if !evaluated_at_ply && !seen_list && v.search().path() == parent =>
+                if !evaluated_at_ply && !seen_list && same_squares(&v.search().path(), parent) =>
             {
                 snap.moves = v.moves();
                 seen_list = true;
@@ -94,7 +110,9 @@ pub(crate) fn snapshot(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
-            HookEvent::AlphaBeta(v) if !evaluated_at_ply && v.search().path() == path => {
+            HookEvent::AlphaBeta(v)
+                if !evaluated_at_ply && same_squares(&v.search().path(), path) =>
+            {
                 let search = v.search();
                 snap.evaluated = true;
                 snap.board = search.board().0.to_vec();
@@ -109,7 +127,7 @@ pub(crate) fn snapshot(
                 }
             }
             HookEvent::BestTest(v) if evaluated_at_ply && snap.one_ply_up.is_none() => {
-                if v.search().path() == path {
+                if same_squares(&v.search().path(), path) {
                     snap.one_ply_up = Some(v.one_ply_up().0);
                 }
                 stop.store(true, Ordering::Relaxed);
@@ -125,4 +143,56 @@ pub(crate) fn snapshot(
     }
     drop(hooks);
     Ok((seen_list || snap.evaluated).then_some(snap))
+}
+
+/// `GET /api/search/{id}/node/{n}/memory`: Sargon's memory at the node on the port and,
+/// with a ROM, on the original: the node's ply's move list, and at its evaluation the
+/// board, NPLY, PLYMAX, COLOR and the score bytes ([`snapshot`]). The search is run again
+/// on each engine up to the node. A search made by another engine is read the same way,
+/// on these two, at its node's moves (its own memory has no hooks to read it by), and
+/// the answer's `note` says so.
+pub(super) async fn route(
+    AxumState(app): AxumState<Arc<App>>,
+    UrlPath((id, node)): UrlPath<(u64, usize)>,
+) -> Result<Json<Value>, ApiError> {
+    let search = get_search(&app, id)?;
+    let f = finished(&search)?;
+    if node >= f.tree.nodes.len() {
+        return Err(ApiError::not_found(format!(
+            "search {id} has no node {node}"
+        )));
+    }
+    let path = searches::path_to(&f.tree, node);
+    let request = search.request.clone();
+    let note = engines::searched_again_note(
+        &request.engine,
+        "these are the port's and the original's memories, each searching again up to this node's moves",
+    );
+    let emulator = app.searches.open(&EngineSpec::EMULATOR);
+    let root = f.root.clone();
+    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
+        let snap = |engine: &mut dyn sargon_core::engine::Engine| {
+            snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
+        };
+        let port = snap(&mut sargon_port::Port::new())?;
+        let (original, reason) = match emulator {
+            Ok(mut opened) => (snap(opened.engine.as_mut())?, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let same = original.as_ref().map(|o| Some(o) == port.as_ref());
+        Ok(json!({
+            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
+            "port": port.as_ref().map(Snapshot::to_json),
+            "emulator": original.as_ref().map(Snapshot::to_json),
+            "emulator_reason": reason,
+            "same": same,
+            "note": note,
+        }))
+    });
+    let v = work
+        .await
+        .map_err(|e| ApiError::bad(format!("reading the memory failed: {e}")))?
+        .map_err(ApiError::bad)?;
+    Ok(Json(v))
 }

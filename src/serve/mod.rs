@@ -29,7 +29,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 use shakmaty::{Chess, Color, Position};
 
-use sargon_core::engine::SearchOptions;
+use sargon_core::engine::{Capability, SearchOptions};
 use sargon_core::input::echo;
 use sargon_core::position;
 use sargon_core::trace::Event;
@@ -37,9 +37,11 @@ use sargon_original::rom::RomStore;
 use sargon_tools::engines::EngineSpec;
 use sargon_tools::tree::{pawns, SearchTree, Status};
 
+mod engines;
 pub(crate) mod memory;
 pub(crate) mod searches;
 
+use engines::Engines;
 use sargon_core::position::Book;
 use searches::{Finished, Search, SearchRequest, Searches, State};
 
@@ -71,11 +73,18 @@ pub(crate) struct ServeArgs {
     /// search that alone creates more is stopped and the page told how to stream it
     #[arg(long, default_value_t = 1_500_000, value_parser = crate::cli::numbers::keep_nodes, allow_negative_numbers = true)]
     pub keep_nodes: usize,
+    /// Another engine to offer in the page's engine choice, besides the port and the
+    /// original: `exec:COMMAND` or `uci:COMMAND` (another person's port), given again for
+    /// each; a page can choose only these, never name a program itself
+    #[arg(long = "engine", value_name = "SPEC", value_parser = crate::cli::parse_engine)]
+    pub engines: Vec<EngineSpec>,
 }
 
 /// The server's state, shared by every request.
 struct App {
     searches: Arc<Searches>,
+    /// The engines a page may choose.
+    engines: Engines,
     /// `Host` values a request may carry.
     hosts: Vec<String>,
 }
@@ -91,6 +100,17 @@ pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
 }
 
 async fn serve(store: RomStore, args: ServeArgs) -> Result<()> {
+    // The page can always choose the emulator, so `--core` is never refused here.
+    let core = args.core.core.unwrap_or_default();
+    let searches = Arc::new(Searches::new(
+        store,
+        args.rom,
+        core,
+        // Searches wait in line for a worker: more workers than cores would only share them.
+        crate::cli::numbers::workers(Some(args.jobs), usize::MAX),
+        args.keep_nodes,
+    ));
+    let engines = Engines::new(&searches, args.engines).map_err(anyhow::Error::msg)?;
     let addr = SocketAddr::new(args.bind, args.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -108,18 +128,9 @@ async fn serve(store: RomStore, args: ServeArgs) -> Result<()> {
             local
         );
     }
-    // The page can always choose the emulator, so `--core` is never refused here.
-    let core = args.core.core.unwrap_or_default();
-    let searches = Arc::new(Searches::new(
-        store,
-        args.rom,
-        core,
-        // Searches wait in line for a worker: more workers than cores would only share them.
-        crate::cli::numbers::workers(Some(args.jobs), usize::MAX),
-        args.keep_nodes,
-    ));
     let app = Arc::new(App {
         searches,
+        engines,
         hosts: allowed_hosts(local),
     });
     let url = format!("http://{}/", display_host(local));
@@ -191,7 +202,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/search/{id}/progress", get(search_progress))
         .route("/api/search/{id}/cancel", post(search_cancel))
         .route("/api/search/{id}/node/{node}", get(node_route))
-        .route("/api/search/{id}/node/{node}/memory", get(memory_route))
+        .route("/api/search/{id}/node/{node}/memory", get(memory::route))
         .route("/api/search/{id}/find", get(find_route))
         .route("/api/search/{id}/pv-steps", get(pv_steps))
         .route("/api/compare", post(compare_route))
@@ -333,27 +344,15 @@ async fn favicon() -> impl IntoResponse {
 // ---------------------------------------------------------------------------------------
 // Engines and positions
 
-/// Which engines can run, with the reason when the original cannot.
+/// Every engine a page may choose (`Engines::list`), the port and the emulator also
+/// under their names as before, and the workers' load.
 async fn engines(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
-    let emulator = match app.searches.store.load(app.searches.rom.as_deref()) {
-        Ok(rom) => json!({
-            "available": true,
-            "max_depth": EngineSpec::EMULATOR.max_depth(),
-            "rom": rom.meta.name,
-            "core": app.searches.core.to_string(),
-            "verified": rom.verified(),
-            "warning": rom.unverified_reason(),
-        }),
-        Err(e) => json!({
-            "available": false,
-            "max_depth": EngineSpec::EMULATOR.max_depth(),
-            "reason": e.to_string(),
-        }),
-    };
+    let list = app.engines.list(&app.searches);
     let (running, waiting) = app.searches.load();
     Json(json!({
-        "port": {"available": true, "max_depth": EngineSpec::Port.max_depth()},
-        "emulator": emulator,
+        "port": list[0],
+        "emulator": list[1],
+        "engines": list,
         "jobs": app.searches.workers,
         "running": running,
         "waiting": waiting,
@@ -441,21 +440,6 @@ struct SearchBody {
     page: Option<String>,
 }
 
-/// The engine a page names, if this server offers it: the port and the emulator. A page
-/// never names a program to run: `exec:` and `uci:` are refused.
-fn offered(name: &str) -> Result<EngineSpec, ApiError> {
-    let spec: EngineSpec = name
-        .parse()
-        .map_err(|e: sargon_tools::engines::SpecError| ApiError::bad(e.to_string()))?;
-    if spec.is_external() {
-        return Err(ApiError::bad(format!(
-            "engine `{}` is not offered by this server",
-            echo(name)
-        )));
-    }
-    Ok(spec)
-}
-
 fn default_engine() -> String {
     "port".into()
 }
@@ -464,12 +448,15 @@ fn yes() -> bool {
     true
 }
 
-/// Read a search request: the position as the command line reads it, the engine by name.
-fn search_request(body: &SearchBody) -> Result<SearchRequest, ApiError> {
+/// Read a search request: the position as the command line reads it, the engine by name
+/// (one the server offers, with a trace to draw the tree from).
+fn search_request(app: &App, body: &SearchBody) -> Result<SearchRequest, ApiError> {
     let read = position::read_position(&body.fen).map_err(|e| ApiError::bad(e.to_string()))?;
     position::setup(&read.position, Book::from(body.book))
         .map_err(|e| ApiError::bad(e.to_string()))?;
-    let engine = offered(&body.engine)?;
+    let engine = app.engines.offered(&body.engine)?;
+    app.engines
+        .require(&app.searches, &engine, Capability::Trace, engines::A_SEARCH)?;
     Ok(SearchRequest {
         fen: position::fen_of(&read.position),
         engine,
@@ -483,7 +470,7 @@ async fn search_start(
     AxumState(app): AxumState<Arc<App>>,
     Body(body): Body<SearchBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let request = search_request(&body)?;
+    let request = search_request(&app, &body)?;
     if request.engine.is_emulator() {
         app.searches
             .store
@@ -687,51 +674,6 @@ async fn node_route(
     Ok(Json(node_json(&f, node, true)))
 }
 
-/// `GET /api/search/{id}/node/{n}/memory`: Sargon's memory at the node on the port and,
-/// with a ROM, on the original: the node's ply's move list, and at its evaluation the
-/// board, NPLY, PLYMAX, COLOR and the score bytes ([`memory`]). The search is run again
-/// on each engine up to the node.
-async fn memory_route(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath((id, node)): UrlPath<(u64, usize)>,
-) -> Result<Json<Value>, ApiError> {
-    let search = get_search(&app, id)?;
-    let f = finished(&search)?;
-    if node >= f.tree.nodes.len() {
-        return Err(ApiError::not_found(format!(
-            "search {id} has no node {node}"
-        )));
-    }
-    let path = searches::path_to(&f.tree, node);
-    let request = search.request.clone();
-    let emulator = app.searches.open(&EngineSpec::EMULATOR);
-    let root = f.root.clone();
-    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
-        let snap = |engine: &mut dyn sargon_core::engine::Engine| {
-            memory::snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
-        };
-        let port = snap(&mut sargon_port::Port::new())?;
-        let (original, reason) = match emulator {
-            Ok(mut opened) => (snap(opened.engine.as_mut())?, None),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        let same = original.as_ref().map(|o| Some(o) == port.as_ref());
-        Ok(json!({
-            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-            "port": port.as_ref().map(memory::Snapshot::to_json),
-            "emulator": original.as_ref().map(memory::Snapshot::to_json),
-            "emulator_reason": reason,
-            "same": same,
-        }))
-    });
-    let v = work
-        .await
-        .map_err(|e| ApiError::bad(format!("reading the memory failed: {e}")))?
-        .map_err(ApiError::bad)?;
-    Ok(Json(v))
-}
-
 #[derive(serde::Deserialize)]
 struct FindQuery {
     /// Moves in UCI, separated by spaces or commas.
@@ -850,13 +792,16 @@ async fn compare_route(
     AxumState(app): AxumState<Arc<App>>,
     Body(body): Body<CompareBody>,
 ) -> Result<Json<Value>, ApiError> {
-    let request = search_request(&SearchBody {
-        fen: body.fen,
-        engine: "emulator".into(),
-        depth: body.depth,
-        book: body.book,
-        page: None,
-    })?;
+    let request = search_request(
+        &app,
+        &SearchBody {
+            fen: body.fen,
+            engine: "emulator".into(),
+            depth: body.depth,
+            book: body.book,
+            page: None,
+        },
+    )?;
     EngineSpec::EMULATOR
         .check_depth(request.depth)
         .map_err(|e| ApiError::bad(e.to_string()))?;
@@ -925,7 +870,9 @@ async fn models_route(
     AxumState(app): AxumState<Arc<App>>,
     Query(q): Query<ModelsQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let kind = offered(&q.engine)?;
+    let kind = app.engines.offered(&q.engine)?;
+    app.engines
+        .require(&app.searches, &kind, Capability::Hooks, engines::THE_MODELS)?;
     let opened = app
         .searches
         .open(&kind)
@@ -960,7 +907,8 @@ async fn models_route(
 // Inside the original: the profile of a search, the listing of a routine
 
 /// `GET /api/search/{id}/profile`: where the original spends the search's time, routine
-/// by routine (`sargon profile`): the search run again on the emulator with the profiler.
+/// by routine (`sargon profile`): the search run again on the emulator with the profiler
+/// (for a search made by another engine too: the answer's `note` says so).
 async fn profile_route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
@@ -977,6 +925,10 @@ async fn profile_route(
         .load(app.searches.rom.as_deref())
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let root = f.root.clone();
+    let note = engines::searched_again_note(
+        &request.engine,
+        "this is the original's profile of the same position, depth and book, run on the emulator",
+    );
     let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
         let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
@@ -992,6 +944,7 @@ async fn profile_route(
                 .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
                 .map(|m| m.uci()),
             "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
+            "note": note,
         }))
     });
     let v = work

@@ -45,9 +45,19 @@ impl SearchRequest {
     /// The command that streams this search's trace, for a search too big to keep.
     pub(crate) fn trace_command(&self) -> String {
         let book = if self.book { "" } else { " --no-book" };
+        // Another person's port is a command line of its own: quoted for the shell.
+        let engine = self.engine.to_string();
+        let engine = if engine
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b':')
+        {
+            engine
+        } else {
+            format!("'{}'", engine.replace('\'', r"'\''"))
+        };
         format!(
-            "sargon trace '{}' --depth {} --engine {}{book}",
-            self.fen, self.depth, self.engine
+            "sargon trace '{}' --depth {} --engine {engine}{book}",
+            self.fen, self.depth
         )
     }
 }

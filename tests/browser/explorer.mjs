@@ -1,13 +1,15 @@
 // The explorer of `sargon serve` in a real browser: Debian's chromium, headless, driven by
 // playwright-core. Run by tests/serve_browser.rs as
-//   node tests/browser/explorer.mjs URL OUT_DIR CHROMIUM EXPECT_ROM(0|1)
+//   node tests/browser/explorer.mjs URL OUT_DIR CHROMIUM EXPECT_ROM(0|1) EXEC UCI
+// where EXEC and UCI are the other ports the server offers (`serve --engine`): our own port
+// behind `exec:` and `uci:`.
 // It does what a newcomer does (set a position, search, open nodes, follow the PV, compare
 // the engines, make a mistake) and checks what the page shows after each step; the
 // screenshots it leaves in OUT_DIR are the ones docs/explorer.md shows.
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
 
-const [url, outDir, executablePath, expectRom] = process.argv.slice(2);
+const [url, outDir, executablePath, expectRom, execName, uciName] = process.argv.slice(2);
 const ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
 const browser = await chromium.launch({
@@ -211,6 +213,42 @@ try {
     ok("1978 pace on the original");
     await page.click("#resign");
   }
+
+  // Another person's port (ours behind exec:), chosen by its name: its search opens as a
+  // tree, the port's own. The UCI port is offered but cannot search: it has no trace.
+  if (!(await page.isDisabled("#resign"))) await page.click("#resign");
+  const offered = await page.$$eval("#engine option", (os) => os.map((o) => [o.value, o.disabled, o.title]));
+  assert.deepEqual(offered.map(([v]) => v), ["port", "emulator", execName, uciName]);
+  assert.equal(offered[2][1], false);
+  assert.equal(offered[3][1], true);
+  assert.match(offered[3][2], /^a search in the explorer needs a trace of its search, which the engine `uci:/);
+  await page.fill("#position-text", ITALIAN);
+  await page.click("#set-position");
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, ITALIAN);
+  await page.selectOption("#engine", execName);
+  await page.fill("#depth", "3");
+  await page.click("#search");
+  await page.waitForFunction((n) => document.getElementById("engine-name")?.textContent === n, execName, { timeout: 60000 });
+  assert.equal(await page.textContent("#best-move"), best);
+  assert.deepEqual((await page.textContent("#pv-san")).split(" "), pvSan);
+  const execRows = await page.$$eval('.node[role="treeitem"]', (rows) => rows.length);
+  assert.equal(execRows, rootRows);
+  const execId = await page.evaluate(() => state.searchId);
+  const execPv = (await api(`/api/search/${execId}`)).pv_nodes;
+  assert.deepEqual(execPv, pvNodes);
+  await page.click(`.node[data-id="${execPv[0]}"] .label`);
+  await page.click(`.node[data-id="${execPv[0]}"] .tw`);
+  await page.waitForSelector(`.node[data-id="${execPv[1]}"]`);
+  await page.click(`.node[data-id="${execPv[1]}"] .label`);
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, node.fen);
+  await page.click("#memory");
+  await page.waitForSelector("#memory-note", { timeout: 60000 });
+  assert.match(await page.textContent("#memory-note"), /^this search was made by `exec:/);
+  await shot("explorer-exec.png");
+  await page.locator("#tree-panel").screenshot({ path: `${outDir}/explorer-exec-memory.png` });
+  // The models need hooks: the exec: port is offered there but cannot be chosen.
+  assert.deepEqual(await page.$eval("#models-engine option:nth-child(3)", (o) => [o.value, o.disabled]), [execName, true]);
+  ok(`another port behind exec: searches as a tree (${best}, PV ${pvSan.join(" ")}, ${execRows - 1} root moves)`);
 
   // Cancel a long search.
   await page.selectOption("#engine", "port");

@@ -186,16 +186,35 @@ async function loadEngines() {
     const mopt = $("models-engine").querySelector('option[value="emulator"]');
     mopt.disabled = opt.disabled;
     mopt.textContent = opt.textContent;
+    // Other people's ports given to `sargon serve --engine`, by their recorded names; one
+    // without a trace cannot draw a tree, one without hooks cannot run the models.
+    for (const other of e.engines.slice(2)) {
+      $("engine").append(engineOption(other, other.searches, other.search_refused));
+      $("models-engine").append(engineOption(other, other.capabilities && other.capabilities.hooks,
+        `running the models needs hooks, which the engine \`${other.name}\` does not have`));
+    }
     syncDepthLimit();
   } catch (e) {
     $("engines-note").textContent = e.message;
   }
 }
 
+function engineOption(engine, usable, why) {
+  const o = document.createElement("option");
+  o.value = engine.name;
+  o.textContent = engine.available ? engine.name : `${engine.name}: ${engine.reason}`;
+  o.title = usable ? engine.name : why || engine.reason || "";
+  o.disabled = !usable || !engine.available;
+  return o;
+}
+
+function engineNamed(name) {
+  return state.engines && state.engines.engines.find((e) => e.name === name);
+}
+
 function syncDepthLimit() {
-  if (!state.engines) return;
-  const max = state.engines[$("engine").value].max_depth;
-  $("depth").max = max;
+  const engine = engineNamed($("engine").value);
+  if (engine) $("depth").max = engine.max_depth;
 }
 $("engine").addEventListener("change", () => { syncDepthLimit(); updateUrl(); });
 
@@ -283,7 +302,7 @@ function showSearch(s, selectPath) {
   const r = s.result;
   $("progress").textContent = `done: ${s.nodes.toLocaleString()} nodes, ${s.events.toLocaleString()} events, ${fmtTime(s.elapsed_ms)}`;
   const rows = [];
-  const engine = r.engine === "emulator" ? `original (Z80, ROM ${r.rom})` : "port (Rust)";
+  const engine = r.engine === "emulator" ? `original (Z80, ROM ${r.rom})` : r.engine === "port" ? "port (Rust)" : `<code id="engine-name">${escapeHtml(r.engine)}</code>`;
   rows.push(["engine", engine]);
   if (r.no_legal_move) rows.push(["result", r.result]);
   else {
@@ -445,7 +464,8 @@ $("memory").addEventListener("click", async () => {
     const other = (i) => sides[1 - i][1];
     view.innerHTML = sides.map(([name, snap], i) => memoryColumn(name, snap, other(i), i === 0 ? m.emulator_reason : null)).join("") +
       `<div id="memory-verdict" class="${m.same === false ? "error" : "ok"}" style="flex-basis:100%">` +
-      (m.same === null ? "the original is not available: the port's memory alone" : m.same ? "the same bytes on both engines" : "the engines' memories differ (marked)") + "</div>";
+      (m.same === null ? "the original is not available: the port's memory alone" : m.same ? "the same bytes on both engines" : "the engines' memories differ (marked)") + "</div>" +
+      (m.note ? `<div id="memory-note" class="note" style="flex-basis:100%">${escapeHtml(m.note)}</div>` : "");
   } catch (e) {
     view.innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
   }
@@ -646,7 +666,8 @@ function gamePgn() {
   const tags = [["Event", "Game against Sargon (sargon serve)"], ["Site", "?"], ["Date", date], ["Round", "-"],
     ["White", game.human === "white" ? "Human" : engine], ["Black", game.human === "black" ? "Human" : engine], ["Result", game.result]];
   if (game.startFen !== START) tags.push(["SetUp", "1"], ["FEN", game.startFen]);
-  const head = tags.map(([k, v]) => `[${k} "${v}"]`).join("\n");
+  // A tag's value escapes `\` and `"` (an exec: port's name may hold them).
+  const head = tags.map(([k, v]) => `[${k} "${v.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"]`).join("\n");
   return `${head}\n\n${gameMovesHtml().replaceAll("&amp;", "&")}${game.result === "*" ? " *" : ""}\n`;
 }
 
@@ -740,6 +761,7 @@ $("profile").addEventListener("click", async () => {
     const rows = p.rows.slice(0, 16);
     const max = Math.max(...rows.map((r) => r.t_states), 1);
     $("profile-view").innerHTML =
+      (p.note ? `<div id="profile-note" class="note">${escapeHtml(p.note)}</div>` : "") +
       `<div class="sub">${p.totals.instructions.toLocaleString()} Z80 instructions, ${p.totals.t_states.toLocaleString()} T-states: ${fmtSeconds(p.trs80_seconds)} on a TRS-80; the ${rows.length} routines that cost most, by their own T-states (callees excluded):</div>` +
       rows.map((r) => `<div class="bar-row" data-routine="${escapeHtml(r.routine)}"><span class="name">${escapeHtml(r.routine)}</span>` +
         `<div><div class="bar" style="width:${(100 * r.t_states / max).toFixed(1)}%"></div></div>` +
@@ -783,7 +805,7 @@ $("models-run").addEventListener("click", async () => {
   $("models-error").textContent = "";
   $("model").innerHTML = "running the five models...";
   try {
-    models = await api("GET", `/api/models?engine=${$("models-engine").value}`);
+    models = await api("GET", `/api/models?engine=${encodeURIComponent($("models-engine").value)}`);
     $("models-tabs").innerHTML = models.examples.map((e) =>
       `<button data-n="${e.example}">${e.example}. ${escapeHtml(e.title)}</button>`).join(" ");
     $("models-tabs").querySelectorAll("button").forEach((b) => b.addEventListener("click", () => showModel(Number(b.dataset.n))));
@@ -855,7 +877,9 @@ function updateUrl() {
 async function init() {
   await loadEngines();
   const q = new URLSearchParams(location.search);
-  if (q.get("engine")) $("engine").value = q.get("engine");
+  // A link may name an engine this server does not offer: the choice stays as it is.
+  const named = [...$("engine").options].find((o) => o.value === q.get("engine") && !o.disabled);
+  if (named) $("engine").value = named.value;
   if (q.get("depth")) $("depth").value = q.get("depth");
   if (q.get("book")) $("book").checked = q.get("book") !== "0";
   syncDepthLimit();
