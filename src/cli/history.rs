@@ -13,6 +13,7 @@ use crate::studies::strength;
 use sargon_core::input::echo;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
+use sargon_tools::engines::EngineSpec;
 use sargon_tools::outputs::{self, Files, Mode};
 use sargon_tools::play::Opening;
 
@@ -340,10 +341,10 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
         }
         match args.estimate_levels {
             None => {
-                let rom = store.load(args.rom.as_deref())?;
-                let mut emu = Emulator::new(rom).context("the imported ROM cannot be used")?;
+                let emulator = EngineSpec::EMULATOR.with_rom_and_core(args.rom.as_deref(), None);
+                let mut emu = super::open_engine(store, &emulator)?;
                 play_games(
-                    &mut emu,
+                    emu.as_mut(),
                     &args,
                     args.levels,
                     &game_times::Timing::Measured,
@@ -353,8 +354,8 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 )?;
             }
             Some(levels) => {
-                let timing = calibrate(&args)?;
-                let mut port = Box::new(sargon_port::Port::new());
+                let timing = calibrate(store, &args)?;
+                let mut port = super::open_engine(store, &EngineSpec::Port)?;
                 play_games(
                     port.as_mut(),
                     &args,
@@ -450,7 +451,7 @@ fn opening_name(openings: &[Opening], game: usize) -> String {
 /// `--calibration`, after counting what its moves lack by replaying them on the port.
 /// Prints every measured level's T-states per evaluation (and per node) on stderr: how they
 /// change from level to level is what the extrapolation cannot know.
-fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
+fn calibrate(store: &RomStore, args: &GamesArgs) -> Result<game_times::Timing> {
     let path = args
         .calibration
         .as_ref()
@@ -460,7 +461,7 @@ fn calibrate(args: &GamesArgs) -> Result<game_times::Timing> {
     let Some(top) = games.iter().map(|g| g.level).max() else {
         bail!("{}: no game measured on the emulator", super::shown(path));
     };
-    let mut port = Box::new(sargon_port::Port::new());
+    let mut port = super::open_engine(store, &EngineSpec::Port)?;
     for g in games.iter_mut() {
         if g.moves
             .iter()

@@ -169,13 +169,18 @@ pub(super) async fn route(
         "these are the port's and the original's memories, each searching again up to this node's moves",
     );
     let emulator = app.searches.open(&EngineSpec::EMULATOR);
+    let port = app
+        .searches
+        .open(&EngineSpec::Port)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
     let root = f.root.clone();
     let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
         let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let snap = |engine: &mut dyn sargon_core::engine::Engine| {
             snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
         };
-        let port = snap(&mut sargon_port::Port::new())?;
+        let mut port = port.engine;
+        let port = snap(port.as_mut())?;
         let (original, reason) = match emulator {
             Ok(mut opened) => (snap(opened.engine.as_mut())?, None),
             Err(e) => (None, Some(e.to_string())),

@@ -809,6 +809,10 @@ async fn compare_route(
         .searches
         .open(&EngineSpec::EMULATOR)
         .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let right = app
+        .searches
+        .open(&EngineSpec::Port)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
     let started = std::time::Instant::now();
@@ -816,8 +820,7 @@ async fn compare_route(
         let root = position::parse_position(&request.fen).map_err(|e| e.to_string())?;
         let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let mut left = left.engine;
-        let mut right: Box<dyn sargon_core::engine::Engine + Send> =
-            Box::new(sargon_port::Port::new());
+        let mut right = right.engine;
         let opts = SearchOptions {
             depth: request.depth,
             stop: Some(stop),
