@@ -21,8 +21,8 @@ use sargon_core::engine::{Capabilities, Capability, SearchError};
 use sargon_core::input::echo;
 use sargon_tools::engines::{EngineSpec, OpenError};
 
+use super::app::ApiError;
 use super::searches::Searches;
-use super::ApiError;
 
 /// What a search in the explorer needs of its engine: the tree is drawn from its trace.
 pub(super) const A_SEARCH: &str = "a search in the explorer";

@@ -23,7 +23,8 @@ use axum::Json;
 use sargon_core::position::{self, Book, Setup};
 use sargon_tools::engines::EngineSpec;
 
-use super::{engines, finished, get_search, searches, ApiError, App};
+use super::app::{finished, get_search, ApiError, App};
+use super::{engines, searches};
 
 /// What one engine's memory held at a node.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -14,39 +14,35 @@
 //! The HTTP API is described in docs/explorer.md.
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::{Context as _, Result};
-use axum::extract::{FromRequest, Path as UrlPath, Query, Request, State as AxumState};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::middleware::{self, Next};
-use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
+use axum::extract::State as AxumState;
+use axum::http::header;
+use axum::middleware::{self};
+use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 use shakmaty::{Chess, Color, Position};
 
-use sargon_core::engine::{Capability, SearchOptions};
-use sargon_core::input::echo;
 use sargon_core::position;
-use sargon_core::trace::Event;
 use sargon_original::rom::RomStore;
 use sargon_tools::engines::EngineSpec;
-use sargon_tools::tree::{pawns, SearchTree, Status};
 
+mod app;
 mod engines;
 pub(crate) mod memory;
+mod nodes;
+mod search_routes;
 pub(crate) mod searches;
+mod views;
+
+use app::{check_host, ApiError, App, Body};
 
 use engines::Engines;
 use sargon_core::position::Book;
-use searches::{Finished, Search, SearchRequest, Searches, State};
-
-/// The largest request body: a FEN, or a PGN of 1 MB.
-const MAX_BODY: usize = 1 << 20;
+use searches::Searches;
 
 /// `sargon serve`.
 #[derive(clap::Args, Debug)]
@@ -78,15 +74,6 @@ pub(crate) struct ServeArgs {
     /// each; a page can choose only these, never name a program itself
     #[arg(long = "engine", value_name = "SPEC", value_parser = crate::cli::parse_engine)]
     pub engines: Vec<EngineSpec>,
-}
-
-/// The server's state, shared by every request.
-struct App {
-    searches: Arc<Searches>,
-    /// The engines a page may choose.
-    engines: Engines,
-    /// `Host` values a request may carry.
-    hosts: Vec<String>,
 }
 
 /// Run the server until Ctrl-C.
@@ -194,119 +181,30 @@ fn router(app: Arc<App>) -> Router {
         .route("/app.js", get(page_js))
         .route("/style.css", get(page_css))
         .route("/favicon.ico", get(favicon))
-        .route("/api/engines", get(engines))
+        .route("/api/engines", get(engines_route))
         .route("/api/position", post(position_route))
         .route("/api/pgn", post(pgn_route))
-        .route("/api/search", post(search_start))
-        .route("/api/search/{id}", get(search_status))
-        .route("/api/search/{id}/progress", get(search_progress))
-        .route("/api/search/{id}/cancel", post(search_cancel))
-        .route("/api/search/{id}/node/{node}", get(node_route))
+        .route("/api/search", post(search_routes::search_start))
+        .route("/api/search/{id}", get(search_routes::search_status))
+        .route(
+            "/api/search/{id}/progress",
+            get(search_routes::search_progress),
+        )
+        .route(
+            "/api/search/{id}/cancel",
+            post(search_routes::search_cancel),
+        )
+        .route("/api/search/{id}/node/{node}", get(nodes::node_route))
         .route("/api/search/{id}/node/{node}/memory", get(memory::route))
-        .route("/api/search/{id}/find", get(find_route))
-        .route("/api/search/{id}/pv-steps", get(pv_steps))
-        .route("/api/compare", post(compare_route))
-        .route("/api/models", get(models_route))
-        .route("/api/search/{id}/profile", get(profile_route))
-        .route("/api/listing/{routine}", get(listing_route))
+        .route("/api/search/{id}/find", get(nodes::find_route))
+        .route("/api/search/{id}/pv-steps", get(nodes::pv_steps))
+        .route("/api/compare", post(views::compare_route))
+        .route("/api/models", get(views::models_route))
+        .route("/api/search/{id}/profile", get(views::profile_route))
+        .route("/api/listing/{routine}", get(views::listing_route))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(middleware::from_fn_with_state(app.clone(), check_host))
         .with_state(app)
-}
-
-// ---------------------------------------------------------------------------------------
-// Errors, bodies, the host check
-
-/// A refused request: a status and one line, sent as `{"error": "..."}`.
-#[derive(Debug)]
-struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-        }
-    }
-    fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            message: message.into(),
-        }
-    }
-    fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::CONFLICT,
-            message: message.into(),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
-    }
-}
-
-/// A JSON request body, at most [`MAX_BODY`] bytes, refused with a JSON error otherwise.
-struct Body<T>(T);
-
-impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for Body<T> {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
-        let bytes = axum::body::to_bytes(req.into_body(), MAX_BODY)
-            .await
-            .map_err(|_| ApiError {
-                status: StatusCode::PAYLOAD_TOO_LARGE,
-                message: format!("the request body is larger than {MAX_BODY} bytes"),
-            })?;
-        serde_json::from_slice(&bytes).map(Body).map_err(|e| {
-            ApiError::bad(format!(
-                "the request body is not the JSON this route takes: {e}"
-            ))
-        })
-    }
-}
-
-/// Refuse requests whose `Host` is not this server's, or that come from another site's
-/// page (`Origin`).
-async fn check_host(
-    AxumState(app): AxumState<Arc<App>>,
-    headers: HeaderMap,
-    req: Request,
-    next: Next,
-) -> Response {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    if !app.hosts.iter().any(|h| h == host) {
-        return ApiError {
-            status: StatusCode::FORBIDDEN,
-            message: format!(
-                "Host `{}` is not this server's (it answers to {})",
-                echo(host),
-                app.hosts.join(", ")
-            ),
-        }
-        .into_response();
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or("");
-        let ours = app.hosts.iter().any(|h| origin == format!("http://{h}"));
-        if !ours {
-            return ApiError {
-                status: StatusCode::FORBIDDEN,
-                message: format!("requests from the page of `{}` are refused", echo(origin)),
-            }
-            .into_response();
-        }
-    }
-    next.run(req).await
 }
 
 // ---------------------------------------------------------------------------------------
@@ -346,7 +244,7 @@ async fn favicon() -> impl IntoResponse {
 
 /// Every engine a page may choose (`Engines::list`), the port and the emulator also
 /// under their names as before, and the workers' load.
-async fn engines(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
+async fn engines_route(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
     let list = app.engines.list(&app.searches);
     let (running, waiting) = app.searches.load();
     Json(json!({
@@ -422,562 +320,5 @@ async fn pgn_route(Body(body): Body<PgnBody>) -> Result<Json<Value>, ApiError> {
         "players": game.players(),
         "games": games.len(),
         "positions": plies,
-    })))
-}
-
-// ---------------------------------------------------------------------------------------
-// Searches
-
-#[derive(serde::Deserialize)]
-struct SearchBody {
-    fen: String,
-    #[serde(default = "default_engine")]
-    engine: String,
-    depth: u8,
-    #[serde(default = "yes")]
-    book: bool,
-    /// The page asking (its earlier search is cancelled).
-    page: Option<String>,
-}
-
-fn default_engine() -> String {
-    "port".into()
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// Read a search request: the position as the command line reads it, the engine by name
-/// (one the server offers, with a trace to draw the tree from).
-fn search_request(app: &App, body: &SearchBody) -> Result<SearchRequest, ApiError> {
-    let read = position::read_position(&body.fen).map_err(|e| ApiError::bad(e.to_string()))?;
-    position::setup(&read.position, Book::from(body.book))
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let engine = app.engines.offered(&body.engine)?;
-    app.engines
-        .require(&app.searches, &engine, Capability::Trace, engines::A_SEARCH)?;
-    Ok(SearchRequest {
-        fen: position::fen_of(&read.position),
-        engine,
-        depth: body.depth,
-        book: body.book,
-    })
-}
-
-/// `POST /api/search`: start a search (or find it finished) and say its number.
-async fn search_start(
-    AxumState(app): AxumState<Arc<App>>,
-    Body(body): Body<SearchBody>,
-) -> Result<Json<Value>, ApiError> {
-    let request = search_request(&app, &body)?;
-    if request.engine.is_emulator() {
-        app.searches
-            .store
-            .load(app.searches.rom.as_deref())
-            .map_err(|e| ApiError::conflict(e.to_string()))?;
-    }
-    let search = app
-        .searches
-        .ask(request, body.page.clone())
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(Json(status_json(&app, &search)))
-}
-
-fn get_search(app: &App, id: u64) -> Result<Arc<Search>, ApiError> {
-    app.searches.get(id).ok_or_else(|| {
-        ApiError::not_found(format!(
-            "no search {id}: it was never started, or was dropped to keep memory within --keep-nodes (search again)"
-        ))
-    })
-}
-
-fn finished(search: &Search) -> Result<Arc<Finished>, ApiError> {
-    match search.state() {
-        State::Done(f) => Ok(f),
-        state => Err(ApiError::conflict(format!(
-            "search {} is {}, not done",
-            search.id,
-            state.name()
-        ))),
-    }
-}
-
-/// A search's state, progress and, once done, its result.
-fn status_json(app: &App, search: &Search) -> Value {
-    let state = search.state();
-    let mut v = json!({
-        "id": search.id,
-        "request": search.request,
-        "state": state.name(),
-        "nodes": search.nodes.load(Ordering::Relaxed),
-        "events": search.events.load(Ordering::Relaxed),
-        "elapsed_ms": search.elapsed().as_millis() as u64,
-    });
-    match &state {
-        State::Waiting => v["place"] = json!(app.searches.place(search.id)),
-        State::Failed(why) => v["error"] = json!(why),
-        State::Done(f) => {
-            v["result"] = serde_json::to_value(&f.analysis).unwrap_or(Value::Null);
-            v["events"] = json!(f.events);
-            v["root"] = node_json(f, 0, true);
-            v["pv_nodes"] = json!(f.tree.pv());
-        }
-        _ => {}
-    }
-    v
-}
-
-async fn search_status(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
-    let search = get_search(&app, id)?;
-    Ok(Json(status_json(&app, &search)))
-}
-
-async fn search_cancel(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
-    let search = get_search(&app, id)?;
-    search.cancel();
-    Ok(Json(json!({"id": id, "state": search.state().name()})))
-}
-
-/// Cancels a search when the page watching it goes away (its progress stream is dropped
-/// before the search is over).
-struct CancelOnDrop(Arc<Search>);
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        if !self.0.state().is_over() {
-            self.0.cancel();
-        }
-    }
-}
-
-/// `GET /api/search/{id}/progress`: server-sent events, one status every 200 ms until the
-/// search is over (the last one carries the result). Closing the stream cancels the search.
-async fn search_progress(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(id): UrlPath<u64>,
-) -> Result<impl IntoResponse, ApiError> {
-    let search = get_search(&app, id)?;
-    let guard = CancelOnDrop(search);
-    let stream = futures_util::stream::unfold(
-        (app, guard, false, true),
-        |(app, guard, ended, first)| async move {
-            if ended {
-                return None;
-            }
-            if !first {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-            let status = status_json(&app, &guard.0);
-            let over = guard.0.state().is_over();
-            let event = SseEvent::default().data(status.to_string());
-            Some((
-                Ok::<_, std::convert::Infallible>(event),
-                (app, guard, over, false),
-            ))
-        },
-    );
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
-}
-
-// ---------------------------------------------------------------------------------------
-// Nodes
-
-fn status_name(status: Status) -> Value {
-    match status {
-        Status::Root => json!({"kind": "root"}),
-        Status::Evaluated => json!({"kind": "evaluated"}),
-        Status::Refuted { at } => json!({"kind": "refuted", "by_evaluation": at}),
-        Status::CutOff { by } => json!({"kind": "cut_off", "by_evaluation": by}),
-        Status::Illegal => json!({"kind": "illegal"}),
-        Status::NotEvaluated => json!({"kind": "not_evaluated"}),
-    }
-}
-
-/// Sargon's score byte for a score in pawns (the byte is 0x80 minus eighths of a pawn).
-fn score_byte(p: f64) -> String {
-    let units = (p * 8.0).round() as i32;
-    format!("{:02x}", (0x80 - units).clamp(0, 255))
-}
-
-/// A node, with its children's summaries when `children`.
-fn node_json(f: &Finished, id: usize, children: bool) -> Value {
-    let tree: &SearchTree = &f.tree;
-    let node = &tree.nodes[id];
-    let path = searches::path_to(tree, id);
-    let mut v = json!({
-        "id": id,
-        "parent": node.parent,
-        "ply": node.ply,
-        "label": if id == 0 { "root".to_string() } else { node.label.clone() },
-        "uci": node.mv.map(|m| m.uci()),
-        "status": status_name(node.status),
-        "in_pv": node.in_pv,
-        "best_so_far": node.best_so_far,
-        "subtree": f.subtree[id],
-        "children_count": node.children.len(),
-    });
-    if let Some(e) = &node.eval {
-        v["eval"] = json!({
-            "order": e.order,
-            "pawns": pawns(e.score),
-            "byte": score_byte(e.score),
-            "decision": e.decision.name(),
-            "alpha_beta": pawns(e.alpha_beta),
-            "alpha_beta_byte": score_byte(e.alpha_beta),
-            "minimax": e.minimax.map(pawns),
-        });
-    }
-    if children {
-        let (pos, legal) = searches::play(&f.root, &path);
-        v["path"] = json!(path.iter().map(|m| m.uci()).collect::<Vec<_>>());
-        v["path_labels"] = json!(path_labels(tree, id));
-        v["fen"] = json!(position::fen_of(&pos));
-        v["legal_path"] = json!(legal == path.len());
-        v["children"] = node
-            .children
-            .iter()
-            .map(|&c| node_json(f, c, false))
-            .collect();
-    }
-    v
-}
-
-/// The labels of the nodes from the root's first move down to `id`.
-fn path_labels(tree: &SearchTree, mut id: usize) -> Vec<String> {
-    let mut labels = Vec::new();
-    while let Some(parent) = tree.nodes[id].parent {
-        labels.push(tree.nodes[id].label.clone());
-        id = parent;
-    }
-    labels.reverse();
-    labels
-}
-
-async fn node_route(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath((id, node)): UrlPath<(u64, usize)>,
-) -> Result<Json<Value>, ApiError> {
-    let f = finished(&*get_search(&app, id)?)?;
-    if node >= f.tree.nodes.len() {
-        return Err(ApiError::not_found(format!(
-            "search {id} has no node {node} (it has {})",
-            f.tree.nodes.len()
-        )));
-    }
-    Ok(Json(node_json(&f, node, true)))
-}
-
-#[derive(serde::Deserialize)]
-struct FindQuery {
-    /// Moves in UCI, separated by spaces or commas.
-    path: String,
-}
-
-/// `GET /api/search/{id}/find?path=e2e4,e7e5`: the node a move path leads to.
-async fn find_route(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(id): UrlPath<u64>,
-    Query(q): Query<FindQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let f = finished(&*get_search(&app, id)?)?;
-    let mut at = 0usize;
-    for (i, word) in q
-        .path
-        .split([' ', ','])
-        .filter(|w| !w.is_empty())
-        .enumerate()
-    {
-        let next = f.tree.nodes[at]
-            .children
-            .iter()
-            .copied()
-            .find(|&c| f.tree.nodes[c].mv.is_some_and(|m| m.uci() == word));
-        match next {
-            Some(c) => at = c,
-            None => {
-                return Err(ApiError::not_found(format!(
-                    "move {} of the path, `{}`, is not a node of this search{}",
-                    i + 1,
-                    echo(word),
-                    if at == 0 {
-                        " at the root".to_string()
-                    } else {
-                        format!(" below {}", f.tree.nodes[at].label)
-                    }
-                )))
-            }
-        }
-    }
-    Ok(Json(node_json(&f, at, true)))
-}
-
-/// `GET /api/search/{id}/pv-steps`: the backward scan of "A Window into Sargon" over the
-/// `best` events: from the last event to the first, the first node of ply 1 met, then
-/// the first of ply 2 met after it that continues it, and so on. Each step names the
-/// event, the node, and how many `best` events were passed over before it.
-async fn pv_steps(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
-    let f = finished(&*get_search(&app, id)?)?;
-    let mut line: Vec<sargon_core::vocab::SMove> = Vec::new();
-    let mut steps = Vec::new();
-    let mut passed = 0u64;
-    for (index, path) in f.best_events.iter().rev() {
-        if path.len() == line.len() + 1 && path.starts_with(&line) {
-            line = path.clone();
-            let node = find_node(&f.tree, path);
-            steps.push(json!({
-                "event": index,
-                "ply": path.len(),
-                "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-                "node": node,
-                "label": node.map(|n| f.tree.nodes[n].label.clone()),
-                "passed_over": passed,
-            }));
-            passed = 0;
-        } else {
-            passed += 1;
-        }
-    }
-    Ok(Json(json!({
-        "best_events": f.best_events.len(),
-        "events": f.events,
-        "steps": steps,
-        "pv": line.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-    })))
-}
-
-fn find_node(tree: &SearchTree, path: &[sargon_core::vocab::SMove]) -> Option<usize> {
-    let mut at = 0usize;
-    for m in path {
-        at = tree.nodes[at]
-            .children
-            .iter()
-            .copied()
-            .find(|&c| tree.nodes[c].mv == Some(*m))?;
-    }
-    Some(at)
-}
-
-// ---------------------------------------------------------------------------------------
-// Compare
-
-#[derive(serde::Deserialize)]
-struct CompareBody {
-    fen: String,
-    depth: u8,
-    #[serde(default = "yes")]
-    book: bool,
-}
-
-/// Stops a comparison when its request goes away (the page closed or cancelled).
-struct StopOnDrop(Arc<std::sync::atomic::AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// `POST /api/compare`: the original and the port on the same search, event by event.
-async fn compare_route(
-    AxumState(app): AxumState<Arc<App>>,
-    Body(body): Body<CompareBody>,
-) -> Result<Json<Value>, ApiError> {
-    let request = search_request(
-        &app,
-        &SearchBody {
-            fen: body.fen,
-            engine: "emulator".into(),
-            depth: body.depth,
-            book: body.book,
-            page: None,
-        },
-    )?;
-    EngineSpec::EMULATOR
-        .check_depth(request.depth)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let left = app
-        .searches
-        .open(&EngineSpec::EMULATOR)
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let right = app
-        .searches
-        .open(&EngineSpec::Port)
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let _guard = StopOnDrop(stop.clone());
-    let started = std::time::Instant::now();
-    let work = tokio::task::spawn_blocking(move || {
-        let root = position::parse_position(&request.fen).map_err(|e| e.to_string())?;
-        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
-        let mut left = left.engine;
-        let mut right = right.engine;
-        let opts = SearchOptions {
-            depth: request.depth,
-            stop: Some(stop),
-            ..SearchOptions::default()
-        };
-        sargon_tools::diff::compare(left.as_mut(), right.as_mut(), &setup, &opts)
-            .map(|c| (c, root))
-            .map_err(|e| e.to_string())
-    });
-    let (comparison, root) = work
-        .await
-        .map_err(|e| ApiError::bad(format!("the comparison failed: {e}")))?
-        .map_err(ApiError::bad)?;
-    let divergence = comparison.divergence.as_ref().map(|d| {
-        let show = |e: &Option<Event>| match e {
-            Some(e) => e.to_string(),
-            None => "(its trace had ended)".to_string(),
-        };
-        let path = d.path().cloned().unwrap_or_default();
-        let (pos, _) = searches::play(&root, &path);
-        json!({
-            "index": d.index,
-            "emulator": show(&d.left),
-            "port": show(&d.right),
-            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-            "fen": position::fen_of(&pos),
-        })
-    });
-    Ok(Json(json!({
-        "events": comparison.events,
-        "divergences": usize::from(divergence.is_some()),
-        "divergence": divergence,
-        "elapsed_ms": started.elapsed().as_millis() as u64,
-    })))
-}
-
-// ---------------------------------------------------------------------------------------
-// The models of "A Window into Sargon"
-
-#[derive(serde::Deserialize)]
-struct ModelsQuery {
-    #[serde(default = "default_engine")]
-    engine: String,
-}
-
-/// `GET /api/models?engine=port`: the five examples, each Sargon's real search of the
-/// pawn position with POINTS intercepted to return the model's scores, as
-/// `sargon models --format json` gives them, with each example's introduction and moral.
-async fn models_route(
-    AxumState(app): AxumState<Arc<App>>,
-    Query(q): Query<ModelsQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let kind = app.engines.offered(&q.engine)?;
-    app.engines
-        .require(&app.searches, &kind, Capability::Hooks, engines::THE_MODELS)?;
-    let opened = app
-        .searches
-        .open(&kind)
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let runs = tokio::task::spawn_blocking(move || {
-        let mut engine = opened.engine;
-        sargon_tools::models::MODELS
-            .iter()
-            .map(|m| sargon_tools::models::run_example(engine.as_mut(), m.number))
-            .collect::<anyhow::Result<Vec<_>>>()
-    })
-    .await
-    .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?
-    .map_err(|e| ApiError::bad(format!("{e:#}")))?;
-    let mut all: Value = serde_json::from_str(&sargon_tools::models::to_json(&runs))
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    if let Some(list) = all.as_array_mut() {
-        for (v, run) in list.iter_mut().zip(&runs) {
-            v["intro"] = json!(run.model.intro);
-            v["moral"] = json!(run.model.moral);
-        }
-    }
-    Ok(Json(json!({
-        "engine": kind,
-        "real_fen": sargon_tools::models::REAL_FEN,
-        "depth": sargon_tools::models::DEPTH,
-        "examples": all,
-    })))
-}
-
-// ---------------------------------------------------------------------------------------
-// Inside the original: the profile of a search, the listing of a routine
-
-/// `GET /api/search/{id}/profile`: where the original spends the search's time, routine
-/// by routine (`sargon profile`): the search run again on the emulator with the profiler
-/// (for a search made by another engine too: the answer's `note` says so).
-async fn profile_route(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
-    let search = get_search(&app, id)?;
-    let f = finished(&search)?;
-    let request = search.request.clone();
-    EngineSpec::EMULATOR
-        .check_depth(request.depth)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let rom = app
-        .searches
-        .store
-        .load(app.searches.rom.as_deref())
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let root = f.root.clone();
-    let note = engines::searched_again_note(
-        &request.engine,
-        "this is the original's profile of the same position, depth and book, run on the emulator",
-    );
-    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
-        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
-        let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
-        let opts = SearchOptions::depth(request.depth);
-        let (profile, outcome) = sargon_original::profile::profile_search(&mut emu, &setup, &opts)
-            .map_err(|e| e.to_string())?;
-        Ok(json!({
-            "rows": profile.rows,
-            "totals": profile.totals,
-            // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
-            "best": outcome
-                .best
-                .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
-                .map(|m| m.uci()),
-            "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
-            "note": note,
-        }))
-    });
-    let v = work
-        .await
-        .map_err(|e| ApiError::bad(format!("the profile failed: {e}")))?
-        .map_err(ApiError::bad)?;
-    Ok(Json(v))
-}
-
-/// `GET /api/listing/{routine}`: the annotated disassembly of one routine of the user's
-/// own imported copy (never bundled: read from the ROM store on this machine), with its
-/// hook points and, under each label, the port function that implements it.
-async fn listing_route(
-    AxumState(app): AxumState<Arc<App>>,
-    UrlPath(routine): UrlPath<String>,
-) -> Result<Json<Value>, ApiError> {
-    let rom = app
-        .searches
-        .store
-        .load(app.searches.rom.as_deref())
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let hooks = sargon_original::listing::hook_addresses(&rom);
-    let program = sargon_original::program::Program::of_rom(&rom);
-    let links = crate::studies::port_links::PortLinks::of_port();
-    let text = crate::studies::port_links::port_listing_of(&program, &hooks, &links, &routine)
-        .map_err(|e| ApiError::not_found(e.to_string()))?;
-    Ok(Json(json!({
-        "routine": routine,
-        "rom": rom.meta.name,
-        "verified": rom.verified(),
-        "text": text,
     })))
 }

@@ -1,0 +1,226 @@
+//! The explorer's other views: the original and the port compared on one search, the
+//! models of "A Window into Sargon", the profile of a search and the listing of a routine.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use axum::extract::{Path as UrlPath, Query, State as AxumState};
+use axum::Json;
+use serde_json::{json, Value};
+
+use sargon_core::engine::{Capability, SearchOptions};
+use sargon_core::position;
+use sargon_core::trace::Event;
+use sargon_tools::engines::EngineSpec;
+
+use super::app::{finished, get_search, ApiError, App, Body, StopOnDrop};
+use super::engines::{self};
+use super::search_routes::{default_engine, search_request, yes, SearchBody};
+use super::searches::{self};
+use sargon_core::position::Book;
+
+// ---------------------------------------------------------------------------------------
+// Compare
+
+#[derive(serde::Deserialize)]
+pub(crate) struct CompareBody {
+    fen: String,
+    depth: u8,
+    #[serde(default = "yes")]
+    book: bool,
+}
+
+/// `POST /api/compare`: the original and the port on the same search, event by event.
+pub(crate) async fn compare_route(
+    AxumState(app): AxumState<Arc<App>>,
+    Body(body): Body<CompareBody>,
+) -> Result<Json<Value>, ApiError> {
+    let request = search_request(
+        &app,
+        &SearchBody {
+            fen: body.fen,
+            engine: "emulator".into(),
+            depth: body.depth,
+            book: body.book,
+            page: None,
+        },
+    )?;
+    EngineSpec::EMULATOR
+        .check_depth(request.depth)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let left = app
+        .searches
+        .open(&EngineSpec::EMULATOR)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let right = app
+        .searches
+        .open(&EngineSpec::Port)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let _guard = StopOnDrop(stop.clone());
+    let started = std::time::Instant::now();
+    let work = tokio::task::spawn_blocking(move || {
+        let root = position::parse_position(&request.fen).map_err(|e| e.to_string())?;
+        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
+        let mut left = left.engine;
+        let mut right = right.engine;
+        let opts = SearchOptions {
+            depth: request.depth,
+            stop: Some(stop),
+            ..SearchOptions::default()
+        };
+        sargon_tools::diff::compare(left.as_mut(), right.as_mut(), &setup, &opts)
+            .map(|c| (c, root))
+            .map_err(|e| e.to_string())
+    });
+    let (comparison, root) = work
+        .await
+        .map_err(|e| ApiError::bad(format!("the comparison failed: {e}")))?
+        .map_err(ApiError::bad)?;
+    let divergence = comparison.divergence.as_ref().map(|d| {
+        let show = |e: &Option<Event>| match e {
+            Some(e) => e.to_string(),
+            None => "(its trace had ended)".to_string(),
+        };
+        let path = d.path().cloned().unwrap_or_default();
+        let (pos, _) = searches::play(&root, &path);
+        json!({
+            "index": d.index,
+            "emulator": show(&d.left),
+            "port": show(&d.right),
+            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
+            "fen": position::fen_of(&pos),
+        })
+    });
+    Ok(Json(json!({
+        "events": comparison.events,
+        "divergences": usize::from(divergence.is_some()),
+        "divergence": divergence,
+        "elapsed_ms": started.elapsed().as_millis() as u64,
+    })))
+}
+
+// ---------------------------------------------------------------------------------------
+// The models of "A Window into Sargon"
+
+#[derive(serde::Deserialize)]
+pub(crate) struct ModelsQuery {
+    #[serde(default = "default_engine")]
+    engine: String,
+}
+
+/// `GET /api/models?engine=port`: the five examples, each Sargon's real search of the
+/// pawn position with POINTS intercepted to return the model's scores, as
+/// `sargon models --format json` gives them, with each example's introduction and moral.
+pub(crate) async fn models_route(
+    AxumState(app): AxumState<Arc<App>>,
+    Query(q): Query<ModelsQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let kind = app.engines.offered(&q.engine)?;
+    app.engines
+        .require(&app.searches, &kind, Capability::Hooks, engines::THE_MODELS)?;
+    let opened = app
+        .searches
+        .open(&kind)
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let runs = tokio::task::spawn_blocking(move || {
+        let mut engine = opened.engine;
+        sargon_tools::models::MODELS
+            .iter()
+            .map(|m| sargon_tools::models::run_example(engine.as_mut(), m.number))
+            .collect::<anyhow::Result<Vec<_>>>()
+    })
+    .await
+    .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?
+    .map_err(|e| ApiError::bad(format!("{e:#}")))?;
+    let mut all: Value = serde_json::from_str(&sargon_tools::models::to_json(&runs))
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    if let Some(list) = all.as_array_mut() {
+        for (v, run) in list.iter_mut().zip(&runs) {
+            v["intro"] = json!(run.model.intro);
+            v["moral"] = json!(run.model.moral);
+        }
+    }
+    Ok(Json(json!({
+        "engine": kind,
+        "real_fen": sargon_tools::models::REAL_FEN,
+        "depth": sargon_tools::models::DEPTH,
+        "examples": all,
+    })))
+}
+
+// ---------------------------------------------------------------------------------------
+// Inside the original: the profile of a search, the listing of a routine
+
+/// `GET /api/search/{id}/profile`: where the original spends the search's time, routine
+/// by routine (`sargon profile`): the search run again on the emulator with the profiler
+/// (for a search made by another engine too: the answer's `note` says so).
+pub(crate) async fn profile_route(
+    AxumState(app): AxumState<Arc<App>>,
+    UrlPath(id): UrlPath<u64>,
+) -> Result<Json<Value>, ApiError> {
+    let search = get_search(&app, id)?;
+    let f = finished(&search)?;
+    let request = search.request.clone();
+    EngineSpec::EMULATOR
+        .check_depth(request.depth)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let rom = app
+        .searches
+        .store
+        .load(app.searches.rom.as_deref())
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let root = f.root.clone();
+    let note = engines::searched_again_note(
+        &request.engine,
+        "this is the original's profile of the same position, depth and book, run on the emulator",
+    );
+    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
+        let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
+        let opts = SearchOptions::depth(request.depth);
+        let (profile, outcome) = sargon_original::profile::profile_search(&mut emu, &setup, &opts)
+            .map_err(|e| e.to_string())?;
+        Ok(json!({
+            "rows": profile.rows,
+            "totals": profile.totals,
+            // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
+            "best": outcome
+                .best
+                .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
+                .map(|m| m.uci()),
+            "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
+            "note": note,
+        }))
+    });
+    let v = work
+        .await
+        .map_err(|e| ApiError::bad(format!("the profile failed: {e}")))?
+        .map_err(ApiError::bad)?;
+    Ok(Json(v))
+}
+
+/// `GET /api/listing/{routine}`: the annotated disassembly of one routine of the user's
+/// own imported copy (never bundled: read from the ROM store on this machine), with its
+/// hook points and, under each label, the port function that implements it.
+pub(crate) async fn listing_route(
+    AxumState(app): AxumState<Arc<App>>,
+    UrlPath(routine): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    let rom = app
+        .searches
+        .store
+        .load(app.searches.rom.as_deref())
+        .map_err(|e| ApiError::conflict(e.to_string()))?;
+    let hooks = sargon_original::listing::hook_addresses(&rom);
+    let program = sargon_original::program::Program::of_rom(&rom);
+    let links = crate::studies::port_links::PortLinks::of_port();
+    let text = crate::studies::port_links::port_listing_of(&program, &hooks, &links, &routine)
+        .map_err(|e| ApiError::not_found(e.to_string()))?;
+    Ok(Json(json!({
+        "routine": routine,
+        "rom": rom.meta.name,
+        "verified": rom.verified(),
+        "text": text,
+    })))
+}
