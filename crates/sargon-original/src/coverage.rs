@@ -196,6 +196,12 @@ impl Report {
 }
 
 /// A share as a percentage, 100 for an empty whole.
+///
+/// ```
+/// use sargon_original::coverage::percent;
+/// assert_eq!(percent((200, 50)), 25.0);
+/// assert_eq!(percent((0, 0)), 100.0);
+/// ```
 pub fn percent((whole, part): (usize, usize)) -> f64 {
     if whole == 0 {
         100.0

@@ -39,6 +39,10 @@ use crate::z80::TimingCache;
 
 /// SP when the harness enters FNDMOV: just below `STACK`, where it put the sentinel return
 /// address.
+///
+/// ```
+/// assert_eq!(sargon_original::profile::entry_sp(0x4000), 0x3FFE);
+/// ```
 pub fn entry_sp(stack: u16) -> u16 {
     stack.wrapping_sub(2)
 }

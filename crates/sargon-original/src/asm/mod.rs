@@ -62,6 +62,17 @@ pub struct Assembly {
 const MAX_PASSES: usize = 10;
 
 /// Assemble Z80 source text.
+///
+/// ```
+/// use sargon_original::asm::assemble;
+///
+/// let a = assemble("        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+/// assert_eq!(a.symbols["START"], 0x100);
+/// assert_eq!(&a.memory[0x100..0x103], &[0x3E, 42, 0xC9]);
+/// assert_eq!(a.extent, Some((0x100, 0x102)));
+/// assert!(assemble("        LD Q,1\n").is_err()); // no register Q
+/// # Ok::<(), sargon_original::asm::AsmError>(())
+/// ```
 pub fn assemble(source: &str) -> Result<Assembly, AsmError> {
     let stmts = parse::program(source)?;
     let mut previous = HashMap::new();

@@ -200,6 +200,13 @@ impl Names for NoNames {}
 
 /// A number as the project's assembler reads it: decimal below 10, else hexadecimal with
 /// an `H` suffix and a leading 0 when the first digit is a letter.
+///
+/// ```
+/// use sargon_original::z80::hex_number;
+/// assert_eq!(hex_number(7, 1), "7");
+/// assert_eq!(hex_number(0xFF, 2), "0FFH");
+/// assert_eq!(hex_number(0x1234, 4), "1234H");
+/// ```
 pub fn hex_number(v: u32, min_digits: usize) -> String {
     if v < 10 && min_digits <= 1 {
         return v.to_string();
@@ -251,6 +258,16 @@ fn indexed_t(op: u8) -> Option<u8> {
 }
 
 /// Decode the instruction at `addr` of a 64 KiB memory (addresses wrap around).
+///
+/// ```
+/// use sargon_original::z80::decode;
+///
+/// let mut mem = vec![0u8; 0x10000];
+/// mem[0x100..0x103].copy_from_slice(&[0x3E, 0x2A, 0xC9]); // LD A,2AH; RET
+/// let ld = decode(&mem, 0x100);
+/// assert_eq!((ld.text(), ld.next(), ld.timing.t_states(false)), ("LD   A,2AH".to_string(), 0x102, 7));
+/// assert_eq!(decode(&mem, 0x102).text(), "RET");
+/// ```
 pub fn decode(mem: &[u8], addr: u16) -> Instruction {
     let at = |k: u16| mem[addr.wrapping_add(k) as usize % mem.len()];
     let op = at(0);
@@ -489,6 +506,17 @@ fn build(
 /// Decode instructions one after another from `start` up to (not including) `end`. An
 /// instruction that would run past `end` is cut into `DB` bytes, so that a label at `end`
 /// starts a fresh instruction.
+///
+/// ```
+/// use sargon_original::z80::sweep;
+///
+/// let mut mem = vec![0u8; 0x10000];
+/// mem[0..4].copy_from_slice(&[0x00, 0x21, 0x34, 0x12]); // NOP; LD HL,1234H
+/// let texts: Vec<String> = sweep(&mem, 0, 4).iter().map(|i| i.text()).collect();
+/// assert_eq!(texts, ["NOP", "LD   HL,1234H"]); // mnemonics padded as a listing pads them
+/// // Cut at 3, the LD would run past the end: its bytes are data.
+/// assert!(sweep(&mem, 0, 3)[1].is_data());
+/// ```
 pub fn sweep(mem: &[u8], start: u16, end: u32) -> Vec<Instruction> {
     let mut out = Vec::new();
     let mut pc = u32::from(start);
