@@ -5,7 +5,7 @@ malformed go words, the end of the input).
 
 Usage: check_uci_conventions.py <sargon binary> <engine: port|emulator> <empty dir>
 
-The empty directory stands for a ROM store with no ROM in it. Run by tests/uci_python.rs;
+The empty directory stands for a ROM store with no ROM in it. Run by tests/it/uci_python.rs;
 prints one "ok: ..." line per check and "all UCI convention checks passed" at the end.
 """
 

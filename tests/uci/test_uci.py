@@ -3,7 +3,7 @@
 
 Usage: python3 tests/uci/test_uci.py <path to the sargon binary>
 
-The engine is `port` unless SARGON_UCI_ENGINE says `emulator`. Run by tests/uci_python.rs.
+The engine is `port` unless SARGON_UCI_ENGINE says `emulator`. Run by tests/it/uci_python.rs.
 """
 
 import os

@@ -9,12 +9,12 @@
 //! events and the SHA-256 of its trace's text form ([`DigestBuilder`]), with the result.
 //! Digests, not traces: the file is small enough to be built into the program, and it
 //! holds behaviour only. It is written from the known image by
-//! `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` ([`record_case`], [`table`]), never
+//! `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` ([`record_case`], [`table`]), never
 //! by hand; the same test checks it against the golden files and the port.
 //!
 //! A digest says *that* a search differs, not where. For the first differing search
 //! [`check`] replays it on the native port, which agrees with the original event by event
-//! (`tests/golden.rs`), and on the engine under test, and names the first event where they
+//! (`tests/it/golden.rs`), and on the engine under test, and names the first event where they
 //! part.
 
 use std::fmt::Write as _;
@@ -206,7 +206,7 @@ pub fn record_case(
 
 const HEADER: &str = "\
 # The known Sargon's behaviour: one search per line (see src/tools/behaviour.rs).
-# Written by `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` from the known image; never edit.
+# Written by `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` from the known image; never edit.
 # kind\tlabel\tdepth\tbook\tevents\tsha256\tresult\tposition
 ";
 
@@ -291,7 +291,8 @@ pub(crate) fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
 
 /// The known behaviour built into the program.
 pub fn known_cases() -> Vec<Case> {
-    parse(TABLE).expect("roms/behaviour.tsv is written by the tool (tests/rom_verify.rs checks it)")
+    parse(TABLE)
+        .expect("roms/behaviour.tsv is written by the tool (tests/it/rom_verify.rs checks it)")
 }
 
 /// Where an engine first parts from the known behaviour.

@@ -1,5 +1,5 @@
 //! Entry points for the fuzz targets in `fuzz/` (cargo-fuzz, nightly), and for
-//! `tests/fuzz_corpus.rs`, which replays every committed corpus file through the same
+//! `tests/it/fuzz_corpus.rs`, which replays every committed corpus file through the same
 //! functions on the stable toolchain.
 //!
 //! Each function takes arbitrary bytes and must return without panicking, in bounded time

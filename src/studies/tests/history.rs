@@ -1,6 +1,6 @@
 //! `sargon history`: the studies behind it (`studies::history`, `studies::game_times`),
 //! called directly; the command's printed tables and messages are checked in
-//! `tests/history.rs`.
+//! `tests/it/history.rs`.
 
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::Hooks;
@@ -131,7 +131,7 @@ fn bad_levels_and_positions_are_refused() {
 /// `sargon history games`, run in this process: a short capped game per level runs, its
 /// JSON lines read back, their summary holds the moves, book moves and mean they record,
 /// a resumed run plays nothing more, and the book's first move is timed too. That the
-/// command prints this summary as its table is checked from `tests/history.rs`
+/// command prints this summary as its table is checked from `tests/it/history.rs`
 /// (`games_command_prints_the_table_of_its_lines`).
 #[test]
 fn games_command_writes_consistent_lines_and_table() {
@@ -214,7 +214,7 @@ fn games_command_writes_consistent_lines_and_table() {
 /// then times the port's games by their evaluations times the T-states per evaluation
 /// measured at the calibration file's highest level, also when that file was written
 /// before the counts were recorded. (Run in this process; what the command says on its way
-/// and prints as its table is checked from `tests/history.rs`,
+/// and prints as its table is checked from `tests/it/history.rs`,
 /// `estimated_levels_say_how_they_were_estimated`.)
 #[test]
 fn estimated_levels_from_counted_evaluations() {

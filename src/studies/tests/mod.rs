@@ -1,7 +1,7 @@
 //! The tests that call the studies directly. They were integration tests while the studies
 //! were a crate; a binary's modules are out of reach of `tests/`, so they are unit tests
 //! now. The tests of the same commands that only run the binary stay in `tests/`
-//! (`tests/history.rs`, `tests/listing.rs`); where a test needs both, its checks of what
+//! (`tests/it/history.rs`, `tests/it/listing.rs`); where a test needs both, its checks of what
 //! the command prints are there and its checks of the studies' values here.
 
 // The integration tests' ROM gate, the same file, so that these tests too print the lines
@@ -25,7 +25,7 @@ fn command(args: &[&str]) -> crate::Cli {
 /// `sargon history ARGS` run in this process, as `main` runs it: the files it writes can
 /// be read back with the studies' own functions. (A unit test has no
 /// `CARGO_BIN_EXE_sargon` to run the binary with; what the command prints is checked from
-/// `tests/history.rs`.)
+/// `tests/it/history.rs`.)
 fn history(args: &[&str]) -> anyhow::Result<()> {
     let cli = command(&[&["history"], args].concat());
     let store = crate::cli::store(cli.roms.as_ref());

@@ -158,13 +158,13 @@ fn listing_with_the_port_shows_where_each_label_is_ported() {
     assert!(text.contains("POINTS:\n  ; -> port crates/sargon-port/src/"));
 
     // The command's text, with a routine and without (the coverage): this listing, and the
-    // port's coverage report. (`tests/listing.rs` runs the binary for the same.)
+    // port's coverage report. (`tests/it/listing.rs` runs the binary for the same.)
     let out = super::listing(&["fndmov", "--port"]).unwrap();
     assert!(
         out.contains("FNDMOV:\n  ; -> port crates/sargon-port/src/"),
         "{out}"
     );
-    // What `listing --port` prints is the links' own report (tests/listing.rs checks what
+    // What `listing --port` prints is the links' own report (tests/it/listing.rs checks what
     // the report says, through the command).
     let coverage = super::listing(&["--port"]).unwrap();
     assert_eq!(coverage, links.coverage(&program).report());

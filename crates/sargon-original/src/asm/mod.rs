@@ -2,7 +2,7 @@
 //!
 //! Users import their own copy of the transcription, so the project needs an assembler
 //! that turns it into exactly the bytes the zmac assembler produced for it (its listing is
-//! the reference; `tests/assembler.rs` compares the two byte by byte). It is also the
+//! the reference; `tests/it/assembler.rs` compares the two byte by byte). It is also the
 //! assembler of the project's own Z80 test programs in `z80/`.
 //!
 //! How it works:

@@ -3,7 +3,7 @@
 //! Every search of the known Sargon passes the hook points (`docs/hooks.md`: a path of
 //! the move generator, a score, an alpha-beta test, an ascent...) again and again; the
 //! longest stretch without one, over the golden corpus at every depth it holds, was 97,440
-//! Z80 instructions (measured by `tests/golden.rs`, documented in `docs/emulator.md`). An image that loops where the program never loops reaches none.
+//! Z80 instructions (measured by `tests/it/golden.rs`, documented in `docs/emulator.md`). An image that loops where the program never loops reaches none.
 //! So a call that goes [`STALL_LIMIT`] instructions without reaching a hook point (or
 //! returning) is stopped with [`SearchError::Runaway`]: within seconds at every depth,
 //! where the depth's budget ([`sargon_core::engine::instruction_budget`], still the

@@ -4,7 +4,7 @@
 //! Sargon; these fingerprints say *where* its code differs, so that a typo or a shifted
 //! table points at its routine. The repository may hold no byte of Sargon, so the known
 //! transcription is kept as one hash per region in `roms/routines.tsv`, written by
-//! `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` from the known image, never by hand.
+//! `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` from the known image, never by hand.
 //!
 //! The image is cut into regions with the program map ([`Program`]):
 //!
@@ -291,7 +291,7 @@ pub fn table(regions: &[Region]) -> String {
         "# Per-region fingerprints of the known Sargon image (see src/original/rom/fingerprint.rs):\n\
          # name, code or data, the first hex digits of a SHA-256, and `search` for code a\n\
          # search runs (reachable from ROYALT, VALMOV and FNDMOV). Hashes only, never bytes.\n\
-         # Written by `UPDATE_GOLDENFILES=1 cargo test --test rom_verify` from the known image.\n",
+         # Written by `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` from the known image.\n",
     );
     for r in regions {
         let reach = if r.search { "search" } else { "-" };

@@ -503,7 +503,7 @@ mod tests {
         );
         assert_eq!(emulator(&read, Some("z80emu")).core, None);
         assert_eq!(engine_record("port".into(), &ran, None).core, None);
-        // Only the emulator has a core (tests/slurm.rs and tests/core_z80emu.rs see `iz80`
+        // Only the emulator has a core (tests/it/slurm.rs and tests/it/core_z80emu.rs see `iz80`
         // and `z80emu` written by real runs).
         assert_eq!(core_of(&sargon_port::Port::new()), None);
     }

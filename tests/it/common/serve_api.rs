@@ -1,0 +1,116 @@
+//! The explorer's HTTP API spoken to as the page speaks to it: a `sargon serve` on a free
+//! loopback port ([`Server`]), for tests/it/serve.rs and tests/it/serve_engines.rs.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Our own port as an `exec:` program: `sargon trace` in JSON Lines, with the book as
+/// asked (docs/checking-your-port.md), its path quoted for `sh`.
+pub fn our_port_exec() -> String {
+    let sargon = env!("CARGO_BIN_EXE_sargon").replace('\'', r"'\''");
+    format!(
+        r#"exec:'{sargon}' trace "$SARGON_FEN" --depth "$SARGON_DEPTH" --format jsonl $([ "$SARGON_BOOK" = 0 ] && echo --no-book)"#
+    )
+}
+
+/// A `sargon serve` on a free port, stopped when dropped.
+pub struct Server {
+    pub child: Child,
+    pub port: u16,
+}
+
+impl Server {
+    pub fn start(extra: &[&str]) -> Server {
+        let (child, url) = super::start_serve(extra);
+        let port = url
+            .trim_start_matches("http://127.0.0.1:")
+            .trim_end_matches('/')
+            .parse()
+            .unwrap_or_else(|_| panic!("no port in {url}"));
+        Server { child, port }
+    }
+
+    /// One request; the status and the body.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(120)))
+            .unwrap();
+        let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+        if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+            head += &format!("Host: 127.0.0.1:{}\r\n", self.port);
+        }
+        for (k, v) in headers {
+            head += &format!("{k}: {v}\r\n");
+        }
+        let body = body.unwrap_or("");
+        head += &format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        // A refused large body may close the socket before all of it is written.
+        let _ = stream.write_all(body.as_bytes());
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response);
+        let text = String::from_utf8_lossy(&response).to_string();
+        let status = text
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {text:?}"));
+        let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+        // Chunked bodies (the event stream) are left as they are; JSON routes send a length.
+        (status, body.to_string())
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        let (status, body) = self.request("GET", path, None, &[]);
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body:?}")),
+        )
+    }
+
+    pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let (status, text) = self.request("POST", path, Some(&body.to_string()), &[]);
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text:?}")),
+        )
+    }
+
+    /// Wait for search `id` to be over; its last status.
+    pub fn wait(&self, id: u64) -> Value {
+        let started = Instant::now();
+        loop {
+            let (status, v) = self.get(&format!("/api/search/{id}"));
+            assert_eq!(status, 200, "{v}");
+            if !["waiting", "running"].contains(&v["state"].as_str().unwrap()) {
+                return v;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(300),
+                "search {id} never ended"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

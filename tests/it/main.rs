@@ -1,0 +1,43 @@
+//! The command's integration tests, one test binary (`cargo test --test it`): each module
+//! tests one command or area end to end through the `sargon` binary or the libraries, as
+//! its first lines say. Run one area with a filter: `cargo test --test it golden::`.
+//! Tests that need the user's imported ROM, or a tool (Stockfish, Graphviz, python-chess, a
+//! GUI, a browser, Slurm), say so in a `skipped:` line where it is missing
+//! (docs/testing.md).
+
+mod common;
+
+mod annotate;
+mod assembler;
+mod bad_input;
+mod bad_input_messages;
+mod bad_input_rom;
+mod batch;
+mod core_z80emu;
+mod crosscheck;
+mod diff;
+mod diff_exec;
+mod diff_state;
+mod emulator;
+mod epd;
+mod fuzz_corpus;
+mod golden;
+mod gui;
+mod history;
+mod hooks;
+mod listing;
+mod models;
+mod play;
+mod port;
+mod profile;
+mod readme;
+mod rom_verify;
+mod serve;
+mod serve_browser;
+mod serve_engines;
+mod slurm;
+mod trace_cache;
+mod tree;
+mod uci;
+mod uci_process;
+mod uci_python;

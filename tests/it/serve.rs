@@ -1,0 +1,614 @@
+//! `sargon serve`: the explorer's HTTP API, spoken to as the page speaks to it, over a
+//! real socket to the real command (started on a free loopback port). Every route, its
+//! errors, the limits (body size, node budget, workers in line), cancel, and the Host and
+//! Origin checks. The page itself is driven in a browser by tests/it/serve_browser.rs.
+
+use crate::common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use common::serve_api::Server;
+
+const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+
+fn analyze_json(fen: &str, depth: &str, engine: &str) -> Value {
+    let out = common::sargon(&[
+        "analyze", fen, "--depth", depth, "--engine", engine, "--format", "json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let server = Server::start(&[]);
+    for (path, kind, needle) in [
+        ("/", "text/html", "Sargon explorer"),
+        ("/app.js", "text/javascript", "EventSource"),
+        ("/style.css", "text/css", ".node"),
+    ] {
+        let (status, body) = server.request("GET", path, None, &[]);
+        assert_eq!(status, 200, "{path}");
+        assert!(body.contains(needle), "{path}");
+        let (_, raw) = {
+            let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+                server.port
+            )
+            .unwrap();
+            let mut r = String::new();
+            s.read_to_string(&mut r).unwrap();
+            (0, r)
+        };
+        assert!(
+            raw.to_lowercase()
+                .contains(&format!("content-type: {kind}")),
+            "{path}: {raw:.200}"
+        );
+    }
+    // No route: a JSON error, not a page.
+    let (status, v) = server.get("/api/nothing");
+    assert_eq!(status, 404);
+    assert!(v["error"].as_str().unwrap().contains("no such"));
+}
+
+#[test]
+fn positions_are_read_as_the_command_line_reads_them() {
+    let server = Server::start(&[]);
+    let (status, v) = server.post("/api/position", json!({"text": "startpos moves e2e4"}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(
+        v["fen"],
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    assert_eq!(v["turn"], "black");
+    assert_eq!(v["legal"].as_array().unwrap().len(), 20);
+    assert_eq!(v["book_position"], true);
+    // A bad FEN: the CLI's own words.
+    let bad = "rnbqkbnr/ppp w";
+    let (status, v) = server.post("/api/position", json!({"text": bad}));
+    assert_eq!(status, 400);
+    let cli = common::sargon(&["analyze", bad, "--depth", "1"]);
+    let cli_error = String::from_utf8_lossy(&cli.stderr);
+    let message = v["error"].as_str().unwrap();
+    assert!(cli_error.contains(message), "{cli_error:?} vs {message:?}");
+    // Not JSON, or not this route's JSON.
+    let (status, text) = server.request("POST", "/api/position", Some("{text"), &[]);
+    assert_eq!(status, 400);
+    assert!(text.contains("not the JSON this route takes"), "{text}");
+    // A PGN, position by position.
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 *\n";
+    let (status, v) = server.post("/api/pgn", json!({"pgn": pgn}));
+    assert_eq!(status, 200, "{v}");
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 4);
+    assert_eq!(positions[3]["san"], "2.Nf3");
+    let (status, v) = server.post("/api/pgn", json!({"pgn": "not a game"}));
+    assert_eq!(status, 400, "{v}");
+}
+
+/// `/api/pgn` reads a game as every command does: a malformed one is refused with its
+/// game and line (it took `1. e4 ((((((` for one move, and a game cut in a variation for
+/// its moves before it).
+#[test]
+fn a_malformed_pgn_is_refused_with_its_game_and_line() {
+    let server = Server::start(&[]);
+    for (pgn, expected) in [
+        (
+            "1. e4 ((((((",
+            "game 1, line 1: a variation `(` before any move it could stand for",
+        ),
+        (
+            "1. e4 (1. d4 e5 2. Nf3 *",
+            "game 1, line 1: the result `*` inside the variation opened at line 1: a `)` is missing",
+        ),
+        (
+            "[White \"A\"]\n\n1. e4 e5\n",
+            "game 1, line 3: the game has no result (1-0, 0-1, 1/2-1/2 or *) before the end of the file",
+        ),
+        (
+            "1. e4 *\n\n1. d4 {unclosed\n*\n",
+            "game 2, line 3: a comment `{` that is never closed (no `}` to the end of the file)",
+        ),
+    ] {
+        let (status, v) = server.post("/api/pgn", json!({"pgn": pgn}));
+        assert_eq!(status, 400, "{pgn:?}: {v}");
+        assert_eq!(v["error"], expected, "{pgn:?}");
+    }
+}
+
+#[test]
+fn a_search_opens_node_by_node_and_agrees_with_analyze() {
+    let server = Server::start(&[]);
+    let (status, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "port", "depth": 3, "book": true}),
+    );
+    assert_eq!(status, 200, "{v}");
+    let id = v["id"].as_u64().unwrap();
+    let done = server.wait(id);
+    assert_eq!(done["state"], "done", "{done}");
+    let cli = analyze_json(ITALIAN, "3", "port");
+    let result = &done["result"];
+    for field in [
+        "best_uci",
+        "best_san",
+        "score_cp",
+        "sargon_score",
+        "pv_uci",
+        "pv_san",
+    ] {
+        assert_eq!(result[field], cli[field], "{field}");
+    }
+    // The root's children: Sargon's order, each with its subtree; they add up.
+    let root = &done["root"];
+    let children = root["children"].as_array().unwrap();
+    assert!(children.len() > 20);
+    let below: u64 = children
+        .iter()
+        .map(|c| c["subtree"].as_u64().unwrap())
+        .sum();
+    assert_eq!(below + 1, root["subtree"].as_u64().unwrap());
+    assert_eq!(
+        root["subtree"].as_u64().unwrap(),
+        done["nodes"].as_u64().unwrap() + 1
+    );
+    // Open the PV's first node by its number and by its path.
+    let pv: Vec<&str> = result["pv_uci"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let first = children
+        .iter()
+        .find(|c| c["uci"] == pv[0])
+        .expect("the PV's first move is a root child");
+    assert_eq!(first["in_pv"], true);
+    let (status, node) = server.get(&format!("/api/search/{id}/node/{}", first["id"]));
+    assert_eq!(status, 200);
+    assert_eq!(node["path"], json!([pv[0]]));
+    assert_eq!(node["ply"], 1);
+    assert!(node["eval"]["byte"].as_str().unwrap().len() == 2);
+    let (status, found) = server.get(&format!("/api/search/{id}/find?path={}", pv.join(",")));
+    assert_eq!(status, 200, "{found}");
+    assert_eq!(found["path"], json!(pv));
+    assert_eq!(found["in_pv"], true);
+    // The board after the path is the position python-free: play it with the CLI.
+    let line = format!("{ITALIAN} moves {}", pv.join(" "));
+    let (_, pos) = server.post("/api/position", json!({"text": line}));
+    assert_eq!(found["fen"], pos["fen"]);
+    // The PV replay ends on the PV.
+    let (status, steps) = server.get(&format!("/api/search/{id}/pv-steps"));
+    assert_eq!(status, 200);
+    assert_eq!(steps["pv"], result["pv_uci"]);
+    assert_eq!(steps["steps"].as_array().unwrap().len(), pv.len());
+    assert!(steps["steps"][0]["event"].as_u64().unwrap() < done["events"].as_u64().unwrap());
+    // Asking again is the same search, kept.
+    let (_, again) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "port", "depth": 3}),
+    );
+    assert_eq!(again["id"].as_u64(), Some(id));
+    assert_eq!(again["state"], "done");
+    // Errors: no such node, path, search; a depth beyond the engine.
+    let (status, v) = server.get(&format!("/api/search/{id}/node/99999999"));
+    assert_eq!(status, 404, "{v}");
+    let (status, v) = server.get(&format!("/api/search/{id}/find?path=a2a4,h7h5,a1a3"));
+    assert_eq!(status, 404);
+    assert!(
+        v["error"].as_str().unwrap().contains("`a2a4`")
+            || v["error"].as_str().unwrap().contains("move"),
+        "{v}"
+    );
+    let (status, _) = server.get("/api/search/4242");
+    assert_eq!(status, 404);
+    let (status, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "port", "depth": 21}),
+    );
+    assert_eq!(status, 400);
+    assert!(v["error"].as_str().unwrap().contains("21"), "{v}");
+    let (status, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "stockfish", "depth": 2}),
+    );
+    assert_eq!(status, 400, "{v}");
+}
+
+#[test]
+fn progress_streams_until_the_search_is_over() {
+    let server = Server::start(&[]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 5}));
+    let id = v["id"].as_u64().unwrap();
+    let (status, body) = server.request("GET", &format!("/api/search/{id}/progress"), None, &[]);
+    assert_eq!(status, 200);
+    let states: Vec<Value> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert!(states.len() >= 2, "{body:.300}");
+    assert_eq!(states.last().unwrap()["state"], "done");
+    // Nodes only grow.
+    let nodes: Vec<u64> = states
+        .iter()
+        .map(|s| s["nodes"].as_u64().unwrap())
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+}
+
+#[test]
+fn a_search_is_cancelled_by_its_page_or_when_the_page_goes_away() {
+    let server = Server::start(&[]);
+    // Cancel.
+    let (_, v) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 12, "page": "p1"}),
+    );
+    let id = v["id"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = server.post(&format!("/api/search/{id}/cancel"), json!({}));
+    assert_eq!(status, 200);
+    assert_eq!(server.wait(id)["state"], "cancelled");
+    // A page's second search cancels its first.
+    let (_, a) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 12, "page": "p2"}),
+    );
+    let (_, b) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 2, "page": "p2"}),
+    );
+    assert_eq!(server.wait(a["id"].as_u64().unwrap())["state"], "cancelled");
+    assert_eq!(server.wait(b["id"].as_u64().unwrap())["state"], "done");
+    // The page goes away: its progress stream closes, and the search stops.
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 12}));
+    let id = v["id"].as_u64().unwrap();
+    {
+        let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+        write!(
+            s,
+            "GET /api/search/{id}/progress HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+            server.port
+        )
+        .unwrap();
+        let mut first = [0u8; 64];
+        let _ = s.read(&mut first);
+    }
+    assert_eq!(server.wait(id)["state"], "cancelled");
+}
+
+#[test]
+fn searches_wait_in_line_for_a_worker() {
+    let server = Server::start(&["--jobs", "1"]);
+    let (_, a) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 12, "page": "a"}),
+    );
+    let (_, b) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "depth": 2, "page": "b"}),
+    );
+    assert_eq!(b["state"], "waiting", "{b}");
+    assert_eq!(b["place"], 1);
+    let (_, engines) = server.get("/api/engines");
+    assert_eq!(
+        (engines["running"].as_u64(), engines["waiting"].as_u64()),
+        (Some(1), Some(1))
+    );
+    server.post(&format!("/api/search/{}/cancel", a["id"]), json!({}));
+    assert_eq!(server.wait(b["id"].as_u64().unwrap())["state"], "done");
+}
+
+#[test]
+fn a_search_too_big_to_keep_is_stopped_and_says_how_to_stream_it() {
+    let server = Server::start(&["--keep-nodes", "2000"]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 4}));
+    let done = server.wait(v["id"].as_u64().unwrap());
+    assert_eq!(done["state"], "failed");
+    let error = done["error"].as_str().unwrap();
+    assert!(error.contains("more than 2000 nodes"), "{error}");
+    assert!(error.contains("sargon trace '"), "{error}");
+    // Kept searches stay within the budget: a small one fits, an old one is dropped.
+    let (_, small) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 2}));
+    let small = small["id"].as_u64().unwrap();
+    assert_eq!(server.wait(small)["state"], "done");
+    let (_, other) = server.post(
+        "/api/search",
+        json!({"fen": "startpos", "depth": 3, "book": false}),
+    );
+    let other = other["id"].as_u64().unwrap();
+    assert_eq!(server.wait(other)["state"], "done");
+    let (status, v) = server.get(&format!("/api/search/{small}"));
+    assert_eq!(
+        status, 404,
+        "the older search should have been dropped: {v}"
+    );
+    assert!(v["error"].as_str().unwrap().contains("--keep-nodes"));
+}
+
+#[test]
+fn other_sites_and_oversized_bodies_are_refused() {
+    let server = Server::start(&[]);
+    // DNS rebinding: a name that resolves to 127.0.0.1 but is not ours.
+    let (status, body) =
+        server.request("GET", "/api/engines", None, &[("Host", "evil.example:80")]);
+    assert_eq!(status, 403);
+    assert!(body.contains("is not this server"), "{body}");
+    // Another site's page, through the browser.
+    let (status, body) = server.request(
+        "POST",
+        "/api/search",
+        Some("{}"),
+        &[("Origin", "http://evil.example")],
+    );
+    assert_eq!(status, 403);
+    assert!(body.contains("refused"), "{body}");
+    // Our own page's origin passes.
+    let origin = format!("http://localhost:{}", server.port);
+    let (status, _) = server.request("GET", "/api/engines", None, &[("Origin", &origin)]);
+    assert_eq!(status, 200);
+    // A body over 1 MB.
+    let big = format!("{{\"text\": \"{}\"}}", "x".repeat(2 << 20));
+    let (status, body) = server.request("POST", "/api/position", Some(&big), &[]);
+    assert_eq!(status, 413);
+    assert!(body.contains("larger than"), "{body}");
+}
+
+#[test]
+fn compare_runs_both_engines_event_by_event() {
+    let server = Server::start(&[]);
+    let (_, engines) = server.get("/api/engines");
+    if engines["emulator"]["available"] != true {
+        let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
+        assert_eq!(status, 409, "{v}");
+        common::skip_for_want_of_rom(
+            "compare_runs_both_engines_event_by_event",
+            "the server has no ROM",
+        );
+        return;
+    }
+    common::ran_with_rom("compare_runs_both_engines_event_by_event");
+    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 3}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["divergences"], 0, "{v}");
+    assert!(v["events"].as_u64().unwrap() > 10_000);
+    // The original's search, with its TRS-80 time.
+    let (_, s) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "emulator", "depth": 2}),
+    );
+    let done = server.wait(s["id"].as_u64().unwrap());
+    assert_eq!(done["state"], "done", "{done}");
+    assert!(done["result"]["trs80_seconds"].as_f64().unwrap() > 1.0);
+    assert_eq!(
+        done["result"]["best_uci"],
+        analyze_json(ITALIAN, "2", "emulator")["best_uci"]
+    );
+}
+
+#[test]
+fn the_models_run_with_their_interceptions() {
+    let server = Server::start(&[]);
+    let (status, v) = server.get("/api/models?engine=port");
+    assert_eq!(status, 200, "{v}");
+    let examples = v["examples"].as_array().unwrap();
+    assert_eq!(examples.len(), 5);
+    // The same figures as `sargon models --format json`.
+    let cli = common::sargon(&["models", "--format", "json"]);
+    let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    for (page, cli) in examples.iter().zip(cli.as_array().unwrap()) {
+        assert_eq!(page["evaluations"], cli["evaluations"]);
+        assert_eq!(page["pv_san"], cli["pv_san"]);
+        assert!(!page["intro"].as_str().unwrap().is_empty());
+    }
+    let (status, v) = server.get("/api/models?engine=nothing");
+    assert_eq!(status, 400, "{v}");
+}
+
+#[test]
+fn memory_at_a_node_is_read_on_both_engines() {
+    let server = Server::start(&[]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 3}));
+    let id = v["id"].as_u64().unwrap();
+    let done = server.wait(id);
+    let pv_nodes: Vec<u64> = serde_json::from_value(done["pv_nodes"].clone()).unwrap();
+    // The last PV node: evaluated, at ply 3, with its ply's list and the whole board.
+    let (status, m) = server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[2]));
+    assert_eq!(status, 200, "{m}");
+    let port = &m["port"];
+    assert_eq!(port["evaluated"], true);
+    assert_eq!(port["nply"], 3);
+    assert_eq!(port["plymax"], 3);
+    assert_eq!(port["board"].as_str().unwrap().len(), 240);
+    assert!(port["board"]
+        .as_str()
+        .unwrap()
+        .starts_with("ffffffffffffffffffff"));
+    let (_, node) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[2]));
+    assert_eq!(port["score"], node["eval"]["byte"]);
+    assert_eq!(port["two_plies_up"], node["eval"]["alpha_beta_byte"]);
+    let (_, parent) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[1]));
+    assert_eq!(
+        port["moves"].as_array().unwrap().len(),
+        parent["children_count"].as_u64().unwrap() as usize
+    );
+    if m["emulator"].is_null() {
+        common::skip_for_want_of_rom(
+            "memory_at_a_node_is_read_on_both_engines",
+            m["emulator_reason"].as_str().unwrap_or(""),
+        );
+        assert!(m["same"].is_null());
+        return;
+    }
+    common::ran_with_rom("memory_at_a_node_is_read_on_both_engines");
+    assert_eq!(m["same"], true, "{m}");
+    assert_eq!(m["emulator"], m["port"]);
+}
+
+#[test]
+fn the_originals_profile_and_listing_come_from_the_users_copy() {
+    let server = Server::start(&[]);
+    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 2}));
+    let id = v["id"].as_u64().unwrap();
+    assert_eq!(server.wait(id)["state"], "done");
+    let (_, engines) = server.get("/api/engines");
+    if engines["emulator"]["available"] != true {
+        let (status, v) = server.get(&format!("/api/search/{id}/profile"));
+        assert_eq!(status, 409, "{v}");
+        let (status, v) = server.get("/api/listing/FNDMOV");
+        assert_eq!(status, 409, "{v}");
+        common::skip_for_want_of_rom(
+            "the_originals_profile_and_listing_come_from_the_users_copy",
+            "the server has no ROM",
+        );
+        return;
+    }
+    common::ran_with_rom("the_originals_profile_and_listing_come_from_the_users_copy");
+    let (status, p) = server.get(&format!("/api/search/{id}/profile"));
+    assert_eq!(status, 200, "{p}");
+    let rows = p["rows"].as_array().unwrap();
+    assert!(rows.iter().any(|r| r["routine"] == "POINTS"), "{p}");
+    let sum: u64 = rows.iter().map(|r| r["t_states"].as_u64().unwrap()).sum();
+    assert_eq!(sum, p["totals"]["t_states"].as_u64().unwrap());
+    // The same figures as `sargon profile`.
+    let cli = common::sargon(&["profile", ITALIAN, "--depth", "2", "--format", "json"]);
+    let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    assert_eq!(p["totals"], cli["totals"]);
+    // A routine's listing, with its hook points and the port's links, as `sargon listing
+    // --port` prints it.
+    let (status, l) = server.get("/api/listing/FNDMOV");
+    assert_eq!(status, 200, "{l}");
+    let text = l["text"].as_str().unwrap();
+    assert!(text.contains("<- hook"), "{text:.300}");
+    assert!(text.contains("-> port"), "{text:.300}");
+    let cli = common::sargon(&["listing", "FNDMOV", "--port"]);
+    assert!(String::from_utf8_lossy(&cli.stdout).contains(text));
+    let (status, v) = server.get("/api/listing/NOSUCHROUTINE");
+    assert_eq!(status, 404, "{v}");
+}
+
+#[test]
+fn another_address_is_served_with_a_warning_and_a_taken_port_is_explained() {
+    // --bind beyond loopback: a warning on stderr, and the server still answers.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["serve", "--port", "0", "--bind", "0.0.0.0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut err)
+        .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(err.starts_with("warning: listening on 0.0.0.0:"), "{err}");
+    assert!(err.contains("anyone who can reach this machine"), "{err}");
+    // A port already taken: the error says so and how to pick another.
+    let server = Server::start(&[]);
+    let port = server.port.to_string();
+    let out = common::sargon(&["serve", "--port", &port]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot listen on 127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert!(err.contains("--port 0"), "{err}");
+}
+
+#[test]
+fn compare_shows_where_a_changed_image_parts_from_the_port() {
+    // The user's transcription with the pawn's value changed, stored with
+    // --accept-different in a store of its own: the page must say it is not verified, and
+    // Compare must show the first divergence, not "0".
+    let test = "compare_shows_where_a_changed_image_parts_from_the_port";
+    let Some(rom) = common::rom(test) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let store = common::store_with_changed_pvalue(&rom, dir.path(), "changed");
+    let store = store.as_str();
+    let server = Server::start(&["--roms", store]);
+    let (_, engines) = server.get("/api/engines");
+    assert_eq!(engines["emulator"]["verified"], false, "{engines}");
+    assert!(
+        engines["emulator"]["warning"].as_str().is_some(),
+        "{engines}"
+    );
+    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["divergences"], 1, "{v}");
+    let d = &v["divergence"];
+    assert_eq!(
+        d["index"], v["events"],
+        "the first divergence follows the equal events: {v}"
+    );
+    assert_ne!(d["emulator"], d["port"], "{v}");
+    // Its position is the one after its path.
+    let path: Vec<&str> = d["path"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let text = if path.is_empty() {
+        ITALIAN.to_string()
+    } else {
+        format!("{ITALIAN} moves {}", path.join(" "))
+    };
+    let (_, pos) = server.post("/api/position", json!({"text": text}));
+    assert_eq!(d["fen"], pos["fen"], "{v}");
+}
+
+#[test]
+fn the_explorer_runs_the_original_on_the_core_it_is_given() {
+    let server = Server::start(&["--core", "z80emu"]);
+    let (_, engines) = server.get("/api/engines");
+    if engines["emulator"]["available"] != true {
+        common::skip_for_want_of_rom(
+            "the_explorer_runs_the_original_on_the_core_it_is_given",
+            "the server has no ROM",
+        );
+        return;
+    }
+    common::ran_with_rom("the_explorer_runs_the_original_on_the_core_it_is_given");
+    assert_eq!(engines["emulator"]["core"], "z80emu", "{engines}");
+    // A search, a comparison and the memory at a node, all on z80emu, as on iz80.
+    let (_, s) = server.post(
+        "/api/search",
+        json!({"fen": ITALIAN, "engine": "emulator", "depth": 2}),
+    );
+    let id = s["id"].as_u64().unwrap();
+    let done = server.wait(id);
+    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done["result"]["core"], "z80emu", "{done}");
+    assert_eq!(
+        done["result"]["best_uci"],
+        analyze_json(ITALIAN, "2", "emulator")["best_uci"]
+    );
+    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["divergences"], 0, "{v}");
+    let pv_nodes: Vec<u64> = serde_json::from_value(done["pv_nodes"].clone()).unwrap();
+    let (status, m) = server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[1]));
+    assert_eq!(status, 200, "{m}");
+    assert_eq!(m["same"], true, "{m}");
+    // The default is iz80, and the server says so.
+    let server = Server::start(&[]);
+    let (_, engines) = server.get("/api/engines");
+    assert_eq!(engines["emulator"]["core"], "iz80", "{engines}");
+}
