@@ -6,9 +6,9 @@
 
 // The integration tests' ROM gate, the same file, so that these tests too print the lines
 // `.ci/run` counts and fail for want of the ROM under `SARGON_REQUIRE_ROM=1`. Its items are
-// `pub` for `tests/common`, which re-exports them; here they are only this module's.
+// `pub` for `tests/it/common`, which re-exports them; here they are only this module's.
 #[allow(unreachable_pub)]
-#[path = "../../../tests/common/rom_gate.rs"]
+#[path = "../../../tests/it/common/rom_gate.rs"]
 mod rom_gate;
 
 mod history;
