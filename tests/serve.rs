@@ -73,7 +73,10 @@ fn the_page_modules_are_served_by_name_and_nothing_else() {
                 .contains("content-type: text/javascript; charset=utf-8"),
             "{name}: {raw:.300}"
         );
-        assert!(raw.ends_with(text.as_str()), "{name} is not served as it is");
+        assert!(
+            raw.ends_with(text.as_str()),
+            "{name} is not served as it is"
+        );
     }
     for path in [
         "/js/nope.js",
