@@ -4,7 +4,8 @@
 //! on a worker thread and its whole tree is kept in memory ([`searches`]), and the page
 //! asks for nodes one at a time, so a search of a million events opens at once and every
 //! click costs a lookup. Everything the page needs is compiled into the binary (the files
-//! of `src/serve/page/`): no network, no install, and the page's code is the project's own.
+//! of `src/serve/page/`, served by `page.rs`): no network, no install, and the page's code
+//! is the project's own.
 //!
 //! The server is meant for one person on their own machine: it binds to the loopback
 //! address unless told otherwise, and checks the `Host` and `Origin` of every request, so
@@ -18,9 +19,7 @@ use std::sync::Arc;
 
 use anyhow::{Context as _, Result};
 use axum::extract::State as AxumState;
-use axum::http::header;
 use axum::middleware::{self};
-use axum::response::IntoResponse;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
@@ -34,6 +33,7 @@ mod app;
 mod engines;
 pub(crate) mod memory;
 mod nodes;
+mod page;
 mod search_routes;
 pub(crate) mod searches;
 mod views;
@@ -177,10 +177,10 @@ fn open_browser(url: &str) {
 
 fn router(app: Arc<App>) -> Router {
     Router::new()
-        .route("/", get(page_html))
-        .route("/app.js", get(page_js))
-        .route("/style.css", get(page_css))
-        .route("/favicon.ico", get(favicon))
+        .route("/", get(page::html))
+        .route("/js/{file}", get(page::module))
+        .route("/style.css", get(page::css))
+        .route("/favicon.ico", get(page::favicon))
         .route("/api/engines", get(engines_route))
         .route("/api/position", post(position_route))
         .route("/api/pgn", post(pgn_route))
@@ -205,38 +205,6 @@ fn router(app: Arc<App>) -> Router {
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(middleware::from_fn_with_state(app.clone(), check_host))
         .with_state(app)
-}
-
-// ---------------------------------------------------------------------------------------
-// The page
-
-async fn page_html() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        include_str!("page/index.html"),
-    )
-}
-
-async fn page_js() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        include_str!("page/app.js"),
-    )
-}
-
-async fn page_css() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
-        include_str!("page/style.css"),
-    )
-}
-
-/// A black knight on a green square, for the browser's tab.
-async fn favicon() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "image/svg+xml")],
-        "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'><rect width='16' height='16' rx='2' fill='#769656'/><text x='8' y='13.5' font-size='14' text-anchor='middle'>\u{265E}</text></svg>",
-    )
 }
 
 // ---------------------------------------------------------------------------------------

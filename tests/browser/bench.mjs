@@ -21,9 +21,17 @@ async function json(path, body) {
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))]; };
 
-// The page's weight.
+// The page's weight; the script's modules found as the browser finds them: main.js and
+// what it imports.
 let weight = 0;
-for (const f of ["/", "/app.js", "/style.css"]) weight += (await (await fetch(base + f)).arrayBuffer()).byteLength;
+const files = ["/", "/style.css", "/js/main.js"];
+for (let i = 0; i < files.length; i++) {
+  const text = await (await fetch(base + files[i])).text();
+  weight += new TextEncoder().encode(text).byteLength;
+  for (const [, name] of text.matchAll(/^import .* from "\.\/([\w.]+)";$/gm)) {
+    if (!files.includes(`/js/${name}`)) files.push(`/js/${name}`);
+  }
+}
 console.log(`page weight: ${weight} bytes (html, js, css; uncompressed)`);
 
 // The search.

@@ -227,13 +227,15 @@ try {
   await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, ITALIAN);
   await page.selectOption("#engine", execName);
   await page.fill("#depth", "3");
+  // The page's state is its modules' own: the search's id is read from the server's answer.
+  const started = page.waitForResponse((r) => r.url().endsWith("/api/search") && r.request().method() === "POST");
   await page.click("#search");
   await page.waitForFunction((n) => document.getElementById("engine-name")?.textContent === n, execName, { timeout: 60000 });
   assert.equal(await page.textContent("#best-move"), best);
   assert.deepEqual((await page.textContent("#pv-san")).split(" "), pvSan);
   const execRows = await page.$$eval('.node[role="treeitem"]', (rows) => rows.length);
   assert.equal(execRows, rootRows);
-  const execId = await page.evaluate(() => state.searchId);
+  const execId = (await (await started).json()).id;
   const execPv = (await api(`/api/search/${execId}`)).pv_nodes;
   assert.deepEqual(execPv, pvNodes);
   await page.click(`.node[data-id="${execPv[0]}"] .label`);

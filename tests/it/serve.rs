@@ -33,24 +33,13 @@ fn the_page_and_its_files_are_served() {
     let server = Server::start(&[]);
     for (path, kind, needle) in [
         ("/", "text/html", "Sargon explorer"),
-        ("/app.js", "text/javascript", "EventSource"),
+        ("/js/main.js", "text/javascript; charset=utf-8", "import"),
         ("/style.css", "text/css", ".node"),
     ] {
         let (status, body) = server.request("GET", path, None, &[]);
         assert_eq!(status, 200, "{path}");
         assert!(body.contains(needle), "{path}");
-        let (_, raw) = {
-            let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
-            write!(
-                s,
-                "GET {path} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
-                server.port
-            )
-            .unwrap();
-            let mut r = String::new();
-            s.read_to_string(&mut r).unwrap();
-            (0, r)
-        };
+        let raw = raw_get(&server, path);
         assert!(
             raw.to_lowercase()
                 .contains(&format!("content-type: {kind}")),
@@ -61,6 +50,119 @@ fn the_page_and_its_files_are_served() {
     let (status, v) = server.get("/api/nothing");
     assert_eq!(status, 404);
     assert!(v["error"].as_str().unwrap().contains("no such"));
+}
+
+/// The page's script: its ES modules, each served from the binary's fixed table by name
+/// with the JavaScript type (a browser refuses a module served as anything else), and no
+/// other file reachable through `/js/`.
+#[test]
+fn the_page_modules_are_served_by_name_and_nothing_else() {
+    let server = Server::start(&[]);
+    let (_, html) = server.request("GET", "/", None, &[]);
+    assert!(
+        html.contains(r#"<script type="module" src="/js/main.js"></script>"#),
+        "{html}"
+    );
+    let modules = page_modules();
+    assert!(modules.len() > 5, "{modules:?}");
+    for (name, text) in &modules {
+        let raw = raw_get(&server, &format!("/js/{name}"));
+        assert!(raw.starts_with("HTTP/1.1 200 "), "{name}: {raw:.300}");
+        assert!(
+            raw.to_lowercase()
+                .contains("content-type: text/javascript; charset=utf-8"),
+            "{name}: {raw:.300}"
+        );
+        assert!(
+            raw.ends_with(text.as_str()),
+            "{name} is not served as it is"
+        );
+    }
+    for path in [
+        "/js/nope.js",
+        "/js/../mod.rs",
+        "/js/..%2Fmod.rs",
+        "/js/%2E%2E%2Fpage.rs",
+        "/js/",
+        "/app.js",
+    ] {
+        let (status, raw) = server.request("GET", path, None, &[]);
+        assert_eq!(status, 404, "{path}: {raw:.300}");
+        assert!(raw.contains("no such page"), "{path}: {raw:.300}");
+    }
+}
+
+/// The page's modules, each saying first what it holds, under 800 lines, importing only
+/// modules of the page, and none importing itself back through others (an import loop).
+#[test]
+fn the_page_modules_import_no_loop() {
+    let modules = page_modules();
+    let names: Vec<&str> = modules.iter().map(|(name, _)| name.as_str()).collect();
+    let mut imports = std::collections::BTreeMap::new();
+    for (name, text) in &modules {
+        assert!(text.starts_with("// "), "{name} does not say what it holds");
+        assert!(text.lines().count() < 800, "{name} is over 800 lines");
+        let mut used = Vec::new();
+        for line in text.lines().filter(|l| l.starts_with("import ")) {
+            let target = line
+                .rsplit_once(" from \"./")
+                .and_then(|(_, rest)| rest.strip_suffix("\";"))
+                .unwrap_or_else(|| panic!("{name}: an import not of a page module: {line}"));
+            assert!(names.contains(&target), "{name} imports {target}");
+            used.push(target.to_string());
+        }
+        imports.insert(name.clone(), used);
+    }
+    // Depth first from every module; a module met again on the path is a loop.
+    fn walk(
+        at: &str,
+        path: &mut Vec<String>,
+        imports: &std::collections::BTreeMap<String, Vec<String>>,
+    ) {
+        assert!(
+            !path.iter().any(|p| p == at),
+            "an import loop: {} -> {at}",
+            path.join(" -> ")
+        );
+        path.push(at.to_string());
+        for next in &imports[at] {
+            walk(next, path, imports);
+        }
+        path.pop();
+    }
+    for name in imports.keys() {
+        walk(name, &mut Vec::new(), &imports);
+    }
+    assert!(imports["main.js"].len() > 5, "main.js sets up the sections");
+}
+
+/// The whole response to a GET, its head and body, as the server sent it.
+fn raw_get(server: &Server, path: &str) -> String {
+    let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n",
+        server.port
+    )
+    .unwrap();
+    let mut r = String::new();
+    s.read_to_string(&mut r).unwrap();
+    r
+}
+
+/// The files of src/serve/page/js: name and text.
+fn page_modules() -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page/js");
+    let mut modules: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    modules.sort();
+    modules
 }
 
 #[test]

@@ -1,0 +1,64 @@
+// Sargon's memory at the selected tree node, on both engines side by side: the ply's
+// variables, the board bytes and the move list, with the bytes that differ marked.
+
+import { $, escapeHtml } from "./util.js";
+import { state } from "./state.js";
+import { api } from "./api.js";
+
+// The memory button: Sargon's memory at the selected node, on both engines, side by side.
+export function setupMemory() {
+  $("memory").addEventListener("click", async () => {
+    const view = $("memory-view");
+    if (state.selected == null) return;
+    view.textContent = "running the search again up to this node on each engine...";
+    try {
+      const m = await api("GET", `/api/search/${state.searchId}/node/${state.selected}/memory`);
+      const sides = [["original (Z80)", m.emulator], ["port (Rust)", m.port]];
+      const other = (i) => sides[1 - i][1];
+      view.innerHTML = sides.map(([name, snap], i) => memoryColumn(name, snap, other(i), i === 0 ? m.emulator_reason : null)).join("") +
+        `<div id="memory-verdict" class="${m.same === false ? "error" : "ok"}" style="flex-basis:100%">` +
+        (m.same === null ? "the original is not available: the port's memory alone" : m.same ? "the same bytes on both engines" : "the engines' memories differ (marked)") + "</div>" +
+        (m.note ? `<div id="memory-note" class="note" style="flex-basis:100%">${escapeHtml(m.note)}</div>` : "");
+    } catch (e) {
+      view.innerHTML = `<span class="error">${escapeHtml(e.message)}</span>`;
+    }
+  });
+}
+
+// PIECES' order in Sargon's board byte: 1 pawn .. 6 king; bit 7 black.
+const SARGON_PIECE = ["", "p", "n", "b", "r", "q", "k"];
+
+function memoryColumn(name, snap, other, reason) {
+  if (!snap) return `<div><h3>${name}</h3><div class="note">${escapeHtml(reason || "the search never reached this node")}</div></div>`;
+  let t = `<div><h3>${name}</h3>`;
+  const field = (label, key, value) => {
+    const differs = other && other[key] !== snap[key] ? " class=\"differs\"" : "";
+    return `<tr><td>${label}</td><td${differs}>${value ?? "-"}</td></tr>`;
+  };
+  if (snap.evaluated) {
+    t += "<table>" + field("NPLY", "nply", snap.nply) + field("PLYMAX", "plymax", snap.plymax) + field("COLOR", "color", snap.color) +
+      field("score", "score", snap.score) + field("two plies up", "two_plies_up", snap.two_plies_up) + field("one ply up", "one_ply_up", snap.one_ply_up) + "</table>";
+    t += "<div class=\"sub\">BOARDA, 120 bytes (10 per row, a1 at 21):</div><table class=\"bytes\">";
+    for (let row = 11; row >= 0; row--) {
+      t += "<tr>";
+      for (let col = 0; col < 10; col++) {
+        const i = row * 10 + col, hex = snap.board.slice(2 * i, 2 * i + 2), b = parseInt(hex, 16);
+        const cls = [];
+        if (b === 0xff) cls.push("border");
+        else if (b & 7) cls.push("piece");
+        if (other && other.board && other.board.slice(2 * i, 2 * i + 2) !== hex) cls.push("differs");
+        const kind = SARGON_PIECE[b & 7];
+        const title = b === 0xff ? "border" : kind ? `${b & 0x80 ? "black" : "white"} ${kind}${b & 8 ? ", has moved" : ""}` : "empty";
+        t += `<td class="${cls.join(" ")}" title="${i}: ${title}">${hex}</td>`;
+      }
+      t += "</tr>";
+    }
+    t += "</table>";
+  } else {
+    t += `<div class="note">not evaluated: only its ply's move list</div>`;
+  }
+  const moves = snap.moves.map((m) => `${m.uci}<span class="sub">/${m.flags}</span>`).join(" ");
+  const movesDiffer = other && JSON.stringify(other.moves) !== JSON.stringify(snap.moves) ? " differs" : "";
+  t += `<div class="sub">the ply's move list as GENMOV left it (${snap.moves.length} moves, move/flags):</div><div class="moves${movesDiffer}">${moves}</div>`;
+  return t + "</div>";
+}
