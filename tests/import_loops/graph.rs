@@ -14,6 +14,9 @@
 //! * Containment is not an import: a module reaching into its own submodules (declaring
 //!   them, using or re-exporting their items) is how Rust builds a module from parts. A
 //!   submodule using its parent's items, through `super::` or `crate::`, is an import.
+//! * Tests count: a `#[cfg(test)]` module is code of its file like any other. Doc comments
+//!   do not (a link is not an import), nor does what a macro expands to where it is called
+//!   (its `$crate::` paths count in the file that defines it).
 //! * Paths into other crates are not imports here: Cargo already forbids loops between
 //!   crates.
 //! * A loop is a strongly connected component of two files or more.
@@ -175,7 +178,12 @@ impl Workspace {
     }
 
     /// What `segs` names, written in module `scope`.
-    fn resolve(&self, scope: &[String], segs: &[String], seen: &mut BTreeSet<(ModPath, String)>) -> Resolved {
+    fn resolve(
+        &self,
+        scope: &[String],
+        segs: &[String],
+        seen: &mut BTreeSet<(ModPath, String)>,
+    ) -> Resolved {
         let Some(first) = segs.first() else {
             return Resolved::Module(scope.to_vec());
         };
@@ -196,7 +204,12 @@ impl Workspace {
     }
 
     /// What `segs` names below module `at`.
-    fn walk(&self, at: ModPath, segs: &[String], seen: &mut BTreeSet<(ModPath, String)>) -> Resolved {
+    fn walk(
+        &self,
+        at: ModPath,
+        segs: &[String],
+        seen: &mut BTreeSet<(ModPath, String)>,
+    ) -> Resolved {
         let Some(seg) = segs.first() else {
             return Resolved::Module(at);
         };
@@ -247,7 +260,9 @@ impl Workspace {
                     names.insert(alias.clone());
                 }
                 None => {
-                    if let Resolved::Module(from) = self.resolve(at, &item.path, &mut BTreeSet::new()) {
+                    if let Resolved::Module(from) =
+                        self.resolve(at, &item.path, &mut BTreeSet::new())
+                    {
                         names.extend(self.offered(&from, seen));
                     }
                 }
@@ -300,9 +315,20 @@ impl Workspace {
                             (Some(_), resolved) => add(resolved, false),
                             (None, Resolved::Module(from)) => {
                                 for name in self.offered(&from, &mut BTreeSet::new()) {
-                                    if file.facts.idents.contains(&name) {
-                                        let found = self.walk(from.clone(), &[name], &mut BTreeSet::new());
-                                        add(found, true);
+                                    if !file.facts.idents.contains(&name) {
+                                        continue;
+                                    }
+                                    match self.walk(
+                                        from.clone(),
+                                        &[name.clone()],
+                                        &mut BTreeSet::new(),
+                                    ) {
+                                        // A module the glob brings in is known by its name
+                                        // here: the paths through it say what is imported.
+                                        Resolved::Module(m) => {
+                                            module_names.insert(name, m);
+                                        }
+                                        found => add(found, false),
                                     }
                                 }
                             }
@@ -317,7 +343,10 @@ impl Workspace {
                         if matches!(first, "crate" | "$crate" | "super" | "self") {
                             add(self.resolve(&scope, segs, &mut BTreeSet::new()), false);
                         } else if let Some(m) = module_names.get(first) {
-                            add(self.walk(m.clone(), &segs[1..], &mut BTreeSet::new()), false);
+                            add(
+                                self.walk(m.clone(), &segs[1..], &mut BTreeSet::new()),
+                                false,
+                            );
                         }
                     }
                 }
@@ -330,7 +359,8 @@ impl Workspace {
     pub(crate) fn loops(&self) -> Vec<Loop> {
         let edges = self.imports();
         let nodes: Vec<PathBuf> = self.files.keys().cloned().collect();
-        let index: BTreeMap<&PathBuf, usize> = nodes.iter().enumerate().map(|(i, n)| (n, i)).collect();
+        let index: BTreeMap<&PathBuf, usize> =
+            nodes.iter().enumerate().map(|(i, n)| (n, i)).collect();
         let mut next = vec![Vec::new(); nodes.len()];
         for (from, to) in edges.keys() {
             next[index[from]].push(index[to]);
@@ -343,7 +373,9 @@ impl Workspace {
                 let imports = edges
                     .iter()
                     .filter(|((from, to), _)| files.contains(from) && files.contains(to))
-                    .map(|((from, to), names)| (from.clone(), to.clone(), names.iter().cloned().collect()))
+                    .map(|((from, to), names)| {
+                        (from.clone(), to.clone(), names.iter().cloned().collect())
+                    })
                     .collect();
                 let mut files = files;
                 files.sort();

@@ -62,7 +62,10 @@ fn no_file_imports_another_through_a_loop() {
     }
     let read_files = ws.files();
     let unread: Vec<_> = on_disk.difference(&read_files).collect();
-    assert!(unread.is_empty(), "source files no `mod` reaches: {unread:?}");
+    assert!(
+        unread.is_empty(),
+        "source files no `mod` reaches: {unread:?}"
+    );
 
     let loops = ws.loops();
     let text = report(&loops);
@@ -92,7 +95,10 @@ fn two_files_using_each_other_are_a_loop() {
     let text = loops_in(&[
         ("src/lib.rs", "mod a; mod b;"),
         ("src/a.rs", "use crate::b::{Bee, Hive};\npub struct Ant;"),
-        ("src/b.rs", "use super::a::Ant;\npub struct Bee; pub enum Hive {}"),
+        (
+            "src/b.rs",
+            "use super::a::Ant;\npub struct Bee; pub enum Hive {}",
+        ),
     ]);
     assert_eq!(
         text,
@@ -110,10 +116,16 @@ fn a_loop_through_three_files_and_paths_in_code() {
         ("src/lib.rs", "mod a; mod b; mod c;"),
         ("src/a.rs", "pub fn f() { crate::b::inner::g() }"),
         ("src/b/mod.rs", "pub mod inner;"),
-        ("src/b/inner.rs", "pub fn g() { let x = super::super::c::H; }"),
+        (
+            "src/b/inner.rs",
+            "pub fn g() { let x = super::super::c::H; }",
+        ),
         ("src/c.rs", "pub const H: u8 = 1; fn k() { crate::a::f(); }"),
     ]);
-    assert!(text.starts_with("import loops between source files: 1\nloop 1 (3 files):"), "{text}");
+    assert!(
+        text.starts_with("import loops between source files: 1\nloop 1 (3 files):"),
+        "{text}"
+    );
     assert!(text.contains("src/a.rs -> src/b/inner.rs: g"), "{text}");
     assert!(text.contains("src/b/inner.rs -> src/c.rs: H"), "{text}");
     assert!(text.contains("src/c.rs -> src/a.rs: f"), "{text}");
@@ -123,8 +135,14 @@ fn a_loop_through_three_files_and_paths_in_code() {
 fn a_parent_reaching_into_its_children_is_containment() {
     let text = loops_in(&[
         ("src/lib.rs", "pub mod m; pub use m::Thing;"),
-        ("src/m/mod.rs", "mod part; pub use part::Thing; pub struct Base;"),
-        ("src/m/part.rs", "use super::Base; use crate::Thing as _; pub struct Thing(Base);"),
+        (
+            "src/m/mod.rs",
+            "mod part; pub use part::Thing; pub struct Base;",
+        ),
+        (
+            "src/m/part.rs",
+            "use super::Base; use crate::Thing as _; pub struct Thing(Base);",
+        ),
     ]);
     assert_eq!(text, "import loops between source files: 0\n");
 }
@@ -146,7 +164,10 @@ fn a_module_imported_by_name_and_a_glob() {
     let text = loops_in(&[
         ("src/lib.rs", "mod a; mod b;"),
         ("src/a.rs", "use crate::b; pub fn f() -> u8 { b::G }"),
-        ("src/b.rs", "use crate::a::*; pub const G: u8 = 0; fn h() { f(); }"),
+        (
+            "src/b.rs",
+            "use crate::a::*; pub const G: u8 = 0; fn h() { f(); }",
+        ),
     ]);
     assert!(text.contains("src/a.rs -> src/b.rs: G"), "{text}");
     assert!(text.contains("src/b.rs -> src/a.rs: f"), "{text}");
@@ -162,9 +183,38 @@ fn comments_strings_and_other_crates_are_not_imports() {
              const S: &str = \"crate::b::Bee\"; const R: &str = r#\"crate::b::Bee\"#;\n\
              fn l<'a>(x: &'a str) -> char { 'c' }",
         ),
-        ("src/b.rs", "use crate::a::Ant; use std::fmt; use demo::a::Ant as A2; pub struct Bee;"),
+        (
+            "src/b.rs",
+            "use crate::a::Ant; use std::fmt; use demo::a::Ant as A2; pub struct Bee;",
+        ),
     ]);
     assert_eq!(text, "import loops between source files: 0\n");
+}
+
+#[test]
+fn tests_inside_a_file_count_and_path_attributes_are_followed() {
+    let text = loops_in(&[
+        (
+            "src/lib.rs",
+            "mod a;\n#[path = \"other/b_file.rs\"]\nmod b;",
+        ),
+        (
+            "src/a.rs",
+            "pub struct Ant;\n#[cfg(test)]\nmod tests {\n    use super::super::b::Bee;\n}",
+        ),
+        (
+            "src/other/b_file.rs",
+            "pub(crate) use crate::a::Ant as Queen; pub struct Bee;",
+        ),
+    ]);
+    assert!(
+        text.contains("src/a.rs -> src/other/b_file.rs: Bee"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/other/b_file.rs -> src/a.rs: Ant"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -330,7 +330,9 @@ pub(crate) fn scan(src: &str) -> FileFacts {
                         n += 1;
                     }
                     // `const fn f`, `const unsafe fn f`: the `fn` names it.
-                    if let Some(name) = ident(n).filter(|s| !matches!(*s, "fn" | "unsafe" | "async" | "extern")) {
+                    if let Some(name) =
+                        ident(n).filter(|s| !matches!(*s, "fn" | "unsafe" | "async" | "extern"))
+                    {
                         facts.modules[module].defs.insert(name.to_string());
                     }
                 }
