@@ -320,7 +320,7 @@ impl Workspace {
                                     }
                                     match self.walk(
                                         from.clone(),
-                                        &[name.clone()],
+                                        std::slice::from_ref(&name),
                                         &mut BTreeSet::new(),
                                     ) {
                                         // A module the glob brings in is known by its name

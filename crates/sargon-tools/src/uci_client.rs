@@ -9,7 +9,7 @@
 //! * a **session** of Sargon's own UCI front end ([`crate::uci::Uci`]) in this
 //!   process, so that Sargon plays through exactly the code that GUIs use: iterative
 //!   deepening under a time budget, the book, `FixedDepth`. The client knows it only as an
-//!   [`InProcess`] engine; `UciClient::in_process` is made on the `uci` side.
+//!   `InProcess` engine; `UciClient::in_process` is made on the `uci` side.
 //!
 //! Either way the client writes commands and reads lines with a deadline, so that an engine
 //! that hangs is noticed ([`ClientError::Timeout`]), one that dies is noticed at the end of
