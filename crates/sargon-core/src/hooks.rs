@@ -54,6 +54,10 @@ use std::fmt;
 
 use crate::vocab::{Board, Piece, SMove, Score, Side, Sq, BOARD_SIZE};
 
+// What an engine implements for its hooks has a module of its own, which the whole-state
+// comparison (`crate::state`) uses too; its names stay where they always were, here.
+pub use crate::memory::{Pointer, SargonMemory, Table, Var};
+
 /// A named place in Sargon's search. See `docs/hooks.md` for each one's contract, and the
 /// view of the same name in [`HookEvent`] for what a hook sees there.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -135,84 +139,6 @@ impl HookMask {
     /// The set of these points.
     pub fn of(points: &[HookPoint]) -> HookMask {
         points.iter().fold(HookMask(0), |m, &p| m.with(p))
-    }
-}
-
-/// Sargon's one-byte variables the views read.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Var {
-    /// NPLY: the current ply.
-    Nply,
-    /// PLYMAX: the nominal search depth.
-    Plymax,
-    /// COLOR: the side to move at this ply (0 or 0x80).
-    Color,
-    /// P1: the board byte of the piece whose moves MPIECE generates.
-    P1,
-    /// T1: that piece's row in the direction tables (its type, 0 for a black pawn).
-    T1,
-    /// M1: the square that piece stands on (the low byte of the original's index word).
-    M1,
-    /// M2: the square PATH has just looked at.
-    M2,
-}
-
-/// Sargon's pointer variables the views read.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Pointer {
-    /// MLPTRI: the ply table slot of the current ply (the head link of its move list).
-    Mlptri,
-    /// MLPTRJ: the move entry just made, scored or decided on.
-    Mlptrj,
-    /// SCRIX: the score table byte two plies above the current ply; the byte after it is
-    /// the best score one ply above.
-    Scrix,
-}
-
-/// Where Sargon's tables start.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Table {
-    /// BOARDA: the 120-byte board.
-    Board,
-    /// PLYIX: the ply table, a (list head, current move) pair of words per ply.
-    PlyIndex,
-}
-
-/// Sargon's data as an engine holds it: where the variables and tables are, and the bytes.
-///
-/// This is all an engine implements for its hooks; every view is built on it, so both
-/// engines show a hook the same thing. Addresses are the engine's own (the emulator's are
-/// the imported program's, the port's are its layout's); the views only follow pointers
-/// found in memory and offsets the two layouts share.
-pub trait SargonMemory {
-    /// A one-byte variable.
-    fn var(&self, var: Var) -> u8;
-    /// A pointer variable's value.
-    fn pointer(&self, pointer: Pointer) -> u16;
-    /// The address where a table starts.
-    fn table(&self, table: Table) -> u16;
-    /// The byte at an address of the engine's memory.
-    fn peek(&self, addr: u16) -> u8;
-
-    /// For the whole-state comparison ([`crate::state`]): the one-byte variable `name`
-    /// (one of [`crate::state::VARIABLES`]), or `None` if the engine does not keep it.
-    fn state_var(&self, name: &str) -> Option<u8> {
-        let _ = name;
-        None
-    }
-
-    /// For the whole-state comparison: the pointer variable `name` (one of
-    /// [`crate::state::POINTERS`]) as an address of this engine's memory.
-    fn state_pointer(&self, name: &str) -> Option<u16> {
-        let _ = name;
-        None
-    }
-
-    /// For the whole-state comparison: where an area of Sargon's data starts in this
-    /// engine's memory.
-    fn area(&self, area: crate::state::Area) -> Option<u16> {
-        let _ = area;
-        None
     }
 }
 

@@ -42,6 +42,7 @@ pub mod digest;
 pub mod engine;
 pub mod hooks;
 pub mod input;
+mod memory;
 pub mod position;
 pub mod pv;
 pub mod record;

@@ -30,7 +30,8 @@
 
 use std::fmt;
 
-use crate::hooks::SargonMemory;
+pub use crate::memory::Area;
+use crate::memory::SargonMemory;
 
 /// The one-byte variables compared, by their names in the original. M1-M4 and T1-T3 are
 /// index words in the original whose high byte is the table page: their low byte is the
@@ -55,20 +56,6 @@ pub const BOOK_AREA: u16 = 12;
 pub const MOVE_LIST_AREA: u16 = 2048;
 /// Bytes of one move-list entry: link word, from, to, flags, score.
 const ENTRY: u16 = 6;
-
-/// The areas of Sargon's data an engine says the address of.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Area {
-    /// The table area, from DIRECT (TBASE - 0x80).
-    Tables,
-    /// The book's moves (BMOVES).
-    Book,
-    /// The move list (MLIST).
-    MoveList,
-    /// The zeroed entry MLPTRJ points at before a search (the harness's, in the original;
-    /// the port's own).
-    Scratch,
-}
 
 /// What a pointer points at, as an area and an offset (so two engines' pointers compare
 /// equal when they point at the same thing, wherever each keeps it).

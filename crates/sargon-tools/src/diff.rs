@@ -18,12 +18,16 @@ use std::time::Duration;
 
 use shakmaty::{Chess, Position};
 
-use sargon_core::engine::{Engine, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::position::Setup;
 use sargon_core::record;
 use sargon_core::trace::{self, Detail, Event};
 
+use crate::cost::{cpu_timed, EngineCost};
 use crate::engines::Side;
+// The UCI port's answer is defined beside the UCI engine that gives it; it is named here
+// too, where two answers are compared.
+pub use crate::external::Answer;
 use crate::trace_cache::{left_search, LeftRun, TraceCache};
 use crate::uci_client::{ClientError, EngineScore};
 
@@ -72,45 +76,6 @@ pub enum Difference {
     Trace(Divergence),
     /// The best moves or the scores differ.
     Answer(AnswerDifference),
-}
-
-/// What a search answers in UCI terms: the best move and the score of the last `info`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Answer {
-    /// The move, in UCI text.
-    pub best: String,
-    /// The score (none: a book move, made without a search, or no `info score` given).
-    pub score: Option<EngineScore>,
-}
-
-impl Answer {
-    /// As a JSON object, for the results file.
-    pub(crate) fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "event": "answer",
-            "best": self.best,
-            "score": self.score.as_ref().map(score_words),
-        })
-    }
-}
-
-/// `cp 25` or `mate 3`, as the `info` line writes it.
-fn score_words(score: &EngineScore) -> String {
-    match score {
-        EngineScore::Cp(cp) => format!("cp {cp}"),
-        EngineScore::Mate(n) => format!("mate {n}"),
-    }
-}
-
-/// `bestmove e2e4 score cp 25`.
-impl std::fmt::Display for Answer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "bestmove {}", self.best)?;
-        match &self.score {
-            Some(s) => write!(f, " score {}", score_words(s)),
-            None => write!(f, " (no score)"),
-        }
-    }
 }
 
 /// The left engine's answer and the UCI port's, when they differ.
@@ -165,62 +130,6 @@ impl<D> SearchComparison<D> {
             right: self.right,
         }
     }
-}
-
-/// What one engine's side of a comparison cost.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct EngineCost {
-    /// CPU time of the engine's thread during the search, including recording its trace
-    /// (and, for the second engine, comparing it); `None` where the platform has no
-    /// per-thread clock.
-    pub cpu: Option<Duration>,
-    /// Z80 instructions executed (emulator only; `None` also when a divergence stopped the
-    /// search before it finished).
-    pub z80_instructions: Option<u64>,
-    /// The trace was read from the cache of the original's traces, not searched.
-    pub cached: bool,
-}
-
-impl EngineCost {
-    pub(crate) fn of(
-        cpu: Option<Duration>,
-        result: &Result<SearchOutcome, SearchError>,
-    ) -> EngineCost {
-        EngineCost {
-            cpu,
-            z80_instructions: result.as_ref().ok().and_then(|o| o.stats.z80_instructions),
-            cached: false,
-        }
-    }
-}
-
-/// CPU time used so far by the calling thread.
-#[cfg(unix)]
-pub(crate) fn thread_cpu_time() -> Option<Duration> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; clock_gettime only writes into it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
-}
-
-/// CPU time used so far by the calling thread (not measured on this platform).
-#[cfg(not(unix))]
-pub(crate) fn thread_cpu_time() -> Option<Duration> {
-    None
-}
-
-/// The CPU time the calling thread spends in `work`.
-pub(crate) fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
-    let before = thread_cpu_time();
-    let value = work();
-    let spent = match (before, thread_cpu_time()) {
-        (Some(a), Some(b)) => Some(b.saturating_sub(a)),
-        _ => None,
-    };
-    (value, spent)
 }
 
 /// Two engines' traces of one search, compared.

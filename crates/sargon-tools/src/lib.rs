@@ -22,6 +22,7 @@ pub mod analysis;
 pub mod annotate;
 pub mod batch;
 pub mod behaviour;
+mod cost;
 pub mod diff;
 pub mod diff_run;
 pub mod elo;

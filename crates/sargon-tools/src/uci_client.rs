@@ -8,7 +8,8 @@
 //!   die;
 //! * a **session** of Sargon's own UCI front end ([`crate::uci::Uci`]) in this
 //!   process, so that Sargon plays through exactly the code that GUIs use: iterative
-//!   deepening under a time budget, the book, `FixedDepth`.
+//!   deepening under a time budget, the book, `FixedDepth`. The client knows it only as an
+//!   `InProcess` engine; `UciClient::in_process` is made on the `uci` side.
 //!
 //! Either way the client writes commands and reads lines with a deadline, so that an engine
 //! that hangs is noticed ([`ClientError::Timeout`]), one that dies is noticed at the end of
@@ -28,7 +29,6 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
-use crate::uci::{EngineFactory, Settings, Uci};
 use sargon_core::input::echo;
 use sargon_core::position;
 
@@ -243,8 +243,17 @@ pub(crate) fn split_command(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-/// Sargon's UCI session writes here: complete lines go to the client's channel.
-struct LineSink {
+/// An engine in this process that reads UCI lines and writes its answers to a
+/// [`LineSink`]: Sargon's own front end (`crate::uci::Uci`, which makes such a client in
+/// `UciClient::in_process`). A trait of the client's, so that the client does not import
+/// the engine side, which imports it.
+pub(crate) trait InProcess: Send {
+    /// Handle one command line (false once it has quit).
+    fn handle_line(&mut self, line: &str) -> bool;
+}
+
+/// An in-process engine writes here: complete lines go to the client's channel.
+pub(crate) struct LineSink {
     tx: Sender<String>,
     partial: Vec<u8>,
 }
@@ -272,7 +281,7 @@ enum Transport {
         stdin: ChildStdin,
         stderr_tail: Arc<Mutex<VecDeque<String>>>,
     },
-    Session(Box<Uci<LineSink>>),
+    Session(Box<dyn InProcess>),
 }
 
 /// A connection to one UCI engine (see the module documentation).
@@ -364,20 +373,18 @@ impl UciClient {
         Ok(client)
     }
 
-    /// Sargon's own UCI front end in this process, with `settings`, engines made by
-    /// `factory`; the handshake is done.
-    pub(crate) fn in_process(
-        factory: EngineFactory,
-        settings: Settings,
+    /// An engine in this process, made by `start` around the sink it writes to; the
+    /// handshake is done.
+    pub(crate) fn in_process_with(
+        start: impl FnOnce(LineSink) -> Box<dyn InProcess>,
     ) -> Result<UciClient, ClientError> {
         let (tx, lines) = mpsc::channel();
         let sink = LineSink {
             tx,
             partial: Vec::new(),
         };
-        let session = Uci::new(factory, sink, settings);
         let mut client = UciClient {
-            transport: Transport::Session(Box::new(session)),
+            transport: Transport::Session(start(sink)),
             lines,
             name: "sargon".to_string(),
             options: Vec::new(),
@@ -739,31 +746,6 @@ mod tests {
         assert!(
             position_command(&after, &[]).starts_with("position fen rnbqkbnr/pppppppp/8/8/4P3/")
         );
-    }
-
-    #[test]
-    fn sargon_in_process_answers_go() {
-        let factory: EngineFactory = Box::new(|_| Ok(Box::new(sargon_port::Port::new())));
-        let settings = Settings {
-            fixed_depth: 2,
-            book: false,
-            ..Settings::default()
-        };
-        let mut client = UciClient::in_process(factory, settings).unwrap();
-        assert!(
-            client.name().starts_with("Sargon 1978"),
-            "{}",
-            client.name()
-        );
-        assert!(client.options().iter().any(|o| o == "FixedDepth"));
-        client.new_game().unwrap();
-        let reply = go_from_start(&mut client, Duration::from_secs(60)).unwrap();
-        assert_eq!(reply.depth, Some(2));
-        assert!(matches!(reply.score, Some(EngineScore::Cp(_))));
-        assert!(Chess::default().is_legal(reply.best));
-        let err = client.set_option("Hash", "16").unwrap_err().to_string();
-        assert!(err.contains("no option `Hash`"), "{err}");
-        client.set_option("ownbook", "true").unwrap();
     }
 
     #[test]

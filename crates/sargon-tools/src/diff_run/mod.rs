@@ -13,8 +13,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Result};
 
+use crate::cost::EngineCost;
 use crate::diff::{
-    compare_answers, compare_search_cached, CompareError, Difference, EngineCost, SearchComparison,
+    compare_answers, compare_search_cached, CompareError, Difference, SearchComparison,
 };
 use crate::engines::Side;
 use crate::trace_cache::TraceCache;

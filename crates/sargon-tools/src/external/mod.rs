@@ -15,7 +15,7 @@ mod uci;
 use std::time::Duration;
 
 pub use exec::{ExecEngine, ExecError};
-pub use uci::{score_of, UciEngine};
+pub use uci::{score_of, Answer, UciEngine};
 
 /// The per-search timeout when none is given: generous, since a port in a slow language
 /// may take minutes at depth 5 where the native port takes a second.

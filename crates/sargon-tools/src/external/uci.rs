@@ -17,8 +17,46 @@ use sargon_core::trace_line::parse_move;
 use sargon_core::vocab::Score;
 
 use super::EXTERNAL_MAX_DEPTH;
-use crate::diff::Answer;
 use crate::uci_client::{ClientError, EngineScore, Limit, UciClient};
+
+/// What a search answers in UCI terms: the best move and the score of the last `info`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move, in UCI text.
+    pub best: String,
+    /// The score (none: a book move, made without a search, or no `info score` given).
+    pub score: Option<EngineScore>,
+}
+
+impl Answer {
+    /// As a JSON object, for the results file.
+    pub(crate) fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "event": "answer",
+            "best": self.best,
+            "score": self.score.as_ref().map(score_words),
+        })
+    }
+}
+
+/// `cp 25` or `mate 3`, as the `info` line writes it.
+fn score_words(score: &EngineScore) -> String {
+    match score {
+        EngineScore::Cp(cp) => format!("cp {cp}"),
+        EngineScore::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// `bestmove e2e4 score cp 25`.
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bestmove {}", self.best)?;
+        match &self.score {
+            Some(s) => write!(f, " score {}", score_words(s)),
+            None => write!(f, " (no score)"),
+        }
+    }
+}
 
 /// A UCI engine behind the [`Engine`] interface.
 pub struct UciEngine {

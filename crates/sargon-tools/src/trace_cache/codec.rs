@@ -228,7 +228,7 @@ impl<R: Read> EventReader<R> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::trace;
+    use super::super::fixtures::trace;
     use super::*;
 
     #[test]

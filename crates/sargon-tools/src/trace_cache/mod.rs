@@ -42,7 +42,7 @@ use sargon_core::position::Setup;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 
-use crate::diff::{cpu_timed, EngineCost};
+use crate::cost::{cpu_timed, EngineCost};
 
 mod codec;
 mod files;
@@ -585,5 +585,7 @@ fn replay(
     Ok(())
 }
 
+#[cfg(test)]
+mod fixtures;
 #[cfg(test)]
 mod tests;

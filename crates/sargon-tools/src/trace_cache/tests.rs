@@ -1,25 +1,10 @@
 //! The cache's unit tests: the port, dressed as the original, fills and reads it.
 
+use super::fixtures::{startpos, trace};
 use super::*;
 use sargon_core::digest::DigestBuilder;
 use sargon_core::engine::SearchOptions;
 use sargon_core::position::Book;
-
-fn startpos(book: bool) -> Setup {
-    sargon_core::position::setup(&shakmaty::Chess::default(), Book::from(book)).unwrap()
-}
-
-pub(super) fn trace(depth: u8) -> Vec<Event> {
-    record::search(
-        &mut sargon_port::Port::new(),
-        &startpos(false),
-        &SearchOptions::depth(depth),
-        Detail::Full,
-        &mut [],
-    )
-    .unwrap()
-    .events
-}
 
 #[test]
 fn the_key_names_image_position_depth_and_book_byte() {

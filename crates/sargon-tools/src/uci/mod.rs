@@ -84,7 +84,9 @@
 //! is the search thread. Everything public is re-exported here.
 
 mod commands;
+mod in_process;
 mod session;
+mod shared;
 mod time;
 mod worker;
 

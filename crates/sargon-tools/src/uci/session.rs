@@ -3,7 +3,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,7 @@ use crate::engines::EngineSpec;
 use sargon_core::input::echo;
 use sargon_core::position;
 
+use super::shared::{AnswerWriter, Loaded};
 use super::worker::{search_thread, GuiSignals, Job, StopFlags};
 use super::{
     parse_position_command, EngineFactory, GoParams, Plan, PositionCommandError, Settings,
@@ -24,35 +25,6 @@ use super::{
 
 /// How long a bounded search may go on after the input has ended.
 pub const EOF_GRACE: Duration = Duration::from_millis(500);
-
-/// Where the answers go: shared by the reader and the search thread, one line at a time.
-pub(super) struct AnswerWriter<W: Write>(Arc<Mutex<W>>);
-
-impl<W: Write> Clone for AnswerWriter<W> {
-    fn clone(&self) -> Self {
-        AnswerWriter(self.0.clone())
-    }
-}
-
-impl<W: Write> AnswerWriter<W> {
-    pub(super) fn line(&self, text: &str) {
-        let mut w = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        // A GUI that has gone away is not our problem: there is nobody left to tell.
-        let _ = writeln!(w, "{text}");
-        let _ = w.flush();
-    }
-
-    pub(super) fn info(&self, text: &str) {
-        for l in text.lines() {
-            self.line(&format!("info string {l}"));
-        }
-    }
-}
-
-/// The engine the searches run on.
-pub(super) struct Loaded {
-    pub(super) engine: Box<dyn Engine + Send>,
-}
 
 /// A `go` being carried out on the worker thread.
 struct Running {
@@ -131,7 +103,7 @@ impl<W: Write + Send + 'static> Uci<W> {
     /// A UCI session making engines with `factory` and writing to `out`.
     pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
         Uci {
-            out: AnswerWriter(Arc::new(Mutex::new(out))),
+            out: AnswerWriter::new(out),
             factory,
             settings,
             engine: None,

@@ -16,7 +16,7 @@ use sargon_core::position::{self, Setup};
 use sargon_core::record;
 use sargon_core::trace::Detail;
 
-use super::session::{AnswerWriter, Loaded};
+use super::shared::{AnswerWriter, Loaded};
 use super::{Plan, DEFAULT_GROWTH};
 use sargon_core::position::Book;
 
