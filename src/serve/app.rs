@@ -1,4 +1,4 @@
-//! What every route shares: the server's state ([`App`]), its errors ([`ApiError`]), the
+//! What every route shares: the server's state ([`App`]), the
 //! capped JSON body, the host check, and finding a search by its number.
 
 use std::sync::atomic::Ordering;
@@ -9,12 +9,11 @@ use axum::extract::{FromRequest, Request, State as AxumState};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
-use serde_json::json;
 
 use sargon_core::input::echo;
 
 use super::engines::Engines;
+pub(crate) use super::error::ApiError;
 use super::searches::{Finished, Search, Searches, State};
 
 /// The largest request body: a FEN, or a PGN of 1 MB.
@@ -30,41 +29,7 @@ pub(crate) struct App {
 }
 
 // ---------------------------------------------------------------------------------------
-// Errors, bodies, the host check
-
-/// A refused request: a status and one line, sent as `{"error": "..."}`.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    pub(crate) status: StatusCode,
-    pub(crate) message: String,
-}
-
-impl ApiError {
-    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: message.into(),
-        }
-    }
-    pub(crate) fn not_found(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            message: message.into(),
-        }
-    }
-    pub(crate) fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::CONFLICT,
-            message: message.into(),
-        }
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
-    }
-}
+// Bodies, the host check
 
 /// A JSON request body, at most [`MAX_BODY`] bytes, refused with a JSON error otherwise.
 pub(crate) struct Body<T>(pub(crate) T);

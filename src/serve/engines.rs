@@ -21,7 +21,7 @@ use sargon_core::engine::{Capabilities, Capability, SearchError};
 use sargon_core::input::echo;
 use sargon_tools::engines::{EngineSpec, OpenError};
 
-use super::app::ApiError;
+use super::error::ApiError;
 use super::searches::Searches;
 
 /// What a search in the explorer needs of its engine: the tree is drawn from its trace.

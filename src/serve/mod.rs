@@ -31,6 +31,7 @@ use sargon_tools::engines::EngineSpec;
 
 mod app;
 mod engines;
+mod error;
 pub(crate) mod memory;
 mod nodes;
 mod page;

@@ -25,6 +25,7 @@ mod golden;
 mod gui;
 mod history;
 mod hooks;
+mod import_loops;
 mod listing;
 mod models;
 mod play;

@@ -1,6 +1,6 @@
 //! No two source files of the workspace import each other, directly or through a loop.
 //!
-//! `cargo test --test import_loops` reads every crate's source as text (the crates under
+//! `cargo test --test it import_loops::` reads every crate's source as text (the crates under
 //! `crates/` and the command in `src/`), builds the graph of imports between files and fails
 //! listing each loop with the names that tie it. What counts as an import, and why a module
 //! reaching into its own submodules does not, is in `graph.rs` here. Run with

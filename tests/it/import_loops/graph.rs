@@ -24,7 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
-use crate::scan::{scan, FileFacts, RefKind, UseItem};
+use super::scan::{scan, FileFacts, RefKind, UseItem};
 
 /// A module's full path, starting with its crate's name.
 type ModPath = Vec<String>;
