@@ -34,7 +34,8 @@ use z80emu::host::TsCounter;
 use z80emu::{Clock as _, Cpu as _, CpuDebug, CpuFlags, Io, Memory, Prefix, StkReg16, Z80NMOS};
 
 use super::progress::{GaveUp, Progress, PASSED};
-use super::{Emulator, NoObserver, SENTINEL, SENTINEL_MARK};
+use super::emulator::{Emulator, SENTINEL, SENTINEL_MARK};
+use super::machine::NoObserver;
 use crate::program::Program;
 use crate::rom::{Rom, RomError};
 use crate::z80::{decode, TimingCache};
