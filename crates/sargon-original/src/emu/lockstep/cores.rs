@@ -1,14 +1,10 @@
 //! The second core beside iz80: its memory, loading it from iz80, stepping it, reading both cores' states.
 
-use std::time::Instant;
-
 use iz80::{Cpu, Machine, Reg16, Reg8};
 use z80emu::host::TsCounter;
 use z80emu::{Cpu as _, CpuDebug, Io, Memory, Prefix, StkReg16, Z80NMOS};
 
-use super::report::{CoreSpeed, CoreState};
-use crate::emu::emulator::{Emulator, SENTINEL};
-use sargon_core::hooks::HookPoint;
+use super::report::CoreState;
 
 /// The second core's memory and I/O: 64 KiB, its writes noted.
 pub(super) struct Bus {
@@ -62,59 +58,6 @@ pub(super) struct Snapshot {
     pub(super) registers: Vec<u8>,
     pub(super) mem: Vec<u8>,
     pub(super) pc: u16,
-}
-
-impl Snapshot {
-    pub(super) fn time(&self, emu: &Emulator, book_random: u8) -> CoreSpeed {
-        let hook = emu.syms.hooks[HookPoint::BookRandom as usize];
-        // iz80 alone.
-        let mut cpu = Cpu::new_z80();
-        cpu.deserialize(&self.registers)
-            .expect("iz80's own serialisation");
-        let mut machine = Plain(self.mem.clone());
-        let started = Instant::now();
-        let mut iz80_instructions = 0u64;
-        loop {
-            let pc = cpu.immutable_registers().pc();
-            if pc == SENTINEL {
-                break;
-            }
-            if pc == hook {
-                cpu.registers().set_a(book_random);
-            }
-            cpu.execute_instruction(&mut machine);
-            iz80_instructions += 1;
-        }
-        let iz80_seconds = started.elapsed().as_secs_f64();
-        // The second core alone, loaded from the same registers.
-        let mut z = Z80NMOS::default();
-        load_second(&mut z, &cpu_from(&self.registers), self.pc);
-        let mut bus = Bus {
-            mem: self.mem.clone(),
-            writes: Vec::new(),
-        };
-        let mut clock = TsCounter::<u32>::default();
-        let started = Instant::now();
-        let mut second_instructions = 0u64;
-        loop {
-            let pc = z.get_pc();
-            if pc == SENTINEL {
-                break;
-            }
-            if pc == hook {
-                z.set_acc(book_random);
-            }
-            execute_second(&mut z, &mut bus, &mut clock);
-            bus.writes.clear();
-            second_instructions += 1;
-        }
-        CoreSpeed {
-            iz80_instructions,
-            iz80_seconds,
-            second_instructions,
-            second_seconds: started.elapsed().as_secs_f64(),
-        }
-    }
 }
 
 /// A plain 64 KiB machine for iz80 alone.

@@ -1,11 +1,15 @@
 //! The [`Crosscheck`]: the original on two cores in lock-step, and the emulator's calls run that way.
 
-use iz80::{Cpu, Reg16};
+use std::time::Instant;
 
-use super::cores::Snapshot;
-use super::report::{CrosscheckError, Options, SearchCheck};
+use iz80::{Cpu, Reg16};
+use z80emu::host::TsCounter;
+use z80emu::{Cpu as _, Z80NMOS};
+
+use super::cores::{cpu_from, execute_second, load_second, Bus, Plain, Snapshot};
+use super::report::{CoreSpeed, CrosscheckError, Options, SearchCheck};
 use super::stepper::Lockstep;
-use crate::emu::emulator::{Emulator, SENTINEL_MARK};
+use crate::emu::emulator::{Emulator, SENTINEL, SENTINEL_MARK};
 use crate::emu::machine::NoObserver;
 use crate::emu::progress::{GaveUp, Progress, PASSED};
 use crate::program::Program;
@@ -131,5 +135,58 @@ impl Emulator {
         self.longest_gap = progress.longest;
         self.instructions = n;
         result
+    }
+}
+
+impl Snapshot {
+    pub(super) fn time(&self, emu: &Emulator, book_random: u8) -> CoreSpeed {
+        let hook = emu.syms.hooks[HookPoint::BookRandom as usize];
+        // iz80 alone.
+        let mut cpu = Cpu::new_z80();
+        cpu.deserialize(&self.registers)
+            .expect("iz80's own serialisation");
+        let mut machine = Plain(self.mem.clone());
+        let started = Instant::now();
+        let mut iz80_instructions = 0u64;
+        loop {
+            let pc = cpu.immutable_registers().pc();
+            if pc == SENTINEL {
+                break;
+            }
+            if pc == hook {
+                cpu.registers().set_a(book_random);
+            }
+            cpu.execute_instruction(&mut machine);
+            iz80_instructions += 1;
+        }
+        let iz80_seconds = started.elapsed().as_secs_f64();
+        // The second core alone, loaded from the same registers.
+        let mut z = Z80NMOS::default();
+        load_second(&mut z, &cpu_from(&self.registers), self.pc);
+        let mut bus = Bus {
+            mem: self.mem.clone(),
+            writes: Vec::new(),
+        };
+        let mut clock = TsCounter::<u32>::default();
+        let started = Instant::now();
+        let mut second_instructions = 0u64;
+        loop {
+            let pc = z.get_pc();
+            if pc == SENTINEL {
+                break;
+            }
+            if pc == hook {
+                z.set_acc(book_random);
+            }
+            execute_second(&mut z, &mut bus, &mut clock);
+            bus.writes.clear();
+            second_instructions += 1;
+        }
+        CoreSpeed {
+            iz80_instructions,
+            iz80_seconds,
+            second_instructions,
+            second_seconds: started.elapsed().as_secs_f64(),
+        }
     }
 }
