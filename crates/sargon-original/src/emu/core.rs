@@ -27,7 +27,7 @@ use iz80::{Cpu, Machine, Reg16, Reg8};
 use z80emu::host::TsCounter;
 use z80emu::{Clock as _, Cpu as _, CpuDebug, CpuFlags, Io, Memory, StkReg16, Z80NMOS};
 
-use super::{SargonMachine, Tracking};
+use super::machine::{SargonMachine, Tracking};
 
 /// Which Z80 core runs the original.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]

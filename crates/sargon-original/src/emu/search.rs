@@ -1,0 +1,160 @@
+//! The search driver: the set-up written into Sargon's memory, and the emulator as an [`Engine`].
+
+use std::time::Instant;
+
+use super::core::Core;
+use super::emulator::{Emulator, SCRATCH_ENTRY};
+use super::machine::{NoObserver, Observer};
+
+use sargon_core::engine::{
+    Capabilities, Engine, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
+};
+use sargon_core::hooks::Hooks;
+use sargon_core::position::Setup;
+use sargon_core::vocab::Score;
+
+/// Sargon's depth limit: its score table and ply table hold six plies.
+pub const MAX_DEPTH: u8 = 6;
+
+impl Emulator {
+    /// Write the position into Sargon's memory and replay a move if the set-up asks.
+    pub(super) fn load_setup(
+        &mut self,
+        setup: &Setup,
+        budget: u64,
+        hooks: &mut Hooks,
+    ) -> Result<(), SearchError> {
+        let s = self.syms.clone();
+        for (i, &b) in setup.board.iter().enumerate() {
+            self.poke(s.boarda + i as u16, b);
+        }
+        self.poke(s.color, setup.side.byte());
+        self.poke(s.moveno, setup.moveno);
+        self.call("ROYALT", s.royalt, budget, hooks, 0, None, &mut NoObserver)?;
+        if self.mlptrj_fix {
+            for i in 0..6 {
+                self.poke(SCRATCH_ENTRY + i, 0);
+            }
+            self.machine.set_word(s.mlptrj, SCRATCH_ENTRY);
+        }
+        if let Some((from, to)) = setup.replay {
+            // VALMOV checks a move of the side opposite KOLOR, as it did for the player.
+            self.poke(s.kolor, setup.side.byte() ^ 0x80);
+            self.poke(s.mvemsg, from.0);
+            self.poke(s.mvemsg + 1, to.0);
+            self.call("VALMOV", s.valmov, budget, hooks, 0, None, &mut NoObserver)?;
+            if self.cpu.a() != 0 {
+                return Err(SearchError::ReplayRefused {
+                    uci: format!("{from}{to}"),
+                });
+            }
+            self.poke(s.color, setup.side.byte() ^ 0x80);
+        }
+        Ok(())
+    }
+}
+
+impl Engine for Emulator {
+    /// `emulator`, whatever its ROM and core (which [`Engine::rom_id`] and
+    /// [`Engine::core`] say): the name results have always recorded.
+    fn id(&self) -> String {
+        "emulator".into()
+    }
+
+    fn max_depth(&self) -> u8 {
+        MAX_DEPTH
+    }
+
+    /// Everything: hooks at the image's addresses, its data area, the Z80.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::hooked(true, true)
+    }
+
+    fn core(&self) -> Option<&str> {
+        (self.core != Core::Iz80).then(|| self.core.name())
+    }
+
+    fn rom_id(&self) -> Option<&RomId> {
+        Some(&self.rom_id)
+    }
+
+    fn search(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.search_observed(setup, opts, hooks, &mut NoObserver)
+    }
+}
+
+impl Emulator {
+    /// A search whose FNDMOV call reports every instruction to `observer` (profiling).
+    /// The set-up before it (ROYALT, a replayed move) is not observed.
+    pub fn search_observed<O: Observer>(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+        observer: &mut O,
+    ) -> Result<SearchOutcome, SearchError> {
+        let outcome = self.search_from_reset(setup, opts, hooks, observer);
+        self.flush_tracking();
+        outcome
+    }
+
+    fn search_from_reset<O: Observer>(
+        &mut self,
+        setup: &Setup,
+        opts: &SearchOptions,
+        hooks: &mut Hooks,
+        observer: &mut O,
+    ) -> Result<SearchOutcome, SearchError> {
+        self.check_depth(opts.depth)?;
+        self.check_core::<O>()?;
+        let started = Instant::now();
+        self.reset();
+        self.arm(hooks);
+        let budget = opts.instruction_budget();
+        self.load_setup(setup, budget, hooks)?;
+        let s = self.syms.clone();
+        self.poke(s.plymax, opts.depth);
+        let color = self.peek(s.color);
+        self.poke(s.kolor, color);
+        let cycles_before = self.cpu.cycles();
+        let instructions_before = self.instructions;
+        let t_states_before = self.t_states;
+        self.call(
+            "FNDMOV",
+            s.fndmov,
+            budget.saturating_sub(self.instructions),
+            hooks,
+            opts.book_random,
+            opts.stop.as_deref(),
+            observer,
+        )?;
+        let bestm = self.machine.word(s.bestm);
+        // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
+        // page 0, so the whole word is tested (not the high byte, as Sargon does for lists).
+        let best = (bestm != 0).then(|| {
+            // The move is the search's answer: the bytes it is read from count as read
+            // (the book's moves are only ever read here, through BESTM).
+            for i in 2..5 {
+                self.machine.note_read(bestm.wrapping_add(i));
+            }
+            self.machine.smove_at(bestm)
+        });
+        Ok(SearchOutcome {
+            best,
+            root_score: Score(self.peek(s.score + 1)),
+            from_book: setup.plays_from_book(),
+            stats: SearchStats {
+                z80_instructions: Some(self.instructions - instructions_before),
+                t_states: Some(self.t_states - t_states_before),
+                // iz80's own count, on iz80 only.
+                iz80_t_states: (self.core == Core::Iz80).then(|| self.cpu.cycles() - cycles_before),
+                wall_us: started.elapsed().as_micros() as u64,
+            },
+        })
+    }
+}

@@ -1,0 +1,392 @@
+//! [`PointsMemo`]: the memo of the last POINTS, finding what changed and scoring only the squares that need it.
+
+use super::changes::{pin_key, Changes, PinKey, ALL_PARTS, KNIGHTS, MAX_CHANGES};
+use super::square::{
+    atksav_on_copy, rescan_knights, rescan_line, AttackList, SquareMemo, XchngMemo,
+};
+use super::tables::{frame_intact, index, on_board, JUMPS, NONE, READERS, SQUARES};
+use crate::faithful::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
+use sargon_core::vocab::{BOARD_SIZE, KNIGHT};
+
+/// The memo: the board and pin list of the last POINTS, and each square's scans (indexed
+/// by `index`).
+#[derive(Clone)]
+pub(crate) struct PointsMemo {
+    board: [u8; BOARD_SIZE],
+    pins: PinKey,
+    squares: [SquareMemo; 64],
+    /// The squares whose memo holds a scan, one bit each.
+    valid: u64,
+    /// The occupied squares of `board` (byte not 0), one bit each.
+    occ: u64,
+    /// How far each square's lines read (`parts[line].reach`, kept together for
+    /// [`PointsMemo::mark_readers`]).
+    reach: [[u8; 8]; 64],
+    /// The square POINTS looked at last.
+    last: usize,
+    /// Not used in this POINTS: the board's frame is broken.
+    pub(crate) off: bool,
+    /// An ATKSAV call in this POINTS went past a king's slot (see [`atksav_on_copy`]).
+    spilled: bool,
+    /// What each square added to POINTS's sums the last time it was looked at (see
+    /// `PointsMemo::points`): the development term, attackers minus defenders (both to
+    /// BRDC), the material (to MTRL), and the points its owner can lose (E, 0: none).
+    development: [u8; 64],
+    control: [u8; 64],
+    material: [u8; 64],
+    loss: [u8; 64],
+    /// The byte sums of `material` and of `development` and `control` (MTRL and BRDC),
+    /// kept up to date as the terms change.
+    mtrl: u8,
+    brdc: u8,
+    /// The squares whose `loss` is not 0, one bit each.
+    losses: u64,
+    /// MOVENO < 7 when the development terms were worked out (rooks and queens depend on
+    /// it).
+    early: bool,
+}
+
+impl Default for PointsMemo {
+    fn default() -> Self {
+        PointsMemo {
+            board: [0; BOARD_SIZE],
+            pins: [0; 21],
+            squares: [SquareMemo::default(); 64],
+            valid: 0,
+            occ: 0,
+            reach: [[0; 8]; 64],
+            last: 0,
+            off: false,
+            spilled: false,
+            development: [0; 64],
+            control: [0; 64],
+            material: [0; 64],
+            loss: [0; 64],
+            mtrl: 0,
+            brdc: 0,
+            losses: 0,
+            early: false,
+        }
+    }
+}
+
+impl PointsMemo {
+    /// Forget everything.
+    pub(crate) fn clear(&mut self) {
+        self.board = [0; BOARD_SIZE];
+        self.valid = 0;
+    }
+
+    /// Compare the board and the pin list with those of the previous POINTS, remember the
+    /// new ones, and find the scans that read a changed square.
+    pub(crate) fn changes(&mut self, m: &Machine) -> Changes {
+        let mut ch = Changes {
+            all: false,
+            pins_all: false,
+            pinned: 0,
+            dirty: [0; 64],
+            dirty_squares: 0,
+        };
+        let pins = pin_key(m);
+        if pins != self.pins || pins[0] == 0xFF {
+            // ATKSAV reads the pin list only through `NPINS != 0` and PNCK, which looks
+            // for the attacker's square among the first NPINS entries: an attacker on
+            // neither list is treated alike with both.
+            let (old, new) = (usize::from(self.pins[0]), usize::from(pins[0]));
+            ch.pins_all = old > 10 || new > 10 || (old == 0) != (new == 0);
+            for &q in self.pins[1..]
+                .iter()
+                .take(old)
+                .chain(pins[1..].iter().take(new))
+            {
+                ch.pinned |= 1u128.checked_shl(u32::from(q)).unwrap_or(0);
+            }
+        }
+        self.pins = pins;
+        let board = m.board_array();
+        let mut changed = [0u8; MAX_CHANGES];
+        // Did a knight leave or come to the changed square?
+        let mut knight = [false; MAX_CHANGES];
+        let mut n = 0;
+        for (i, (new, old)) in board
+            .chunks_exact(8)
+            .zip(self.board.chunks_exact(8))
+            .enumerate()
+        {
+            if new == old {
+                continue;
+            }
+            for j in (0..8).filter(|&j| new[j] != old[j]) {
+                let q = 8 * i + j;
+                if n == MAX_CHANGES || !on_board(q) || new[j] == 0xFF {
+                    ch.all = true;
+                } else {
+                    changed[n] = q as u8;
+                    knight[n] = new[j] & 7 == KNIGHT || old[j] & 7 == KNIGHT;
+                    n += 1;
+                }
+            }
+        }
+        self.board = board;
+        self.off = ch.all && !frame_intact(&board);
+        if self.off {
+            // Scans may run off the board: forget everything.
+            self.clear();
+        }
+        if ch.all {
+            self.occ = 0;
+            for (k, &sq) in SQUARES.iter().enumerate() {
+                self.occ |= u64::from(board[usize::from(sq)] != 0) << k;
+            }
+            return ch;
+        }
+        for (&q, &knight) in changed[..n].iter().zip(&knight[..n]) {
+            let k = index(q).expect("changes on the board");
+            self.occ = self.occ & !(1 << k) | u64::from(board[usize::from(q)] != 0) << k;
+            self.mark_readers(q, knight, &mut ch.dirty);
+        }
+        for (k, &d) in ch.dirty.iter().enumerate() {
+            ch.dirty_squares |= u64::from(d != 0) << k;
+        }
+        ch
+    }
+
+    /// Mark in `dirty` the parts whose result can depend on the square `q`: every part of q
+    /// itself, each line that reached q, and if a knight left or came to q (`knight`), the
+    /// knight jumps of the squares a knight's jump away. (Otherwise their ATKSAV calls are
+    /// the same; the only other thing they leave is P2/T2, which `PointsMemo::finish`
+    /// reads from the board.)
+    pub(super) fn mark_readers(&self, q: u8, knight: bool, dirty: &mut [u16; 64]) {
+        let Some(q) = index(q) else { return };
+        dirty[q] = ALL_PARTS;
+        let readers = &READERS[q];
+        if knight {
+            for &k in readers.knights.iter().take_while(|&&k| k != NONE) {
+                dirty[usize::from(k)] |= KNIGHTS;
+            }
+        }
+        for (line, behind) in readers.lines.iter().enumerate() {
+            // Walk back from q: the square at distance `dist` reads q on this line if its
+            // scan went that far.
+            for (dist, &k) in (1..).zip(behind.iter().take_while(|&&k| k != NONE)) {
+                let k = usize::from(k);
+                // (Without a branch: whether the scans went that far is hard to predict.)
+                dirty[k] |= u16::from(self.reach[k][line] >= dist) << line;
+            }
+        }
+    }
+
+    /// PT6X's `clear the attack list, ATTACK` for the square M3 (T1 = 7), redoing only
+    /// what the memo cannot tell: the parts in `dirty` are scanned again, and the ATKSAV
+    /// calls made again if some part finds other attackers or `save_again`. Returns the
+    /// attackers counted for White and for Black (WACT, BACT); the list is in the square's
+    /// memo, not in memory.
+    pub(super) fn attack_square(
+        &mut self,
+        m: &mut Machine,
+        dirty: u16,
+        save_again: bool,
+    ) -> (u8, u8) {
+        let k = index(m.m3).expect("POINTS scans squares on the board");
+        self.last = k;
+        self.valid |= 1 << k;
+        let memo = &mut self.squares[k];
+        let mut save_again = save_again;
+        if dirty != 0 {
+            // Scan again what changed: the lines in ATTACK's order (each with its B),
+            // then the knight jumps.
+            let reach = &mut self.reach[k];
+            let occ = self.occ;
+            let mut lines = dirty & 0xFF;
+            while lines != 0 {
+                let line = lines.trailing_zeros() as usize;
+                lines &= lines - 1;
+                save_again |= rescan_line(memo, reach, m, occ, k, line, 16 - line as u8);
+            }
+            if dirty & KNIGHTS != 0 {
+                save_again |= rescan_knights(memo, m, k);
+            }
+        }
+        if save_again {
+            // ATKSAV the attackers in order into a cleared list (a copy: the list is
+            // written to memory only when XCHNG reads it, see `xchng_square`).
+            let mut list: AttackList = [0; 15];
+            list[14] = m.rd(PLISTA);
+            let mut spilled = false;
+            let mut parts = memo.with_saves;
+            while parts != 0 {
+                let part = &memo.parts[parts.trailing_zeros() as usize];
+                parts &= parts - 1;
+                for &save in part.saves() {
+                    spilled |= atksav_on_copy(m, &mut list, save);
+                }
+            }
+            self.spilled |= spilled;
+            // XCHNG's result stands as long as the list is the same.
+            if list[..14] != memo.list {
+                memo.list.copy_from_slice(&list[..14]);
+                memo.xchng = None;
+            }
+        }
+        // The counts: list bytes 0 (WACT) and 7 (BACT).
+        (memo.list[0], memo.list[7])
+    }
+
+    /// XCHNG for the square M3 holding P1, after [`PointsMemo::attack_square`]: from the
+    /// memo if the square's list and P1 are those of the last time.
+    pub(super) fn xchng_square(&mut self, m: &mut Machine) -> (u8, u8) {
+        let memo = &mut self.squares[self.last];
+        if let Some(x) = memo.xchng {
+            if x.p1 == m.p1 {
+                return x.result;
+            }
+        }
+        m.set_bytes(ATKLST, &memo.list);
+        let result = m.xchng();
+        let mut list = [0u8; 14];
+        list.copy_from_slice(m.bytes(ATKLST, 14));
+        memo.xchng = Some(XchngMemo {
+            p1: m.p1,
+            result,
+            list,
+        });
+        result
+    }
+
+    /// POINTS's PT5..PT25 over all squares when only some squares can have changed: the
+    /// squares whose scans read a changed square (or whose attackers PNCK may now judge
+    /// otherwise) are worked out again (ATTACK, XCHNG, the development term, as the
+    /// original does for every square), the others add what they added last time. The
+    /// sums are the same in any order (byte additions wrap), and PTSL, PTSW1, PTSW2 and
+    /// PTSCK are found by going over the squares' losses in the original's order. Leaves
+    /// M3, P1, T3, T1, the attack list and M2/P2/T2 as the original's last square (h8)
+    /// does.
+    ///
+    /// False if an attack list overflowed into the pin list on the way (ATKSAV's seventh
+    /// slot, with six or more attackers of one colour on one square): the memo cannot
+    /// follow that write (the original's later PNCK calls read it), so the result does not
+    /// stand and POINTS must be made by the original's steps (from the pin list as it was).
+    #[must_use]
+    pub(crate) fn points(&mut self, m: &mut Machine, ch: &Changes) -> bool {
+        debug_assert!(!self.off);
+        self.spilled = false;
+        m.t1 = 7;
+        let early = m.moveno < 7;
+        let redo_development = early != self.early;
+        self.early = early;
+        if redo_development {
+            for (k, &sq) in SQUARES.iter().enumerate() {
+                self.set_development(k, m.development(m.board(sq)).unwrap_or(0));
+            }
+        }
+        // The squares whose attackers PNCK may now judge otherwise: their ATKSAV calls are
+        // made again.
+        let mut pins_again = 0u64;
+        if ch.pins_all || ch.pinned != 0 {
+            for (k, memo) in self.squares.iter().enumerate() {
+                if memo.pins_matter(ch) {
+                    pins_again |= 1 << k;
+                }
+            }
+        }
+        // Squares without a scan in the memo are scanned whole.
+        let fresh = if ch.all { !0 } else { !self.valid };
+        let mut again = fresh | ch.dirty_squares | pins_again;
+        while again != 0 {
+            let k = again.trailing_zeros() as usize;
+            again &= again - 1;
+            let sq = SQUARES[k];
+            let (dirty, save_again) = if fresh >> k & 1 != 0 {
+                (
+                    ALL_PARTS,
+                    self.valid >> k & 1 == 0 || pins_again >> k & 1 != 0,
+                )
+            } else {
+                (ch.dirty[k], pins_again >> k & 1 != 0)
+            };
+            // PT5: the square, its piece and type
+            m.m3 = sq;
+            m.p1 = m.board(sq);
+            m.t3 = m.p1 & 7;
+            // PT6A..PT6D
+            self.set_development(k, m.development(m.p1).unwrap_or(0));
+            // PT6X
+            let (wact, bact) = self.attack_square(m, dirty, save_again);
+            let control = wact.wrapping_sub(bact);
+            self.brdc = self
+                .brdc
+                .wrapping_add(control.wrapping_sub(self.control[k]));
+            self.control[k] = control;
+            if m.p1 == 0 {
+                self.set_material(k, 0, 0);
+                continue;
+            }
+            // XCHNG; a piece that can be lost is worth half a pawn less (PT23: material)
+            let (mut d, e) = self.xchng_square(m);
+            if e != 0 {
+                d = d.wrapping_sub(1);
+            }
+            let material = if m.p1 & 0x80 != 0 {
+                d.wrapping_neg()
+            } else {
+                d
+            };
+            self.set_material(k, material, e);
+        }
+        m.mtrl = self.mtrl;
+        m.brdc = self.brdc;
+        // The losses in the original's order (PT20 and the lines before it).
+        (m.ptsl, m.ptsw1, m.ptsw2, m.ptsck) = (0, 0, 0, 0);
+        let to = m.rd(m.mlptrj.wrapping_add(3));
+        let mut losses = self.losses;
+        while losses != 0 {
+            let k = losses.trailing_zeros() as usize;
+            losses &= losses - 1;
+            let sq = SQUARES[k];
+            m.count_loss(sq, m.board(sq), self.loss[k], to);
+        }
+        // The last square, h8, as PT25 leaves it.
+        m.m3 = SQUARES[63];
+        m.p1 = m.board(m.m3);
+        m.t3 = m.p1 & 7;
+        self.last = 63;
+        self.finish(m);
+        !self.spilled
+    }
+
+    /// Square `k`'s development term is now `v`.
+    #[inline(always)]
+    pub(super) fn set_development(&mut self, k: usize, v: u8) {
+        self.brdc = self.brdc.wrapping_add(v.wrapping_sub(self.development[k]));
+        self.development[k] = v;
+    }
+
+    /// Square `k`'s material is now `v`, and the points its owner can lose `e`.
+    #[inline(always)]
+    pub(super) fn set_material(&mut self, k: usize, v: u8, e: u8) {
+        self.mtrl = self.mtrl.wrapping_add(v.wrapping_sub(self.material[k]));
+        self.material[k] = v;
+        self.loss[k] = e;
+        self.losses = self.losses & !(1 << k) | u64::from(e != 0) << k;
+    }
+
+    /// After the last square: the attack list as ATTACK and XCHNG left it there, and
+    /// M2/P2/T2 as ATTACK's knight jumps left them: M2 the last jump's square, P2/T2 what
+    /// the last one on the board found (there is always one).
+    pub(super) fn finish(&self, m: &mut Machine) {
+        let k = self.last;
+        let memo = &self.squares[k];
+        match memo.xchng {
+            Some(x) if m.p1 != 0 => m.set_bytes(ATKLST, &x.list),
+            _ => m.set_bytes(ATKLST, &memo.list),
+        }
+        let from = SQUARES[k];
+        let last = JUMPS[k]
+            .iter()
+            .take_while(|&&iy| iy != NONE)
+            .last()
+            .expect("at least two jumps on the board");
+        let v = m.board(from.wrapping_add(DIRECTIONS[usize::from(*last)]));
+        [m.m2, m.p2, m.t2] = [from.wrapping_add(DIRECTIONS[15]), v, v & 7];
+    }
+}

@@ -1,0 +1,278 @@
+//! One square's memo: the parts of its ATTACK scan, the ATKSAV calls kept, XCHNG's result, and rescanning a part.
+
+use super::changes::Changes;
+use super::tables::{distance, JUMPS, NONE, RAYS, RAY_LEN, SQUARES};
+use crate::faithful::movegen::line_attacker;
+use crate::faithful::state::{Machine, DIRECTIONS, PVALUE};
+use sargon_core::vocab::{KING, KNIGHT, QUEEN};
+
+/// One ATKSAV call of an ATTACK with T1 = 7: the direction C, the flags D, and the
+/// attacker's square M2 and board byte P2 (T2 is its type), packed in one word.
+#[derive(Copy, Clone, Default, PartialEq, Eq)]
+pub(super) struct Save(pub(super) u32);
+
+impl Save {
+    #[inline(always)]
+    pub(super) fn new(c: u8, d: u8, m2: u8, p2: u8) -> Save {
+        Save(u32::from_le_bytes([c, d, m2, p2]))
+    }
+    /// (C, D, M2, P2)
+    #[inline(always)]
+    pub(super) fn get(self) -> (u8, u8, u8, u8) {
+        let [c, d, m2, p2] = self.0.to_le_bytes();
+        (c, d, m2, p2)
+    }
+}
+
+/// What one line of an ATTACK with T1 = 7 found (or the eight knight jumps together):
+/// how many squares the line read, the last one included, and its ATKSAV calls in order.
+#[derive(Copy, Clone, Default)]
+pub(super) struct Part {
+    pub(super) reach: u8,
+    pub(super) n: u8,
+    pub(super) saves: [Save; 8],
+}
+
+impl Part {
+    /// The ATKSAV calls.
+    pub(super) fn saves(&self) -> &[Save] {
+        &self.saves[..usize::from(self.n)]
+    }
+}
+
+/// The attack list as ATKSAV sees it: WACT and its 6 slots, BACT and its 6 slots, and
+/// the byte after them (the first of the pin list, where a full black king slot spills).
+pub(super) type AttackList = [u8; 15];
+
+/// ATKSAV's steps (see [`Machine::atksav`]) for an attacker the memo kept, on a copy of
+/// the attack list instead of memory. True: a full king's slot sent the value into the
+/// byte after the colour's list (White's BACT, Black's the first of the pin list), which
+/// the memo does not follow (see `PointsMemo::points`).
+#[inline]
+pub(super) fn atksav_on_copy(m: &Machine, list: &mut AttackList, save: Save) -> bool {
+    let (c, d, m2, p2) = save.get();
+    let mut d = d;
+    if m.npins != 0 {
+        if m.pnck(m2, c) {
+            return false; // PNCK's abnormal exit straight back to ATTACK
+        }
+        // PNCK left the attack direction in D.
+        d = c;
+    }
+    // WACT or BACT
+    let base = if p2 & 0x80 == 0 { 0 } else { 7 };
+    let mut e = p2 & 7;
+    if d & 0x80 != 0 {
+        e = QUEEN;
+    }
+    list[base] = list[base].wrapping_add(1);
+    let mut hl = base + usize::from(e);
+    let value = m.rd(PVALUE.wrapping_add(u16::from(p2 & 7)));
+    let x = list[hl];
+    let mut spilled = false;
+    if x & 0x0F != 0 {
+        if x & 0xF0 == 0 {
+            // AS19
+            list[hl] = (value << 4) | (x & 0x0F);
+            return false;
+        }
+        hl += 1;
+        spilled = e == KING;
+    }
+    // AS20
+    list[hl] = (list[hl] << 4) | (value & 0x0F);
+    spilled
+}
+
+/// The memo of one square (what most squares need first, so that it shares a cache line).
+#[derive(Copy, Clone, Default)]
+#[repr(C)]
+pub(super) struct SquareMemo {
+    /// The parts with ATKSAV calls, one bit each.
+    pub(super) with_saves: u16,
+    /// The attack list as ATTACK left it.
+    pub(super) list: [u8; 14],
+    /// XCHNG on that list, if it was made.
+    pub(super) xchng: Option<XchngMemo>,
+    /// The 8 lines, then the knight jumps.
+    pub(super) parts: [Part; 9],
+}
+
+/// What XCHNG made of a square's attack list.
+#[derive(Copy, Clone)]
+pub(super) struct XchngMemo {
+    /// The piece on the square.
+    pub(super) p1: u8,
+    /// XCHNG's result.
+    pub(super) result: (u8, u8),
+    /// The attack list as XCHNG left it.
+    pub(super) list: [u8; 14],
+}
+
+/// A part of a square scanned again into its memo in place: each ATKSAV call found is
+/// compared with the one kept at its place (and replaces it if it differs).
+pub(super) struct Rescan<'a> {
+    pub(super) part: &'a mut Part,
+    /// ATKSAV calls found so far.
+    pub(super) n: u8,
+    /// Some call differs from the kept one.
+    pub(super) changed: bool,
+}
+
+impl<'a> Rescan<'a> {
+    /// An ATKSAV call found.
+    #[inline(always)]
+    pub(super) fn record(&mut self, save: Save) {
+        let i = usize::from(self.n);
+        if self.n >= self.part.n || self.part.saves[i] != save {
+            self.part.saves[i] = save;
+            self.changed = true;
+        }
+        self.n += 1;
+    }
+
+    pub(super) fn new(part: &'a mut Part) -> Self {
+        Rescan {
+            part,
+            n: 0,
+            changed: false,
+        }
+    }
+
+    /// After the scan: keep the count. True if the ATKSAV calls differ from the kept ones.
+    #[inline(always)]
+    pub(super) fn finish(self) -> bool {
+        let changed = self.changed || self.n != self.part.n;
+        self.part.n = self.n;
+        changed
+    }
+}
+
+impl SquareMemo {
+    /// May PNCK now judge some of the square's attackers otherwise (see
+    /// `PointsMemo::changes`)?
+    pub(super) fn pins_matter(&self, ch: &Changes) -> bool {
+        if self.with_saves == 0 {
+            return false;
+        }
+        if ch.pins_all {
+            return true;
+        }
+        let mut parts = self.with_saves;
+        while parts != 0 {
+            let part = &self.parts[parts.trailing_zeros() as usize];
+            parts &= parts - 1;
+            // Attackers are on the board (scans stop at the frame): below 128.
+            if part
+                .saves()
+                .iter()
+                .any(|s| ch.pinned >> (s.get().2 & 0x7F) & 1 != 0)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Note whether part `i` has ATKSAV calls.
+    #[inline(always)]
+    pub(super) fn note_saves(&mut self, i: usize) {
+        if self.parts[i].n != 0 {
+            self.with_saves |= 1 << i;
+        } else {
+            self.with_saves &= !(1 << i);
+        }
+    }
+}
+
+/// Scan line `line` (with its B) of the square `k` holding P1 again, as ATTACK's AT10
+/// loop does (see [`Machine::attack`]), but finding the next occupied square on the
+/// line from the occupancy bits `occ` instead of reading the empty squares one by one
+/// (the loop only counts those in D). The scan leaves M2/P2/T2 as it found them: the
+/// knight jumps, which come after the lines, set them. True if its ATKSAV calls changed.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn rescan_line(
+    memo: &mut SquareMemo,
+    reach: &mut [u8; 8],
+    m: &Machine,
+    occ: u64,
+    k: usize,
+    line: usize,
+    b: u8,
+) -> bool {
+    let c = DIRECTIONS[line];
+    // Towards higher squares (the nearest is the lowest bit) or lower ones.
+    let up = c < 0x80;
+    let ray = RAYS[k][line];
+    let mut rescan = Rescan::new(&mut memo.parts[line]);
+    // D's flags (bits 4-7) and count (bits 0-3) as in `attack_line`.
+    let mut d = 0u8;
+    let mut rest = ray;
+    loop {
+        let pieces = rest & occ;
+        if pieces == 0 {
+            // Empty squares up to the frame, whose byte is read too.
+            d = (d & 0xF0) | (RAY_LEN[k][line] + 1);
+            break;
+        }
+        let t = if up {
+            pieces.trailing_zeros()
+        } else {
+            63 - pieces.leading_zeros()
+        };
+        // The ray's squares up to t (all read) and beyond.
+        let upto = if up {
+            ray & (u64::MAX >> (63 - t))
+        } else {
+            ray & (u64::MAX << t)
+        };
+        rest = ray & !upto;
+        // As many squares as t is away (its distance on the line; no popcount, which the
+        // default target has only as a long bit-twiddling sequence).
+        d = (d & 0xF0) | distance(k, t as usize);
+        let sq = SQUARES[t as usize];
+        let v = m.board(sq);
+        // (Not a border byte: see the module's notes.)
+        if !line_attacker(b, m.p1, &mut d, v) {
+            // AT14's end of the line.
+            break;
+        }
+        // AT31
+        rescan.record(Save::new(c, d, sq, v));
+        // AT32: behind a king or knight the scan stops.
+        if v & 7 == KING || v & 7 == KNIGHT {
+            break;
+        }
+    }
+    rescan.part.reach = d & 0x0F;
+    let changed = rescan.finish();
+    reach[line] = d & 0x0F;
+    memo.note_saves(line);
+    changed
+}
+
+/// Scan the knight jumps (ATTACK's B = 8..1, see [`Machine::attack`]) of the
+/// square `k` holding P1 again, going only to the jumps that land on the board (on the
+/// frame PATH finds the border and nothing changes). True if the ATKSAV calls changed.
+/// (M2/P2/T2 as the jumps leave them are worked out from the board when they are needed:
+/// see `PointsMemo::finish`.)
+#[inline(always)]
+pub(super) fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bool {
+    let from = SQUARES[k];
+    let mut rescan = Rescan::new(&mut memo.parts[8]);
+    for &iy in JUMPS[k].iter().take_while(|&&iy| iy != NONE) {
+        let c = DIRECTIONS[usize::from(iy)];
+        let sq = from.wrapping_add(c);
+        let v = m.board(sq);
+        // AT25
+        if v & 7 == KNIGHT {
+            // AT14A/AT14B on the first square: only the colour flag (count 1).
+            let d = if (v ^ m.p1) & 0x80 != 0 { 0x21 } else { 0x41 };
+            rescan.record(Save::new(c, d, sq, v));
+        }
+    }
+    let changed = rescan.finish();
+    memo.note_saves(8);
+    changed
+}
