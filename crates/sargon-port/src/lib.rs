@@ -134,10 +134,9 @@ impl Port {
     ///
     /// let mut port = sargon_port::Port::new();
     /// assert_eq!((port.id(), port.max_depth()), ("port".to_string(), 20));
-    /// // White mates in one: Qh5xf7.
-    /// let pos = sargon_core::parse_position(
-    ///     "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
-    /// )?;
+    /// // The scholar's mate is on: White mates in one, Qh5xf7.
+    /// let moves = "startpos moves e2e4 e7e5 d1h5 b8c6 f1c4 g8f6";
+    /// let pos = sargon_core::position::read_position(moves)?.position;
     /// let found = port.search(&setup(&pos, Book::Off)?, &SearchOptions::depth(2), &mut Hooks::new())?;
     /// assert_eq!(found.best.unwrap().uci(), "h5f7");
     /// assert!(found.mates());

@@ -1,0 +1,107 @@
+//! Hooks and how engines run them: the [`Hook`] trait, [`FnHook`] for a closure, and
+//! [`Hooks`], the list an engine fires at its points.
+
+use super::event::HookEvent;
+use super::points::{HookMask, HookPoint, Registers};
+use super::views::Fired;
+use crate::memory::SargonMemory;
+
+/// Something that wants to run at hook points: a trace recorder, a score injector, ...
+pub trait Hook {
+    /// The points this hook wants; the engine arms only these.
+    fn points(&self) -> HookMask;
+    /// Called at each armed point; may change what the point's view lets it change.
+    fn at(&mut self, event: &mut HookEvent<'_>);
+}
+
+/// A hook from a closure, for one-off uses and tests.
+pub struct FnHook<F: FnMut(&mut HookEvent<'_>)> {
+    mask: HookMask,
+    f: F,
+}
+
+impl<F: FnMut(&mut HookEvent<'_>)> FnHook<F> {
+    /// A hook calling `f` at `points`.
+    pub fn new(points: &[HookPoint], f: F) -> Self {
+        FnHook {
+            mask: HookMask::of(points),
+            f,
+        }
+    }
+}
+
+impl<F: FnMut(&mut HookEvent<'_>)> Hook for FnHook<F> {
+    fn points(&self) -> HookMask {
+        self.mask
+    }
+    fn at(&mut self, event: &mut HookEvent<'_>) {
+        (self.f)(event)
+    }
+}
+
+/// The hooks attached to one search, run in the order they were added.
+#[derive(Default)]
+pub struct Hooks<'a> {
+    list: Vec<&'a mut dyn Hook>,
+    mask: HookMask,
+}
+
+impl<'a> Hooks<'a> {
+    /// No hooks.
+    pub fn new() -> Self {
+        Hooks::default()
+    }
+
+    /// Add a hook, run after those already added.
+    pub fn add(&mut self, hook: &'a mut dyn Hook) -> &mut Self {
+        self.mask = HookMask(self.mask.0 | hook.points().0);
+        self.list.push(hook);
+        self
+    }
+
+    /// The union of the points every hook wants.
+    pub fn mask(&self) -> HookMask {
+        self.mask
+    }
+
+    /// Whether no hook was added.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// Run every hook that wants `point`, showing it the engine's `memory` and `registers`;
+    /// returns the registers as the hooks left them. Engines call this only when
+    /// [`Hooks::mask`] contains the point.
+    pub fn fire(
+        &mut self,
+        point: HookPoint,
+        memory: &dyn SargonMemory,
+        registers: Registers,
+    ) -> Registers {
+        self.fire_all(point, memory, registers).registers
+    }
+
+    /// [`Hooks::fire`], with the move-list links the hooks asked for, which the engine
+    /// writes (in order) before it goes on.
+    pub fn fire_all(
+        &mut self,
+        point: HookPoint,
+        memory: &dyn SargonMemory,
+        registers: Registers,
+    ) -> Fired {
+        let mut event = HookEvent::new(point, memory, registers);
+        for h in self.list.iter_mut() {
+            if h.points().contains(point) {
+                h.at(&mut event);
+            }
+        }
+        let link_writes = match &mut event {
+            HookEvent::MovegenDone(v) => std::mem::take(&mut v.link_writes),
+            _ => Vec::new(),
+        };
+        Fired {
+            registers: event.registers(registers),
+            link_writes,
+        }
+    }
+}
