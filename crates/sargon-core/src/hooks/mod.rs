@@ -9,8 +9,8 @@
 //!
 //! What a register holds at a point depends on the point (A is a verdict at one, a score at
 //! another, a random byte at a third), so a hook gets a [`HookEvent`]: one variant per point,
-//! each a view with named accessors of the right types (a [`PathVerdict`], a [`Score`], a
-//! [`Sq`], a [`Piece`]) and setters only for what the point lets a hook change.
+//! each a view with named accessors of the right types (a [`PathVerdict`], a [`Score`](crate::vocab::Score), a
+//! [`Sq`](crate::vocab::Sq), a [`Piece`](crate::vocab::Piece)) and setters only for what the point lets a hook change.
 //!
 //! "A hook never cares which engine" holds by construction: every view reads the engine
 //! through one small trait, [`SargonMemory`], which says where Sargon's variables and tables
