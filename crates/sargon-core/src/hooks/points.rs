@@ -1,29 +1,29 @@
 //! The hook points, sets of them, and the registers an engine hands over at a point.
 
 /// A named place in Sargon's search. See `docs/hooks.md` for each one's contract, and the
-/// view of the same name in [`HookEvent`] for what a hook sees there.
+/// view of the same name in [`HookEvent`](super::HookEvent) for what a hook sees there.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum HookPoint {
     /// In MPIECE right after `CALL PATH`: PATH's verdict for the square tried, which a hook
-    /// may replace to steer move generation ([`MovegenPath`]).
+    /// may replace to steer move generation ([`MovegenPath`](super::MovegenPath)).
     MovegenPath,
     /// In FNDMOV right after `CALL GENMOV`: the move list of ply NPLY is complete
-    /// ([`MovegenDone`]).
+    /// ([`MovegenDone`](super::MovegenDone)).
     MovegenDone,
     /// At the end of POINTS, before the score is stored: observe or replace it
-    /// ([`PointsEnd`]).
+    /// ([`PointsEnd`](super::PointsEnd)).
     PointsEnd,
     /// At FM37, before the node's score is compared with the score two plies above
-    /// ([`AlphaBeta`]).
+    /// ([`AlphaBeta`](super::AlphaBeta)).
     AlphaBeta,
-    /// After the negated score has been compared with the best one ply above ([`BestTest`]).
+    /// After the negated score has been compared with the best one ply above ([`BestTest`](super::BestTest)).
     BestTest,
-    /// After a new best score has been stored one ply above ([`BestConfirmed`]).
+    /// After a new best score has been stored one ply above ([`BestConfirmed`](super::BestConfirmed)).
     BestConfirmed,
-    /// On entry to ASCEND: the search goes back up one ply ([`Ascend`]).
+    /// On entry to ASCEND: the search goes back up one ply ([`Ascend`](super::Ascend)).
     Ascend,
     /// In BOOK right after `LD A,R`: the "random" byte whose bit 0 picks 1.e4 or 1.d4
-    /// ([`BookRandom`]).
+    /// ([`BookRandom`](super::BookRandom)).
     BookRandom,
 }
 
