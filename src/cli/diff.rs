@@ -230,12 +230,19 @@ fn open_sides(store: &RomStore, args: &DiffArgs) -> Result<(Side, Side, Option<R
         args.core
             .core(false, "neither side is the emulator (--left, --right)")?;
     }
+    if let (false, Some(rom)) = (emulator, &args.rom) {
+        bail!(
+            "--rom {} names a ROM for the emulator, and neither side is the emulator (--left, --right)",
+            sargon_core::input::echo(rom)
+        );
+    }
     let options = OpenOptions {
         timeout: std::time::Duration::from_secs_f64(args.exec_timeout),
         ..super::open_options(store)
     };
     let open = |spec: &EngineSpec, which: &str| -> Result<Side> {
-        let spec = spec_with(spec, args.rom.as_deref(), &none_unless(args, spec))?;
+        let rom = args.rom.as_deref().filter(|_| spec.is_emulator());
+        let spec = spec_with(spec, rom, &none_unless(args, spec))?;
         let (side, warning) =
             engines::open_side(&spec, &options).with_context(|| format!("{which} {spec}"))?;
         super::say_warning(warning);

@@ -155,8 +155,8 @@ pub(crate) fn store(roms: Option<&PathBuf>) -> RomStore {
     RomStore::open(roms.map(|p| p.as_path()))
 }
 
-/// `spec` with `--rom` and `--core` for the emulator; `--core` where `spec` is no emulator
-/// is refused.
+/// `spec` with `--rom` and `--core` for the emulator; either where `spec` is no emulator is
+/// refused.
 pub(crate) fn spec_with(
     spec: &EngineSpec,
     rom: Option<&str>,
@@ -170,6 +170,13 @@ pub(crate) fn spec_with(
         spec.is_emulator(),
         &format!("{who} searches (--engine emulator runs the original)"),
     )?;
+    if let (Some(rom), false) = (rom, spec.is_emulator()) {
+        // Said rather than ignored: whoever asked for a ROM expects the original to run.
+        anyhow::bail!(
+            "--rom {} names a ROM for the emulator, and {who} searches              (--engine emulator runs the original)",
+            sargon_core::input::echo(rom)
+        );
+    }
     Ok(spec.clone().with_rom_and_core(rom, core.as_deref()))
 }
 

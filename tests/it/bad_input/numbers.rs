@@ -400,3 +400,35 @@ fn state_comparison_counts_and_marks_what_it_compared() {
         run.stderr
     );
 }
+
+/// `--rom` where no emulator searches was ignored (`analyze --rom X` ran the port): it is
+/// refused, as `--core` is, before any work.
+#[test]
+fn a_rom_is_refused_where_no_emulator_searches() {
+    for args in [
+        &["analyze", "startpos", "--rom", "mine", "--depth", "1"][..],
+        &[
+            "trace", "startpos", "--engine", "port", "--rom", "mine", "--depth", "1",
+        ][..],
+        &[
+            "tree",
+            "startpos",
+            "--engine",
+            "exec:true",
+            "--rom",
+            "mine",
+            "--depth",
+            "1",
+        ][..],
+    ] {
+        refused(args, 1, &["--rom mine names a ROM for the emulator"]);
+    }
+    // diff's errors exit 2 (1 is a divergence).
+    refused(
+        &[
+            "diff", "startpos", "--left", "port", "--right", "port", "--rom", "mine", "-d", "1",
+        ],
+        2,
+        &["--rom mine names a ROM for the emulator, and neither side is the emulator"],
+    );
+}

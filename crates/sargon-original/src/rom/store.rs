@@ -402,7 +402,11 @@ impl RomStore {
             })
             .find(|d| d.exists())
             .unwrap_or(Path::new("/"));
-        let probe = existing.join(format!(".sargon-probe-{}", std::process::id()));
+        // Unique per call, not only per process: two threads storing at once (two stores
+        // under one new directory) probe the same ancestor.
+        static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let probe = existing.join(format!(".sargon-probe-{}-{n}", std::process::id()));
         fs::create_dir(&probe).map_err(unwritable)?;
         let _ = fs::remove_dir(&probe);
         Ok(())
