@@ -292,7 +292,7 @@ pub(crate) fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
 /// The known behaviour built into the program.
 pub fn known_cases() -> Vec<Case> {
     parse(TABLE)
-        .expect("roms/behaviour.tsv is written by the tool (tests/it/rom_verify.rs checks it)")
+        .expect("roms/behaviour.tsv is written by the tool (tests/it/rom_verify/ checks it)")
 }
 
 /// Where an engine first parts from the known behaviour.

@@ -1,5 +1,5 @@
 //! Changing a copy of the user's transcription, for the tests that check what a changed
-//! image does (tests/it/rom_verify.rs, tests/it/serve.rs). The copies live in temporary
+//! image does (tests/it/rom_verify/, tests/it/serve.rs). The copies live in temporary
 //! directories only; nothing of the source is ever written into the repository.
 
 /// The label a source line defines, if any (labels start in column 1).
