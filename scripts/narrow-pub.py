@@ -8,7 +8,7 @@ re-exported at a root: E0364, E0365) or that a public signature names (the
 `private_interfaces` and `private_bounds` lints) gets its `pub` back. That repeats until
 the check is clean. What is left `pub(crate)` was public for no user.
 
-Usage: scripts/narrow-pub.py sargon-core sargon-original sargon-tools
+Usage: scripts/narrow-pub.py sargon-core sargon-original sargon-referee
        CHECK_TARGETS="--lib --bins --examples --benches" scripts/narrow-pub.py ...
            (leave the tests out: what stays narrowed is public only for a test)
 

@@ -1,8 +1,8 @@
-//! Fuzz target `assembler`: see `sargon_tools::fuzzing::assembler` for what it exercises and checks.
+//! Fuzz target `assembler`: see `sargon_referee::fuzzing::assembler` for what it exercises and checks.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    sargon_tools::fuzzing::assembler(data);
+    sargon_referee::fuzzing::assembler(data);
 });

@@ -1,8 +1,8 @@
-//! Fuzz target `rom_import`: see `sargon_tools::fuzzing::rom_import` for what it exercises and checks.
+//! Fuzz target `rom_import`: see `sargon_referee::fuzzing::rom_import` for what it exercises and checks.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    sargon_tools::fuzzing::rom_import(data);
+    sargon_referee::fuzzing::rom_import(data);
 });

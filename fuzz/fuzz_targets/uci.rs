@@ -1,8 +1,8 @@
-//! Fuzz target `uci`: see `sargon_tools::fuzzing::uci` for what it exercises and checks.
+//! Fuzz target `uci`: see `sargon_referee::fuzzing::uci` for what it exercises and checks.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    sargon_tools::fuzzing::uci(data);
+    sargon_referee::fuzzing::uci(data);
 });

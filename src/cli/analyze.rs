@@ -1,6 +1,6 @@
 //! `sargon analyze`: Sargon's move, PV and score for one position, or for every position
 //! of an EPD file (`--epd`, one CSV or JSON Lines row per position, or the EPD line written
-//! back with the results as operations; see [`sargon_tools::batch`]).
+//! back with the results as operations; see [`sargon_chess::batch`]).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -9,11 +9,11 @@ use anyhow::{bail, Context, Result};
 
 use super::progress::{Progress, SearchTicker};
 use super::{open_engine, CoreArgs, EngineArgs};
+use sargon_chess::batch::{self, BatchRow};
 use sargon_core::position;
+use sargon_engines::engines::EngineSpec;
 use sargon_original::rom::RomStore;
-use sargon_tools::analysis::{self, Analysis, GameEnd};
-use sargon_tools::batch::{self, BatchRow};
-use sargon_tools::engines::EngineSpec;
+use sargon_views::analysis::{self, Analysis, GameEnd};
 
 /// Output forms: text and json for one position, csv and jsonl for `--epd`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]

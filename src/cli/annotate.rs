@@ -1,5 +1,5 @@
 //! `sargon annotate`: Sargon's comments and variations on every move of the games of a PGN
-//! file (see [`sargon_tools::annotate`]).
+//! file (see [`sargon_chess::annotate`]).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,11 +8,11 @@ use anyhow::{Context, Result};
 
 use super::progress::Progress;
 use super::{open_engine, parse_engine, spec_with, CoreArgs};
+use sargon_chess::{annotate, pgn};
 use sargon_core::engine::SearchOptions;
+use sargon_core::outputs::{self, Files, Mode};
+use sargon_engines::engines::EngineSpec;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
-use sargon_tools::outputs::{self, Files, Mode};
-use sargon_tools::{annotate, pgn};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct AnnotateArgs {

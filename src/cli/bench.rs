@@ -18,8 +18,8 @@ use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::{FnHook, HookPoint, Hooks};
 use sargon_core::position::Book;
 use sargon_core::position::{parse_position, setup, Setup};
+use sargon_engines::engines::EngineSpec;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
 
 /// Seconds the TRS-80 version took per move at level 6, by its manual.
 const TRS80_LEVEL6_SECONDS: f64 = crate::studies::history::MANUAL_SECONDS[5];

@@ -1,11 +1,11 @@
 //! `sargon cache`: the cache of the original's traces that `sargon diff` keeps, so that a
-//! rerun costs only the other side ([`sargon_tools::trace_cache`]).
+//! rerun costs only the other side ([`sargon_referee::trace_cache`]).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 
-use sargon_tools::trace_cache::{self, CacheSize};
+use sargon_referee::trace_cache::{self, CacheSize};
 
 use super::shown;
 

@@ -2,7 +2,7 @@
 //! traces event by event; stop at the first divergence (or, with `--keep-going`, record
 //! them all). Long runs split into shards, write a results file and resume after a kill;
 //! `sargon diff report` puts the shards' files together. The work is done by
-//! [`sargon_tools::diff_run`]; this module parses arguments and prints.
+//! [`sargon_referee::diff_run`]; this module parses arguments and prints.
 
 use std::path::{Path, PathBuf};
 
@@ -13,15 +13,15 @@ use super::Format;
 use super::{parse_engine, spec_with, CoreArgs};
 use sargon_core::engine::{Capability, RomId};
 use sargon_core::position::{self, BoardDiagram};
+use sargon_engines::engines::{self, EngineSpec, OpenOptions, Side};
+use sargon_engines::external;
 use sargon_original::rom::RomStore;
-use sargon_tools::diff::{AnswerDifference, Difference, Divergence};
-use sargon_tools::diff_run::{
+use sargon_referee::diff::{AnswerDifference, Difference, Divergence};
+use sargon_referee::diff_run::{
     self, report, InputPosition, Observer, ResultsFile, RunIdentity, RunSettings, Search,
     SearchRecord, Shard, Tally, Verdict,
 };
-use sargon_tools::engines::{self, EngineSpec, OpenOptions, Side};
-use sargon_tools::external;
-use sargon_tools::trace_cache::TraceCache;
+use sargon_referee::trace_cache::TraceCache;
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -102,7 +102,7 @@ pub(crate) struct DiffArgs {
     #[arg(long, value_name = "DIR")]
     pub cache_dir: Option<PathBuf>,
     /// Keep the cache under this many megabytes (the least recently used traces go first)
-    #[arg(long, value_name = "MB", default_value_t = sargon_tools::trace_cache::DEFAULT_LIMIT / 1_000_000, value_parser = super::numbers::megabytes, allow_negative_numbers = true)]
+    #[arg(long, value_name = "MB", default_value_t = sargon_referee::trace_cache::DEFAULT_LIMIT / 1_000_000, value_parser = super::numbers::megabytes, allow_negative_numbers = true)]
     pub cache_limit: u64,
     /// With --state: also leave out these cells or areas by name (e.g. `VALM`, `MLIST`),
     /// besides the defaults of docs/port.md; `--state-skip none` compares everything
@@ -267,7 +267,7 @@ pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
     match &args.command {
         Some(DiffCommand::Report(report_args)) => run_report(report_args),
         None => {
-            sargon_tools::outputs::removing_an_empty_new_results_file(args.out.as_deref(), || {
+            sargon_core::outputs::removing_an_empty_new_results_file(args.out.as_deref(), || {
                 run_diff(store, &args)
             })
         }
@@ -277,13 +277,13 @@ pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
 fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     // Everything is checked before the first search: a job that would fail should fail
     // at once, not hours into a run.
-    sargon_tools::outputs::Files::new()
+    sargon_core::outputs::Files::new()
         .input("--epd", args.epd.as_deref())
         .store(store.dir())
         .output(
             "--out",
             args.out.as_deref(),
-            sargon_tools::outputs::Mode::Results,
+            sargon_core::outputs::Mode::Results,
         )
         .check()?;
     let fens = match &args.epd {

@@ -1,6 +1,6 @@
 //! `sargon diff --state`: the original and the port compared by all of Sargon's data at
 //! every point where an event can arise, not only by the events
-//! ([`sargon_tools::state_diff`]). What is left out, and why, is in docs/port.md.
+//! ([`sargon_referee::state_diff`]). What is left out, and why, is in docs/port.md.
 
 use std::time::Instant;
 
@@ -9,8 +9,8 @@ use anyhow::{bail, Result};
 use super::progress::Progress;
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::input::echo;
-use sargon_tools::diff_run::InputPosition;
-use sargon_tools::state_diff::{compare_state, unknown_names, StateOptions};
+use sargon_referee::diff_run::InputPosition;
+use sargon_referee::state_diff::{compare_state, unknown_names, StateOptions};
 
 /// The cells always left out (`--state-skip` adds to them, `--state-skip none` compares them
 /// too), each explained in docs/port.md:

@@ -14,9 +14,9 @@ use anyhow::{bail, Context, Result};
 use super::progress::Progress;
 use sargon_core::position::Book;
 use sargon_core::position::{self, parse_position};
+use sargon_engines::engines::EngineSpec;
 use sargon_original::emu::lockstep::{flag_names, Crosscheck, CycleMismatch, Options, SearchCheck};
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
 
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum EmulatorCommand {

@@ -10,12 +10,12 @@ use super::Format;
 use crate::studies::game_times::{self, TimedGame};
 use crate::studies::history::{self, LevelProgress};
 use crate::studies::strength;
+use sargon_chess::play::Opening;
 use sargon_core::input::echo;
+use sargon_core::outputs::{self, Files, Mode};
+use sargon_engines::engines::EngineSpec;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
-use sargon_tools::outputs::{self, Files, Mode};
-use sargon_tools::play::Opening;
 
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum HistoryCommand {
@@ -577,7 +577,7 @@ fn play_games(
 fn read_match(path: &std::path::Path) -> Result<strength::Match> {
     let text =
         super::text::read_chess(path).with_context(|| format!("reading {}", super::shown(path)))?;
-    let games = sargon_tools::pgn::read_games(&text)
+    let games = sargon_chess::pgn::read_games(&text)
         .with_context(|| format!("{} is no PGN file", super::shown(path)))?;
     let Some(first) = games.first() else {
         anyhow::bail!("{}: no games", super::shown(path));
@@ -585,7 +585,7 @@ fn read_match(path: &std::path::Path) -> Result<strength::Match> {
     let player = first.tag("White").unwrap_or("?").to_string();
     let opponent = first.tag("Black").unwrap_or("?").to_string();
     let (distinct, repeats) = strength::distinct_games(&games);
-    let tally = sargon_tools::play::tally_of(distinct, &player);
+    let tally = sargon_chess::play::tally_of(distinct, &player);
     Ok(strength::Match {
         player,
         opponent,
@@ -615,7 +615,7 @@ struct MatchRow {
     /// Against an opponent with `UCI_Elo` in its name: the player's rating.
     rating: Option<strength::Rating>,
     #[serde(skip)]
-    tally: sargon_tools::elo::Tally,
+    tally: sargon_chess::elo::Tally,
 }
 
 fn finite(x: f64) -> Option<f64> {

@@ -14,9 +14,9 @@ use shakmaty::Chess;
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
+use sargon_engines::engines::{EngineSpec, OpenOptions, SpecError};
 use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::{EngineSpec, OpenOptions, SpecError};
 
 pub(crate) mod analyze;
 pub(crate) mod annotate;
@@ -185,11 +185,11 @@ pub(crate) fn spec_with(
 pub(crate) fn open_options(store: &RomStore) -> OpenOptions {
     OpenOptions {
         store: store.clone(),
-        timeout: sargon_tools::external::DEFAULT_TIMEOUT,
+        timeout: sargon_engines::external::DEFAULT_TIMEOUT,
     }
 }
 
-/// Open the engine `spec` names ([`sargon_tools::engines::open`]), saying its warning
+/// Open the engine `spec` names ([`sargon_engines::engines::open`]), saying its warning
 /// (an unverified ROM) on stderr once per process.
 pub(crate) fn open_engine(store: &RomStore, spec: &EngineSpec) -> Result<Box<dyn Engine + Send>> {
     open_with(spec, &open_options(store))
@@ -200,7 +200,7 @@ pub(crate) fn open_with(
     spec: &EngineSpec,
     options: &OpenOptions,
 ) -> Result<Box<dyn Engine + Send>> {
-    let opened = sargon_tools::engines::open(spec, options)?;
+    let opened = sargon_engines::engines::open(spec, options)?;
     say_warning(opened.warning);
     Ok(opened.engine)
 }

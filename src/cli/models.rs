@@ -4,10 +4,10 @@ use anyhow::Result;
 
 use super::{open_engine, parse_engine, spec_with, CoreArgs};
 use sargon_core::engine::Capability;
+use sargon_engines::engines::EngineSpec;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
-use sargon_tools::models::{self, ModelFormat, MODELS};
-use sargon_tools::tree;
+use sargon_views::models::{self, ModelFormat, MODELS};
+use sargon_views::tree;
 
 /// Output forms of `sargon models`.
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]

@@ -11,7 +11,7 @@
 //! Depths have their own parser ([`parse_depth`]): its messages name both engines' limits.
 
 use sargon_core::input::{echo, seconds, whole_number};
-use sargon_tools::engines::EngineSpec;
+use sargon_engines::engines::EngineSpec;
 
 /// The most workers (`--jobs`) any command takes. More would only cost threads and memory
 /// (`--jobs 100000` once spent a minute starting threads); [`workers`] also caps a run at
@@ -36,7 +36,7 @@ pub(crate) fn jobs(text: &str) -> Result<usize, String> {
 /// known ahead): what `--jobs` asked (default: one per core), but never more than the items
 /// nor the machine's cores. Says so on stderr when fewer than asked.
 pub(crate) fn workers(asked: Option<usize>, work: usize) -> usize {
-    let n = sargon_tools::batch::workers(asked, work);
+    let n = sargon_chess::batch::workers(asked, work);
     if let Some(asked) = asked.filter(|&a| a > n) {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let to_do = if work == usize::MAX {
@@ -103,9 +103,9 @@ pub(crate) fn positions(text: &str) -> Result<usize, String> {
 
 /// The number of shards (`diff --shards`): 1 to [`MAX_SHARDS`], as in `--shard K/N`.
 ///
-/// [`MAX_SHARDS`]: sargon_tools::diff_run::MAX_SHARDS
+/// [`MAX_SHARDS`]: sargon_referee::diff_run::MAX_SHARDS
 pub(crate) fn shards(text: &str) -> Result<usize, String> {
-    count(text, 1, sargon_tools::diff_run::MAX_SHARDS)
+    count(text, 1, sargon_referee::diff_run::MAX_SHARDS)
 }
 
 /// A size in megabytes (`diff --cache-limit`): 1 MB to 10^9 MB.

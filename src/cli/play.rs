@@ -1,5 +1,5 @@
 //! `sargon play`: a match between Sargon and another UCI engine (or Sargon at another
-//! level), with PGN out and a score table (see [`sargon_tools::play`]).
+//! level), with PGN out and a score table (see [`sargon_chess::play`]).
 
 use std::fs;
 use std::io::Write;
@@ -11,15 +11,15 @@ use anyhow::{bail, Context, Result};
 use shakmaty::Position;
 
 use super::{open_with, CoreArgs, EngineArgs};
-use sargon_core::input::echo;
-use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
-use sargon_tools::outputs::{self, Files, Mode};
-use sargon_tools::pgn;
-use sargon_tools::play::{
+use sargon_chess::pgn;
+use sargon_chess::play::{
     self, MatchSettings, Opening, Player, SargonSpec, SharedFactory, UciSpec,
 };
-use sargon_tools::uci_client::Limit;
+use sargon_core::input::echo;
+use sargon_core::outputs::{self, Files, Mode};
+use sargon_engines::engines::EngineSpec;
+use sargon_engines::uci_client::Limit;
+use sargon_original::rom::RomStore;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct PlayArgs {

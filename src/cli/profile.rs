@@ -11,7 +11,7 @@ use sargon_core::position::Book;
 use sargon_original::emu::{Core, Emulator};
 use sargon_original::profile::{self, Profile};
 use sargon_original::rom::RomStore;
-use sargon_tools::analysis::GameEnd;
+use sargon_views::analysis::GameEnd;
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ProfileArgs {
@@ -36,7 +36,7 @@ pub(crate) struct ProfileArgs {
     /// The engine to profile: the profile counts Z80 instructions, so only an engine that
     /// runs Z80 code is taken (`emulator`); another is refused, naming what it lacks
     #[arg(long, default_value = "emulator", value_parser = super::parse_engine)]
-    pub engine: sargon_tools::engines::EngineSpec,
+    pub engine: sargon_engines::engines::EngineSpec,
     /// The Z80 core: the profile reads iz80's own state after every instruction, so it
     /// runs on iz80 only (the default; z80emu is refused)
     #[arg(long, value_name = "CORE", default_value_t = Core::Iz80, value_parser = |s: &str| s.parse::<Core>())]
@@ -74,7 +74,7 @@ pub(crate) fn run(store: &RomStore, args: ProfileArgs) -> Result<()> {
         super::open_engine(store, &args.engine)?
             .require(sargon_core::Capability::Z80, "sargon profile")?;
     }
-    sargon_tools::engines::EngineSpec::EMULATOR.check_depth(args.depth)?;
+    sargon_engines::engines::EngineSpec::EMULATOR.check_depth(args.depth)?;
     let pos = super::read_position(&super::position_text(&args.position))?;
     let setup = position::setup(&pos, Book::from(!args.no_book))?;
     let rom = store.load(args.rom.as_deref())?;

@@ -10,8 +10,8 @@ use sargon_core::hooks::HookPoint;
 use sargon_original::coverage::percent;
 use sargon_original::emu;
 use sargon_original::rom::{self, ImportResult, RomStore};
-use sargon_tools::behaviour::Case;
-use sargon_tools::verify::{self, Scope, VerifyError};
+use sargon_referee::behaviour::Case;
+use sargon_referee::verify::{self, Scope, VerifyError};
 
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum RomCommand {

@@ -8,13 +8,13 @@ use anyhow::{bail, Context, Result};
 use super::progress::SearchTicker;
 use super::{open_engine, CoreArgs, EngineArgs};
 use sargon_core::engine::Capability;
+use sargon_core::outputs::{self, Files, Mode};
 use sargon_core::position;
 use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
 use sargon_original::rom::RomStore;
-use sargon_tools::outputs::{self, Files, Mode};
-use sargon_tools::tree::{self, DotLayout, TreeBuilder, View};
+use sargon_views::tree::{self, DotLayout, TreeBuilder, View};
 
 #[derive(Copy, Clone, Debug, clap::ValueEnum, PartialEq, Eq)]
 pub(crate) enum TreeFormat {

@@ -5,9 +5,9 @@ use std::io;
 use anyhow::{bail, Context, Result};
 
 use super::{open_with, CoreArgs, EngineArgs};
+use sargon_chess::uci::{Settings, Uci};
+use sargon_engines::engines::EngineSpec;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
-use sargon_tools::uci::{Settings, Uci};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct UciArgs {

@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 
 use sargon_core::engine::{Capabilities, Capability, SearchError};
 use sargon_core::input::echo;
-use sargon_tools::engines::{EngineSpec, OpenError};
+use sargon_engines::engines::{EngineSpec, OpenError};
 
 use super::error::ApiError;
 use super::searches::Searches;

@@ -21,7 +21,7 @@ use sargon_core::vocab::SMove;
 use axum::extract::{Path as UrlPath, State as AxumState};
 use axum::Json;
 use sargon_core::position::{self, Book, Setup};
-use sargon_tools::engines::EngineSpec;
+use sargon_engines::engines::EngineSpec;
 
 use super::app::{finished, get_search, ApiError, App};
 use super::{engines, searches};

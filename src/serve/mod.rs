@@ -26,8 +26,8 @@ use serde_json::{json, Value};
 use shakmaty::{Chess, Color, Position};
 
 use sargon_core::position;
+use sargon_engines::engines::EngineSpec;
 use sargon_original::rom::RomStore;
-use sargon_tools::engines::EngineSpec;
 
 mod app;
 mod engines;
@@ -249,7 +249,7 @@ fn position_json(pos: &Chess, notices: &[String]) -> Value {
         "legal": legal,
         "book_position": position::setup(pos, Book::Allowed).map(|s| s.plays_from_book()).unwrap_or(false),
         "representable": position::setup(pos, Book::Off).err().map(|e| e.to_string()),
-        "game_end": sargon_tools::analysis::GameEnd::of(pos),
+        "game_end": sargon_views::analysis::GameEnd::of(pos),
         "notices": notices,
     })
 }
@@ -269,7 +269,7 @@ struct PgnBody {
 /// `POST /api/pgn {"pgn": ...}`: the first game's positions, one per move, to pick from.
 async fn pgn_route(Body(body): Body<PgnBody>) -> Result<Json<Value>, ApiError> {
     let games =
-        sargon_tools::pgn::read_games(&body.pgn).map_err(|e| ApiError::bad(e.to_string()))?;
+        sargon_chess::pgn::read_games(&body.pgn).map_err(|e| ApiError::bad(e.to_string()))?;
     let Some(game) = games.first() else {
         return Err(ApiError::bad("the PGN holds no game"));
     };

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use sargon_core::input::echo;
 use sargon_core::position;
-use sargon_tools::tree::{pawns, SearchTree, Status};
+use sargon_views::tree::{pawns, SearchTree, Status};
 
 use super::app::{finished, get_search, ApiError, App};
 use super::searches::{self, Finished};

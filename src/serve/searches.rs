@@ -22,11 +22,11 @@ use sargon_core::position::Book;
 use sargon_core::record::{self, Recorded};
 use sargon_core::trace::{Detail, Event, Path};
 use sargon_core::vocab::SMove;
+use sargon_engines::engines::EngineSpec;
 use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
-use sargon_tools::analysis::{self, Analysis};
-use sargon_tools::engines::EngineSpec;
-use sargon_tools::tree::{SearchTree, TreeBuilder};
+use sargon_views::analysis::{self, Analysis};
+use sargon_views::tree::{SearchTree, TreeBuilder};
 
 /// What a page asks to search.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -201,19 +201,19 @@ pub(crate) enum AskError {
 
 impl Searches {
     /// Open the engine `spec` names, the emulator on this server's ROM and core
-    /// ([`sargon_tools::engines::open`]: the server builds no engine itself).
+    /// ([`sargon_engines::engines::open`]: the server builds no engine itself).
     pub(crate) fn open(
         &self,
         spec: &EngineSpec,
-    ) -> Result<sargon_tools::engines::Opened, sargon_tools::engines::OpenError> {
+    ) -> Result<sargon_engines::engines::Opened, sargon_engines::engines::OpenError> {
         let spec = spec
             .clone()
             .with_rom_and_core(self.rom.as_deref(), Some(&self.core.to_string()));
-        let options = sargon_tools::engines::OpenOptions {
+        let options = sargon_engines::engines::OpenOptions {
             store: self.store.clone(),
-            timeout: sargon_tools::external::DEFAULT_TIMEOUT,
+            timeout: sargon_engines::external::DEFAULT_TIMEOUT,
         };
-        sargon_tools::engines::open(&spec, &options)
+        sargon_engines::engines::open(&spec, &options)
     }
 
     /// No searches yet.

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use sargon_core::engine::{Capability, SearchOptions};
 use sargon_core::position;
 use sargon_core::trace::Event;
-use sargon_tools::engines::EngineSpec;
+use sargon_engines::engines::EngineSpec;
 
 use super::app::{finished, get_search, ApiError, App, Body, StopOnDrop};
 use super::engines::{self};
@@ -69,7 +69,7 @@ pub(crate) async fn compare_route(
             stop: Some(stop),
             ..SearchOptions::default()
         };
-        sargon_tools::diff::compare(left.as_mut(), right.as_mut(), &setup, &opts)
+        sargon_referee::diff::compare(left.as_mut(), right.as_mut(), &setup, &opts)
             .map(|c| (c, root))
             .map_err(|e| e.to_string())
     });
@@ -125,15 +125,15 @@ pub(crate) async fn models_route(
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let runs = tokio::task::spawn_blocking(move || {
         let mut engine = opened.engine;
-        sargon_tools::models::MODELS
+        sargon_views::models::MODELS
             .iter()
-            .map(|m| sargon_tools::models::run_example(engine.as_mut(), m.number))
+            .map(|m| sargon_views::models::run_example(engine.as_mut(), m.number))
             .collect::<anyhow::Result<Vec<_>>>()
     })
     .await
     .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?
     .map_err(|e| ApiError::bad(format!("{e:#}")))?;
-    let mut all: Value = serde_json::from_str(&sargon_tools::models::to_json(&runs))
+    let mut all: Value = serde_json::from_str(&sargon_views::models::to_json(&runs))
         .map_err(|e| ApiError::bad(e.to_string()))?;
     if let Some(list) = all.as_array_mut() {
         for (v, run) in list.iter_mut().zip(&runs) {
@@ -143,8 +143,8 @@ pub(crate) async fn models_route(
     }
     Ok(Json(json!({
         "engine": kind,
-        "real_fen": sargon_tools::models::REAL_FEN,
-        "depth": sargon_tools::models::DEPTH,
+        "real_fen": sargon_views::models::REAL_FEN,
+        "depth": sargon_views::models::DEPTH,
         "examples": all,
     })))
 }
@@ -187,7 +187,7 @@ pub(crate) async fn profile_route(
             // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
             "best": outcome
                 .best
-                .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
+                .filter(|_| sargon_views::analysis::GameEnd::of(&setup.position).is_none())
                 .map(|m| m.uci()),
             "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
             "note": note,

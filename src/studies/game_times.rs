@@ -39,13 +39,13 @@ use std::fmt::Write as _;
 
 use shakmaty::{Chess, Position};
 
+use sargon_chess::play::game::{rules_ending, RepetitionHistory};
+use sargon_chess::play::Opening;
 use sargon_core::clock::{duration, manual_seconds, trs80_seconds};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{Hook, HookEvent, HookMask, HookPoint, Hooks};
 use sargon_core::position::Book;
 use sargon_core::position::{self, PositionError};
-use sargon_tools::play::game::{rules_ending, RepetitionHistory};
-use sargon_tools::play::Opening;
 
 /// The built-in openings, in UCI moves from the initial position: the initial position
 /// itself (the book plays both sides' first move), two first moves for White that the

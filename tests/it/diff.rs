@@ -81,11 +81,11 @@ use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, Sear
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
 use sargon_core::position::{self, Setup};
 use sargon_core::vocab::Score;
+use sargon_engines::engines::Side;
 use sargon_port::Port;
-use sargon_tools::diff_run::{
+use sargon_referee::diff_run::{
     self, InputPosition, ResultsFile, RunIdentity, RunSettings, SearchRecord, Shard, Verdict,
 };
-use sargon_tools::engines::Side;
 
 /// The first `n` positions of the 200 varied ones, as an EPD file in `dir`.
 fn varied_epd(dir: &Path, n: usize) -> PathBuf {
@@ -384,8 +384,8 @@ fn a_shard_killed_mid_run_resumes_without_losing_or_repeating_a_search() {
 }
 
 /// The port with its evaluation nudged in some positions: an engine that diverges there,
-/// and an engine of its own, neither the port nor the emulator (nothing in sargon-core or
-/// sargon-tools knows it).
+/// and an engine of its own, neither the port nor the emulator (nothing in the libraries
+/// knows it).
 struct Nudged {
     port: Port,
     /// FENs of the positions where POINTS' score is changed.
@@ -423,7 +423,7 @@ impl Engine for Nudged {
 }
 
 /// An engine the libraries have never heard of runs through the analysis and the
-/// comparison as the built-in ones do: nothing in sargon-core or sargon-tools names it.
+/// comparison as the built-in ones do: nothing in the libraries names it.
 #[test]
 fn an_engine_of_its_own_runs_through_analyze_and_diff() {
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
@@ -434,8 +434,8 @@ fn an_engine_of_its_own_runs_through_analyze_and_diff() {
         port: Port::new(),
         where_: HashSet::new(),
     };
-    let (mine, _) = sargon_tools::analysis::analyse(&mut plain, &setup, &opts).unwrap();
-    let (port, _) = sargon_tools::analysis::analyse(&mut Port::new(), &setup, &opts).unwrap();
+    let (mine, _) = sargon_views::analysis::analyse(&mut plain, &setup, &opts).unwrap();
+    let (port, _) = sargon_views::analysis::analyse(&mut Port::new(), &setup, &opts).unwrap();
     assert_eq!(mine.engine, "nudged");
     assert_eq!(port.engine, "port");
     assert_eq!(
@@ -450,13 +450,14 @@ fn an_engine_of_its_own_runs_through_analyze_and_diff() {
 
     // Compared event by event with the port: equal where it is not nudged, and caught where
     // it is.
-    let same = sargon_tools::diff::compare(&mut plain, &mut Port::new(), &setup, &opts).unwrap();
+    let same = sargon_referee::diff::compare(&mut plain, &mut Port::new(), &setup, &opts).unwrap();
     assert!(same.divergence.is_none() && same.events > 1000, "{same:?}");
     let mut nudged = Nudged {
         port: Port::new(),
         where_: [position::fen_of(&pos)].into_iter().collect(),
     };
-    let caught = sargon_tools::diff::compare(&mut Port::new(), &mut nudged, &setup, &opts).unwrap();
+    let caught =
+        sargon_referee::diff::compare(&mut Port::new(), &mut nudged, &setup, &opts).unwrap();
     let divergence = caught.divergence.expect("the nudged scores are caught");
     assert!(divergence.left.is_some() && divergence.right.is_some());
     assert_ne!(divergence.left, divergence.right);

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use sargon_core::position::Book;
 use sargon_core::{parse_position, record, setup, Detail, SearchOptions};
-use sargon_tools::diff_run::{self, SearchRecord, Verdict};
+use sargon_referee::diff_run::{self, SearchRecord, Verdict};
 use shakmaty::Position;
 
 const SARGON: &str = env!("CARGO_BIN_EXE_sargon");

@@ -52,7 +52,7 @@ fn analysis_reports_the_documented_t_states() {
     // off. Its documented count is what the 1978 times are made of; iz80's is ~7% lower.
     let s = setup(&parse_position("startpos").unwrap(), Book::Off).unwrap();
     let (a, outcome) =
-        sargon_tools::analysis::analyse(&mut emu, &s, &SearchOptions::depth(3)).unwrap();
+        sargon_views::analysis::analyse(&mut emu, &s, &SearchOptions::depth(3)).unwrap();
     assert_eq!(outcome.stats.t_states, Some(577_809_511));
     assert_eq!(outcome.stats.iz80_t_states, Some(538_245_459));
     assert_eq!(a.t_states, outcome.stats.t_states);

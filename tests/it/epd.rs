@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use sargon_tools::batch;
+use sargon_chess::batch;
 
 use common::{sargon, temp_file};
 

@@ -1,5 +1,5 @@
 //! Replays every committed fuzz corpus file (`fuzz/corpus/<target>/`) through the same
-//! library function its cargo-fuzz target calls (`sargon_tools::fuzzing`), on the stable
+//! library function its cargo-fuzz target calls (`sargon_referee::fuzzing`), on the stable
 //! toolchain: what the fuzzer once found, or was seeded with, stays fixed.
 //!
 //! Each target's directory must hold files: an empty or missing corpus would make the
@@ -38,30 +38,30 @@ fn replay(target: &str, run: fn(&[u8])) -> usize {
 
 #[test]
 fn fen_corpus() {
-    assert!(replay("fen", sargon_tools::fuzzing::fen) >= 5);
+    assert!(replay("fen", sargon_referee::fuzzing::fen) >= 5);
 }
 
 #[test]
 fn uci_corpus() {
-    assert!(replay("uci", sargon_tools::fuzzing::uci) >= 5);
+    assert!(replay("uci", sargon_referee::fuzzing::uci) >= 5);
 }
 
 #[test]
 fn assembler_corpus() {
-    assert!(replay("assembler", sargon_tools::fuzzing::assembler) >= 3);
+    assert!(replay("assembler", sargon_referee::fuzzing::assembler) >= 3);
 }
 
 #[test]
 fn rom_import_corpus() {
-    assert!(replay("rom_import", sargon_tools::fuzzing::rom_import) >= 3);
+    assert!(replay("rom_import", sargon_referee::fuzzing::rom_import) >= 3);
 }
 
 #[test]
 fn epd_file_corpus() {
-    assert!(replay("epd_file", sargon_tools::fuzzing::epd_file) >= 3);
+    assert!(replay("epd_file", sargon_referee::fuzzing::epd_file) >= 3);
 }
 
 #[test]
 fn pgn_corpus() {
-    assert!(replay("pgn", sargon_tools::fuzzing::pgn) >= 3);
+    assert!(replay("pgn", sargon_referee::fuzzing::pgn) >= 3);
 }

@@ -5,7 +5,7 @@
 
 use crate::common;
 
-use sargon_tools::models::{self, ModelFormat};
+use sargon_views::models::{self, ModelFormat};
 
 /// "MAX" of the document, as the JSON gives it.
 const MAX: f64 = 16.0;

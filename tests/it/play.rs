@@ -95,7 +95,7 @@ fn repeated_games_are_announced_and_counted_once() {
         "{stderr}"
     );
     let text = std::fs::read_to_string(&pgn).unwrap();
-    let games = sargon_tools::pgn::read_games(&text).unwrap();
+    let games = sargon_chess::pgn::read_games(&text).unwrap();
     assert_eq!(games.len(), 3);
     assert_eq!(games[0].moves, games[2].moves);
     let out = sargon(&["history", "strength", pgn.to_str().unwrap()]);

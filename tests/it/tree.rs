@@ -11,8 +11,8 @@ use sargon_core::position;
 use sargon_core::position::Book;
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
-use sargon_tools::models;
-use sargon_tools::tree::{self, DotLayout, SearchTree, Status, View};
+use sargon_views::models;
+use sargon_views::tree::{self, DotLayout, SearchTree, Status, View};
 
 const ITALIAN: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
 

@@ -17,7 +17,8 @@
 //! * [`clock`]: T-states as time on the machines of 1978.
 //! * [`input`]: quoting what the user typed in an error.
 //! * [`text_file`]: a person's text file (PGN, EPD, JSON) as text: byte-order mark, character
-//!   set.
+//!   set; [`outputs`]: the files a command writes (checked before any work, never an
+//!   input, written whole through a rename, results files locked).
 //!
 //! # Example: Sargon's move and principal variation, on the port
 //!
@@ -43,6 +44,7 @@ pub mod engine;
 pub mod hooks;
 pub mod input;
 mod memory;
+pub mod outputs;
 pub mod position;
 pub mod pv;
 pub mod record;

@@ -3,7 +3,7 @@
 //! bytes of each data table were read.
 //!
 //! The ROM check trusts an image because it replays known searches on it
-//! (`sargon_tools::verify`). A replay can only vouch for the code it runs: a changed
+//! (`sargon_referee::verify`). A replay can only vouch for the code it runs: a changed
 //! instruction that no replayed search executes changes nothing the check can see. This
 //! module measures that blind spot. The emulator notes every instruction it executes and,
 //! for a conditional one (`JP cc`, `JR cc`, `DJNZ`, `CALL cc`, `RET cc`), whether its

@@ -268,7 +268,7 @@ pub(crate) fn run_levels(
                 // No legal move: BESTM holds the last move tried, never a choice.
                 best_move: outcome
                     .best
-                    .filter(|_| sargon_tools::analysis::GameEnd::of(&setup.position).is_none())
+                    .filter(|_| sargon_views::analysis::GameEnd::of(&setup.position).is_none())
                     .map(|m| m.uci()),
                 z80_instructions: instructions,
                 t_states,

@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::matches::{sargon_depth, uci_elo_in, Match};
 use super::rating::{combine, Combination, Rating};
-use sargon_tools::elo::Tally;
+use sargon_chess::elo::Tally;
 
 /// One depth's ratings.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]

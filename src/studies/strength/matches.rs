@@ -5,8 +5,8 @@ use std::collections::HashSet;
 use shakmaty::uci::UciMove;
 use shakmaty::CastlingMode;
 
-use sargon_tools::elo::Tally;
-use sargon_tools::pgn::PgnGame;
+use sargon_chess::elo::Tally;
+use sargon_chess::pgn::PgnGame;
 
 /// The depth of a Sargon player from the name `sargon play` gives it, as "Sargon 1978
 /// (port, depth 3)", possibly followed by ", no book" or " [ROM x NOT VERIFIED]".

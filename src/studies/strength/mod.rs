@@ -5,7 +5,7 @@
 //!
 //! * **anchored**: Sargon at depth `d` against an engine whose name carries `UCI_Elo=N`
 //!   (Stockfish with `UCI_LimitStrength`): depth `d` is then rated `N + diff`, the interval
-//!   the match's ([`sargon_tools::elo`]);
+//!   the match's ([`sargon_chess::elo`]);
 //! * **chain links**: Sargon at depth `k` against depth `k+1`, giving `Elo(k) - Elo(k+1)`.
 //!
 //! Each depth can thus have a *direct* rating (its anchored matches) and a *chained* one
@@ -19,7 +19,7 @@
 //!   half-widths in quadrature, the lower and the upper side separately (`sqrt(a² + b²)`):
 //!   an approximation, since the Elo intervals are not symmetric nor exactly normal;
 //! * every rating also carries a standard error: a match's by the delta method
-//!   ([`Tally::elo_std_error`](sargon_tools::elo::Tally::elo_std_error)), which stays finite where the interval mapped through the
+//!   ([`Tally::elo_std_error`](sargon_chess::elo::Tally::elo_std_error)), which stays finite where the interval mapped through the
 //!   Elo curve is open on one side (a 5/1/0 score, say); chaining adds them in quadrature;
 //! * combining weighs the direct and the chained rating by inverse variance (`1/σ²`); the
 //!   combined interval is `±1.96 σ` about the weighted mean, `σ = 1/sqrt(Σ 1/σᵢ²)`: a normal

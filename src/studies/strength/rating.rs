@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use sargon_tools::elo::{Tally, Z_95};
+use sargon_chess::elo::{Tally, Z_95};
 
 /// An Elo rating with its 95% interval, or only a bound when a match was won or lost
 /// entirely.

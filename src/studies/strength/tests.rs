@@ -3,7 +3,7 @@
 use super::matches::sargon_depth;
 use super::rating::{combine, Combination};
 use super::*;
-use sargon_tools::elo::Tally;
+use sargon_chess::elo::Tally;
 
 fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
     Tally {
@@ -34,7 +34,7 @@ fn repeated_games_count_once() {
         text("A", "1. e4 e5", "1/2-1/2"), // a repeat again
     ]
     .concat();
-    let games = sargon_tools::pgn::read_games(&file).unwrap();
+    let games = sargon_chess::pgn::read_games(&file).unwrap();
     let (kept, repeats) = distinct_games(&games);
     assert_eq!((kept.len(), repeats), (4, 2));
     assert_eq!(kept[2].moves.len(), 2);

@@ -98,7 +98,7 @@ fn rom_coverage_honours_or_refuses_its_options() {
         1,
         &["depth 7 is beyond the original's limit of 6"],
     );
-    let depth_one = sargon_tools::verify::Scope::Quick
+    let depth_one = sargon_referee::verify::Scope::Quick
         .cases()
         .iter()
         .filter(|c| c.depth == 1)

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{fingerprint, RomStore};
-use sargon_tools::behaviour;
+use sargon_referee::behaviour;
 
 use super::copies::{stored_source, with_line_changed, workspace};
 use super::tables::known_rom;
@@ -25,8 +25,8 @@ fn the_verification_set_runs_the_search_code() {
     let Some(rom) = known_rom(test) else {
         return;
     };
-    let cases = sargon_tools::verify::Scope::Quick.cases();
-    let report = sargon_tools::verify::coverage(&rom, &cases, 2, &|_| {}).unwrap();
+    let cases = sargon_referee::verify::Scope::Quick.cases();
+    let report = sargon_referee::verify::coverage(&rom, &cases, 2, &|_| {}).unwrap();
     let (instructions, directions) = (report.instructions(), report.directions());
     let pct = sargon_original::coverage::percent;
     eprintln!(
@@ -137,7 +137,7 @@ fn every_flipped_branch_and_changed_comparison_is_refused() {
         return;
     };
     let ws = workspace();
-    let cases = sargon_tools::verify::Scope::Quick.cases();
+    let cases = sargon_referee::verify::Scope::Quick.cases();
     let mut mutants = Vec::new();
     for routine in ["CASTLE", "ENPSNT", "MPIECE"] {
         let of_routine = mutants_of(&source, routine);

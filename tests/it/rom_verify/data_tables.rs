@@ -5,7 +5,7 @@ use std::path::Path;
 
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{fingerprint, RomStore};
-use sargon_tools::behaviour;
+use sargon_referee::behaviour;
 
 use super::copies::{stored_source, with_line_changed, workspace};
 use super::tables::known_rom;
@@ -59,7 +59,7 @@ fn every_data_table_change_is_refused_or_named_where_unread() {
         emulator.track_reads(reads.clone());
         Ok(Box::new(emulator))
     };
-    let cases = sargon_tools::verify::Scope::Quick.cases();
+    let cases = sargon_referee::verify::Scope::Quick.cases();
     behaviour::replay_all(&cases, &make, 2, &|_| {}).unwrap();
     let reads = reads.lock().unwrap().clone();
     let tables = sargon_original::coverage::report(

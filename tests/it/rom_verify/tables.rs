@@ -9,8 +9,8 @@ use std::path::Path;
 
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{fingerprint, Rom};
-use sargon_tools::behaviour::{self, Case, Replay};
-use sargon_tools::models::MODELS;
+use sargon_referee::behaviour::{self, Case, Replay};
+use sargon_views::models::MODELS;
 
 pub(super) const GOLDEN_DIR: &str = "tests/golden";
 
@@ -31,7 +31,7 @@ pub(super) fn corpus() -> Vec<CorpusLine> {
             (
                 f[0].to_string(),
                 f[1].split(',').map(|d| d.trim().parse().unwrap()).collect(),
-                sargon_tools::behaviour::parse_book_field(f[2]).expect("book, book1 or nobook"),
+                sargon_referee::behaviour::parse_book_field(f[2]).expect("book, book1 or nobook"),
                 f[3].to_string(),
             )
         })
@@ -57,7 +57,7 @@ pub(super) fn wanted() -> Vec<(String, u8, Replay)> {
     for m in MODELS.iter() {
         out.push((
             format!("model-{}", m.number),
-            sargon_tools::models::DEPTH,
+            sargon_views::models::DEPTH,
             Replay::Model(m.number),
         ));
     }
@@ -196,8 +196,9 @@ fn the_known_image_has_the_known_behaviour() {
         return;
     };
     if !updating() {
-        let v = sargon_tools::verify::verify(&rom, sargon_tools::verify::Scope::Quick, 2, &|_| {})
-            .unwrap();
+        let v =
+            sargon_referee::verify::verify(&rom, sargon_referee::verify::Scope::Quick, 2, &|_| {})
+                .unwrap();
         assert!(v.alike(), "{}", v.report());
         eprintln!("quick check of the known image: {:.1} s", v.seconds);
         return;

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use sargon_tools::uci::{EngineFactory, Settings, Uci};
+use sargon_chess::uci::{EngineFactory, Settings, Uci};
 
 use super::real::{real_engine, real_session};
 use super::stand_in::{session, Sink, MIDDLEGAME};

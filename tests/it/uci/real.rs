@@ -7,8 +7,8 @@ use crate::common;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use sargon_tools::engines::{EngineSpec, OpenOptions};
-use sargon_tools::uci::{EngineFactory, Settings, Uci};
+use sargon_chess::uci::{EngineFactory, Settings, Uci};
+use sargon_engines::engines::{EngineSpec, OpenOptions};
 
 use super::stand_in::{bestmove, Sink, MIDDLEGAME};
 
@@ -29,10 +29,10 @@ pub(super) fn real_session(kind: EngineSpec) -> (Uci<Sink>, Sink) {
     let store = sargon_original::rom::RomStore::open(None);
     let options = OpenOptions {
         store,
-        timeout: sargon_tools::external::DEFAULT_TIMEOUT,
+        timeout: sargon_engines::external::DEFAULT_TIMEOUT,
     };
     let factory: EngineFactory =
-        Box::new(move |spec| Ok(sargon_tools::engines::open(spec, &options)?.engine));
+        Box::new(move |spec| Ok(sargon_engines::engines::open(spec, &options)?.engine));
     let settings = Settings {
         engine: kind,
         // currmove lines from the start, for the test that counts them.

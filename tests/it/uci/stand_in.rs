@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move, Position};
 
+use sargon_chess::uci::{EngineFactory, Settings, Uci};
 use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
 use sargon_core::hooks::Hooks;
 use sargon_core::position::{self, Setup};
 use sargon_core::vocab::{flag, SMove, Score, Sq};
-use sargon_tools::uci::{EngineFactory, Settings, Uci};
 
 /// What the session wrote, shared with the test.
 #[derive(Clone, Default)]

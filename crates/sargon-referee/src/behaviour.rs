@@ -1,0 +1,545 @@
+//! The known Sargon's behaviour, and whether an engine has it.
+//!
+//! An image can assemble, pass the harness's checks and still be wrong: one opcode
+//! changed in POINTS, and every score is off. What the project trusts is behaviour, so an
+//! image is checked by replaying searches whose outcome is known and comparing event by
+//! event. The known outcomes are `roms/behaviour.tsv`, one line per search: the golden
+//! corpus (`tests/golden/corpus.txt`, every position at every depth it is recorded at)
+//! and the five models of "A Window into Sargon" (`sargon models`), each as its number of
+//! events and the SHA-256 of its trace's text form ([`DigestBuilder`]), with the result.
+//! Digests, not traces: the file is small enough to be built into the program, and it
+//! holds behaviour only. It is written from the known image by
+//! `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` ([`record_case`], [`table`]), never
+//! by hand; the same test checks it against the golden files and the port.
+//!
+//! A digest says *that* a search differs, not where. For the first differing search
+//! [`check`] replays it on the native port, which agrees with the original event by event
+//! (`tests/it/golden.rs`), and on the engine under test, and names the first event where they
+//! part.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use anyhow::{bail, Context as _};
+
+use sargon_core::digest::DigestBuilder;
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::position;
+use sargon_core::position::Book;
+use sargon_core::record;
+use sargon_core::trace::{Detail, Event};
+use sargon_views::models;
+
+/// The known behaviour, as committed.
+pub(crate) const TABLE: &str = include_str!("../../../roms/behaviour.tsv");
+
+/// Searches of this depth or less (and the models) make the quick check of `rom import`.
+pub(crate) const QUICK_MAX_DEPTH: u8 = 2;
+
+/// What a case replays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Replay {
+    /// A search of a position (FEN or `startpos`), with or without the opening book.
+    Search {
+        /// A FEN or `startpos`.
+        position: String,
+        /// Whether the opening book answers.
+        book: bool,
+        /// The byte the book reads for its "random" choice (bit 0: 1.e4 or 1.d4).
+        book_random: u8,
+    },
+    /// One of the five models of `sargon models` (its own position and depth).
+    Model(u8),
+}
+
+/// One search of the known behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Case {
+    /// The corpus label (`bench-2r1nrk1`) or `model-N`.
+    pub label: String,
+    /// The search depth.
+    pub depth: u8,
+    /// What is searched.
+    pub replay: Replay,
+    /// Events in the trace, the result included.
+    pub events: u64,
+    /// SHA-256 of the trace's text form.
+    pub sha256: String,
+    /// The trace's last event (`result d4b6 : 7a`), for people.
+    pub result: String,
+}
+
+impl Case {
+    /// Part of the quick check?
+    pub fn quick(&self) -> bool {
+        matches!(self.replay, Replay::Model(_)) || self.depth <= QUICK_MAX_DEPTH
+    }
+
+    /// The case for a person: `bench-2r1nrk1 at depth 2 (FEN, book)`.
+    pub(crate) fn describe(&self) -> String {
+        match &self.replay {
+            Replay::Search {
+                position,
+                book,
+                book_random,
+            } => format!(
+                "{} at depth {} ({position}, {})",
+                self.label,
+                self.depth,
+                match (*book, *book_random) {
+                    (false, _) => "no book".to_string(),
+                    (true, 0) => "book".to_string(),
+                    (true, r) => format!("book, random byte {r}"),
+                }
+            ),
+            Replay::Model(n) => format!("model {n} of `sargon models` (depth {})", self.depth),
+        }
+    }
+
+    /// A search whose behaviour is not known (`sargon rom coverage` over an EPD file):
+    /// replayed, never compared.
+    pub fn unknown(label: &str, depth: u8, position: &str, book: bool) -> Case {
+        Case {
+            label: label.to_string(),
+            depth,
+            replay: Replay::Search {
+                position: position.to_string(),
+                book,
+                book_random: 0,
+            },
+            events: 0,
+            sha256: String::new(),
+            result: String::new(),
+        }
+    }
+
+    /// The emulator's instruction budget for this case: far above what the known image
+    /// needs (about 10,000 Z80 instructions per event in the corpus), so that only an
+    /// image that runs away reaches it, and soon. For a case of unknown behaviour, the
+    /// default budget of its depth.
+    pub(crate) fn max_instructions(&self) -> u64 {
+        if self.events == 0 {
+            return SearchOptions::depth(self.depth).instruction_budget();
+        }
+        self.events
+            .saturating_mul(100_000)
+            .saturating_add(20_000_000)
+    }
+
+    /// Replay the case on `engine`, handing every event to `sink`.
+    pub(crate) fn replay(
+        &self,
+        engine: &mut dyn Engine,
+        sink: impl FnMut(Event),
+    ) -> anyhow::Result<()> {
+        self.replay_within(engine, self.max_instructions(), sink)
+    }
+
+    fn replay_within(
+        &self,
+        engine: &mut dyn Engine,
+        max_instructions: u64,
+        sink: impl FnMut(Event),
+    ) -> anyhow::Result<()> {
+        match &self.replay {
+            Replay::Search {
+                position,
+                book,
+                book_random,
+            } => {
+                let pos = position::parse_position(position)?;
+                let setup = position::setup(&pos, Book::from(*book))?;
+                let opts = SearchOptions {
+                    max_instructions: Some(max_instructions),
+                    book_random: *book_random,
+                    ..SearchOptions::depth(self.depth)
+                };
+                record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], sink)?;
+                Ok(())
+            }
+            Replay::Model(n) => models::trace_example(engine, *n, max_instructions, sink),
+        }
+    }
+
+    /// All events of the case on `engine`, and the error that cut the search short.
+    pub(crate) fn events(&self, engine: &mut dyn Engine) -> (Vec<Event>, Option<String>) {
+        let mut events = Vec::new();
+        let failed = self
+            .replay(engine, |e| events.push(e))
+            .err()
+            .map(|e| format!("{e:#}"));
+        (events, failed)
+    }
+}
+
+/// Record a case's known behaviour: replay it on `engine` (the known image).
+pub fn record_case(
+    engine: &mut dyn Engine,
+    label: &str,
+    depth: u8,
+    replay: Replay,
+) -> anyhow::Result<Case> {
+    let mut case = Case {
+        label: label.to_string(),
+        depth,
+        replay,
+        events: 0,
+        sha256: String::new(),
+        result: String::new(),
+    };
+    let mut digest = DigestBuilder::new();
+    let (mut events, mut last) = (0u64, None);
+    // The known image's own budget: the runaway guard of the depth.
+    let budget = SearchOptions::depth(depth).instruction_budget();
+    case.replay_within(engine, budget, |e| {
+        digest.add(&e);
+        events += 1;
+        last = Some(e);
+    })
+    .with_context(|| format!("recording {}", case.describe()))?;
+    case.events = events;
+    case.sha256 = digest.finish().sha256;
+    case.result = last.map(|e| e.to_string()).unwrap_or_default();
+    Ok(case)
+}
+
+const HEADER: &str = "\
+# The known Sargon's behaviour: one search per line (see src/tools/behaviour.rs).
+# Written by `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` from the known image; never edit.
+# kind\tlabel\tdepth\tbook\tevents\tsha256\tresult\tposition
+";
+
+/// The book column of `roms/behaviour.tsv` and of `tests/golden/corpus.txt`: `nobook`,
+/// `book` (the random byte 0: White opens 1.e4) or `book1` (the random byte 1: 1.d4).
+pub(crate) fn book_field(book: bool, book_random: u8) -> String {
+    match (book, book_random) {
+        (false, _) => "nobook".into(),
+        (true, 0) => "book".into(),
+        (true, r) => format!("book{r}"),
+    }
+}
+
+/// The book and random byte of a book column (see `book_field`).
+pub fn parse_book_field(field: &str) -> Option<(bool, u8)> {
+    match field {
+        "nobook" => Some((false, 0)),
+        "book" => Some((true, 0)),
+        _ => Some((true, field.strip_prefix("book")?.parse().ok()?)),
+    }
+}
+
+/// The cases as `roms/behaviour.tsv` holds them.
+pub fn table(cases: &[Case]) -> String {
+    let mut out = String::from(HEADER);
+    for c in cases {
+        let (kind, book, position) = match &c.replay {
+            Replay::Search {
+                position,
+                book,
+                book_random,
+            } => ("search", book_field(*book, *book_random), position.clone()),
+            Replay::Model(_) => ("model", book_field(false, 0), models::REAL_FEN.to_string()),
+        };
+        let _ = writeln!(
+            out,
+            "{kind}\t{}\t{}\t{}\t{}\t{}\t{}\t{position}",
+            c.label, c.depth, book, c.events, c.sha256, c.result
+        );
+    }
+    out
+}
+
+/// Read a behaviour table.
+pub(crate) fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
+    let mut cases = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let f: Vec<&str> = line.split('\t').collect();
+        if f.len() != 8 {
+            bail!("line {}: {} fields, expected 8", n + 1, f.len());
+        }
+        let Some((book, book_random)) = parse_book_field(f[3]) else {
+            bail!("line {}: `{}` is not book, book1 or nobook", n + 1, f[3]);
+        };
+        let replay = match f[0] {
+            "search" => Replay::Search {
+                position: f[7].to_string(),
+                book,
+                book_random,
+            },
+            "model" => Replay::Model(
+                f[1].strip_prefix("model-")
+                    .and_then(|k| k.parse().ok())
+                    .with_context(|| format!("line {}: a model's label is model-N", n + 1))?,
+            ),
+            other => bail!("line {}: `{other}` is not search or model", n + 1),
+        };
+        cases.push(Case {
+            label: f[1].to_string(),
+            depth: f[2].parse().with_context(|| format!("line {}", n + 1))?,
+            replay,
+            events: f[4].parse().with_context(|| format!("line {}", n + 1))?,
+            sha256: f[5].to_string(),
+            result: f[6].to_string(),
+        });
+    }
+    Ok(cases)
+}
+
+/// The known behaviour built into the program.
+pub fn known_cases() -> Vec<Case> {
+    parse(TABLE)
+        .expect("roms/behaviour.tsv is written by the tool (tests/it/rom_verify/ checks it)")
+}
+
+/// Where an engine first parts from the known behaviour.
+#[derive(Clone, Debug)]
+pub struct Mismatch {
+    /// The case that differs.
+    pub case: Case,
+    /// 1-based index of the first differing event (one past the shorter trace when one
+    /// trace is the other's beginning).
+    pub event: usize,
+    /// The known event there (the port's), `None` past the end of the known trace.
+    pub expected: Option<Event>,
+    /// The engine's event there, `None` past the end of its trace.
+    pub found: Option<Event>,
+    /// The engine's search failed (a runaway, a refused replay...).
+    pub failure: Option<String>,
+}
+
+impl Mismatch {
+    /// The mismatch in a few lines for people.
+    pub fn describe(&self) -> String {
+        let show = |e: &Option<Event>| match e {
+            Some(e) => e.to_string(),
+            None => "(trace ended)".to_string(),
+        };
+        let mut out = format!(
+            "first difference: {}, event #{} (known trace: {} events, {})\n  known: {}\n  image: {}",
+            self.case.describe(),
+            self.event,
+            self.case.events,
+            self.case.result,
+            show(&self.expected),
+            show(&self.found)
+        );
+        if let Some(f) = &self.failure {
+            let _ = write!(out, "\n  the image's search failed: {f}");
+        }
+        out
+    }
+}
+
+/// The outcome of replaying the known behaviour on an engine.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// Cases replayed.
+    pub searches: usize,
+    /// Cases left out after a search failed.
+    pub not_run: usize,
+    /// A search failed (a runaway, a refused replay...): the check stopped there.
+    pub failed: bool,
+    /// Labels (`label.dN`) of the cases that differ, in table order.
+    pub differing: Vec<String>,
+    /// The first differing case, event by event.
+    pub first: Option<Mismatch>,
+}
+
+impl Report {
+    /// Did every case replayed behave as known?
+    pub fn alike(&self) -> bool {
+        self.differing.is_empty()
+    }
+}
+
+/// Makes the engines under test, one per worker thread.
+pub(crate) type EngineFactory<'a> = dyn Fn() -> anyhow::Result<Box<dyn Engine + Send>> + Sync + 'a;
+
+/// Replay `cases` on engines from `make` (on `workers` threads), compare each with its
+/// known digest, and find the first difference of the first differing case against the
+/// native port. `progress` is called once per finished case.
+/// Replay every case on engines from `make` (`workers` threads, `progress` called per
+/// case), comparing nothing: for engines that collect something as they run (coverage).
+/// The first search that fails ends the run with its error.
+pub fn replay_all(
+    cases: &[Case],
+    make: &EngineFactory,
+    workers: usize,
+    progress: &(dyn Fn(&Case) + Sync),
+) -> anyhow::Result<()> {
+    let next = AtomicUsize::new(0);
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let workers = workers.clamp(1, cases.len().max(1));
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let mut handles = Vec::new();
+        for _ in 0..workers {
+            let mut engine = make()?;
+            let (next, failure) = (&next, &failure);
+            handles.push(scope.spawn(move || loop {
+                if failure.lock().expect("no worker panics").is_some() {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                if let Err(e) = case.replay(engine.as_mut(), |_| {}) {
+                    let e = e.context(case.describe());
+                    failure.lock().expect("no worker panics").get_or_insert(e);
+                    break;
+                }
+                progress(case);
+            }));
+        }
+        for h in handles {
+            h.join().expect("a replay does not panic");
+        }
+        Ok(())
+    })?;
+    match failure.into_inner().expect("no worker panics") {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Replay `cases` on engines from `make` and compare each with its known behaviour
+/// (`workers` threads, `progress` called per case).
+pub fn check(
+    cases: &[Case],
+    make: &EngineFactory,
+    workers: usize,
+    progress: &(dyn Fn(&Case) + Sync),
+) -> anyhow::Result<Report> {
+    let next = AtomicUsize::new(0);
+    // A search that fails (most likely a runaway) ends the check: an image that runs away
+    // once will run away again, each time at the cost of its whole budget.
+    let failed = AtomicBool::new(false);
+    // Per case: does it match? (`None`: not run.)
+    let matches: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; cases.len()]);
+    let workers = workers.clamp(1, cases.len().max(1));
+    std::thread::scope(|scope| -> anyhow::Result<()> {
+        let mut handles = Vec::new();
+        for _ in 0..workers {
+            let mut engine = make()?;
+            let (next, matches, failed) = (&next, &matches, &failed);
+            handles.push(scope.spawn(move || loop {
+                if failed.load(Ordering::Relaxed) {
+                    break;
+                }
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                let mut digest = DigestBuilder::new();
+                let mut events = 0u64;
+                let ran = case.replay(engine.as_mut(), |e| {
+                    digest.add(&e);
+                    events += 1;
+                });
+                if ran.is_err() {
+                    failed.store(true, Ordering::Relaxed);
+                }
+                let same =
+                    ran.is_ok() && events == case.events && digest.finish().sha256 == case.sha256;
+                matches.lock().expect("no worker panics")[i] = Some(same);
+                progress(case);
+            }));
+        }
+        for h in handles {
+            h.join().expect("a replay does not panic");
+        }
+        Ok(())
+    })?;
+    let matches = matches.into_inner().expect("no worker panics");
+    let label = |c: &Case| match c.replay {
+        Replay::Model(_) => c.label.clone(),
+        Replay::Search { .. } => format!("{}.d{}", c.label, c.depth),
+    };
+    let differing: Vec<usize> = (0..cases.len())
+        .filter(|&i| matches[i] == Some(false))
+        .collect();
+    let first = match differing.first() {
+        None => None,
+        Some(&i) => Some(first_difference(&cases[i], make()?.as_mut())),
+    };
+    Ok(Report {
+        searches: matches.iter().filter(|m| m.is_some()).count(),
+        not_run: matches.iter().filter(|m| m.is_none()).count(),
+        failed: failed.load(Ordering::Relaxed),
+        differing: differing.iter().map(|&i| label(&cases[i])).collect(),
+        first,
+    })
+}
+
+/// Replay one case on the port and on `engine` and find the first event where they part.
+pub(crate) fn first_difference(case: &Case, engine: &mut dyn Engine) -> Mismatch {
+    let (expected, port_failed) = case.events(&mut sargon_port::Port::new());
+    let (found, failure) = case.events(engine);
+    let index = expected
+        .iter()
+        .zip(&found)
+        .position(|(a, b)| a != b)
+        .unwrap_or(expected.len().min(found.len()));
+    let mut failure = failure;
+    if let Some(f) = port_failed {
+        // Not the image's fault: say so rather than blame it.
+        failure = Some(format!("(the port's replay failed too: {f})"));
+    } else if index == expected.len() && index == found.len() && failure.is_none() {
+        failure = Some(
+            "the engine agrees with the port here, but not with roms/behaviour.tsv: \
+             the table is out of date"
+                .to_string(),
+        );
+    }
+    Mismatch {
+        case: case.clone(),
+        event: index + 1,
+        expected: expected.get(index).cloned(),
+        found: found.get(index).cloned(),
+        failure,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_table_parses_and_round_trips() {
+        let cases = known_cases();
+        assert_eq!(table(&cases), TABLE);
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let err = parse("search\tx\t1\tmaybe\t1\taa\tresult\tstartpos\n").unwrap_err();
+        assert!(err.to_string().contains("maybe"), "{err}");
+        assert!(parse("search\tx\n").is_err());
+    }
+
+    /// A case whose digest is deliberately wrong differs, and the port (as the engine
+    /// under test) then agrees with itself, which is reported as a stale table.
+    #[test]
+    fn a_wrong_digest_is_a_difference() {
+        let mut case = record_case(
+            &mut sargon_port::Port::new(),
+            "e4",
+            1,
+            Replay::Search {
+                position: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1".into(),
+                book: false,
+                book_random: 0,
+            },
+        )
+        .unwrap();
+        let make =
+            || -> anyhow::Result<Box<dyn Engine + Send>> { Ok(Box::new(sargon_port::Port::new())) };
+        let same = check(std::slice::from_ref(&case), &make, 1, &|_| {}).unwrap();
+        assert!(same.alike());
+        case.sha256 = "00".repeat(32);
+        let report = check(&[case], &make, 1, &|_| {}).unwrap();
+        assert_eq!(report.differing, vec!["e4.d1".to_string()]);
+        let first = report.first.unwrap();
+        assert!(first.failure.unwrap().contains("out of date"));
+    }
+}

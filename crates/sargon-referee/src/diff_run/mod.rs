@@ -1,0 +1,644 @@
+//! Long `sargon diff` runs: thousands of searches split into shards that run on separate
+//! cores or machines, each appending its results to a JSON Lines file as every search
+//! completes, each resumable after a kill, and a report that puts the shards' files
+//! together and checks that they cover the whole run exactly once.
+//!
+//! [`crate::diff`] compares one search; this module decides which searches a shard runs
+//! ([`shard`], [`plan`]), runs and records them ([`run`], [`record`]) and judges a whole
+//! run from its files ([`report`]). The command line (`sargon diff`) only parses
+//! arguments and prints.
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+
+use crate::cost::EngineCost;
+use crate::diff::{
+    compare_answers, compare_search_cached, CompareError, Difference, SearchComparison,
+};
+use crate::trace_cache::TraceCache;
+use sargon_core::engine::{Capability, Engine, RomId, SearchOptions};
+use sargon_core::position::Book;
+use sargon_core::position::{self, Setup};
+use sargon_core::trace::Event;
+use sargon_engines::engines::Side;
+
+pub mod record;
+pub mod report;
+pub mod shard;
+
+pub use record::{
+    read_results, DivergenceRecord, EngineRecord, ResultsFile, ResultsRead, Resumed, SearchRecord,
+    Verdict,
+};
+pub use shard::{Shard, ShardError, MAX_SHARDS};
+
+/// The version of this program, recorded with every search.
+pub(crate) const SARGON_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The git commit this program was built from (see `build.rs`), recorded with every search.
+pub(crate) const GIT_COMMIT: &str = match option_env!("SARGON_GIT_COMMIT") {
+    Some(commit) => commit,
+    None => "unknown",
+};
+
+/// The positions of an EPD (or FEN-per-line) text, as FENs: the first four fields of each
+/// line, with the move counters when the line has them (six fields) or `0 1`. Empty lines
+/// and `#` comments are skipped; a position's index is its place among the others. Each is
+/// checked here, so that a bad one is named by its line and quoted as written.
+///
+/// ```
+/// use sargon_referee::diff_run::read_positions;
+///
+/// let epd = "# a comment\n4k3/8/8/8/8/8/8/4K3 b - - bm Kd7;\nstartpos moves e2e4\n";
+/// let fens = read_positions(epd)?;
+/// assert_eq!(fens[0], "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+/// assert_eq!(fens[1], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+/// assert!(read_positions("8/8 w\n").is_err());
+/// # Ok::<(), anyhow::Error>(())
+/// ```
+pub fn read_positions(text: &str) -> Result<Vec<String>> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(position) = sargon_chess::batch::played_line(line) {
+            // `startpos moves ...`, `<FEN> moves ...`: the position the moves reach.
+            let position = position.map_err(|e| anyhow::anyhow!("line {}: {e}", i + 1))?;
+            out.push(sargon_core::position::fen_of(&position));
+            continue;
+        }
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() < 4 {
+            bail!(
+                "line {}: not an EPD or FEN line: {}",
+                i + 1,
+                sargon_core::input::echo(line)
+            );
+        }
+        let is_fen = fields.len() >= 6
+            && fields[4].parse::<u32>().is_ok()
+            && fields[5].parse::<u32>().is_ok();
+        let fen = if is_fen {
+            fields[..6].join(" ")
+        } else {
+            format!("{} 0 1", fields[..4].join(" "))
+        };
+        position::parse_position(&fen)
+            .and_then(|p| position::setup(&p, Book::Off))
+            .map_err(|e| {
+                let e = e.quoting(line);
+                if e.quotes_the_input() {
+                    anyhow::anyhow!("line {}: {e}", i + 1)
+                } else {
+                    anyhow::anyhow!("line {} `{}`: {e}", i + 1, sargon_core::input::echo(line))
+                }
+            })?;
+        out.push(fen);
+    }
+    Ok(out)
+}
+
+/// One position of the input, checked and set up for Sargon.
+#[derive(Clone, Debug)]
+pub struct InputPosition {
+    /// 0-based index in the input.
+    pub index: usize,
+    /// The position as read (recorded with each search, and matched by the report).
+    pub fen: String,
+    /// What the engines write into Sargon for it.
+    pub setup: Setup,
+}
+
+impl InputPosition {
+    /// Parse a FEN (or `startpos`) and set it up, with or without the opening book.
+    pub fn new(index: usize, fen: &str, book: bool) -> Result<InputPosition> {
+        // The position quoted once: by the error if it quotes it, else here.
+        let named = |e: position::PositionError| {
+            let what = if e.quotes_the_input() {
+                format!("position {index}")
+            } else {
+                format!("position {index} `{}`", sargon_core::input::echo(fen))
+            };
+            anyhow::Error::new(e).context(what)
+        };
+        let pos = position::parse_position(fen).map_err(named)?;
+        let setup = position::setup(&pos, Book::from(book)).map_err(named)?;
+        Ok(InputPosition {
+            index,
+            fen: fen.to_string(),
+            setup,
+        })
+    }
+}
+
+/// One search of a run: a position at a depth.
+#[derive(Copy, Clone, Debug)]
+pub struct Search<'a> {
+    /// The position.
+    pub position: &'a InputPosition,
+    /// The search depth.
+    pub depth: u8,
+}
+
+/// The searches shard `shard` runs, in order: its positions (every N-th of the input), each
+/// at every depth, less the searches in `done` (position index, depth).
+pub fn plan<'a>(
+    positions: &'a [InputPosition],
+    shard: Shard,
+    depths: &[u8],
+    done: &HashSet<(usize, u8)>,
+) -> Vec<Search<'a>> {
+    positions
+        .iter()
+        .filter(|p| shard.contains(p.index))
+        .flat_map(|position| depths.iter().map(move |&depth| Search { position, depth }))
+        .filter(|s| !done.contains(&(s.position.index, s.depth)))
+        .collect()
+}
+
+/// Check every depth against every engine's range, before any search starts.
+pub fn check_depths(engines: &[&dyn Engine], depths: &[u8]) -> Result<()> {
+    for engine in engines {
+        for &depth in depths {
+            engine.check_depth(depth)?;
+        }
+    }
+    Ok(())
+}
+
+/// What every record of a run says about how it was made.
+#[derive(Clone, Debug)]
+pub struct RunIdentity {
+    /// The first engine compared, by its recorded name ([`Engine::id`]).
+    pub left: String,
+    /// What is compared with it, by its recorded name.
+    pub right: String,
+    /// The ROM, when an engine is the emulator.
+    pub rom: Option<RomId>,
+    /// Is Sargon's opening book allowed?
+    pub book: bool,
+    /// The part of the input this run does.
+    pub shard: Shard,
+}
+
+impl RunIdentity {
+    /// Can a results file made with `other` be continued with this identity? The program
+    /// version may differ (a resumed run may be a rebuilt program); what is compared must
+    /// not. Returns the first difference.
+    pub(crate) fn conflicts_with(&self, record: &SearchRecord) -> Option<String> {
+        let rom_sha = self.rom.as_ref().map(|r| r.sha256.as_str());
+        if record.left.engine != self.left || record.right.engine != self.right {
+            Some(format!(
+                "it compares {} with {}, this run {} with {}",
+                record.left.engine, record.right.engine, self.left, self.right
+            ))
+        } else if record.rom_sha256.as_deref() != rom_sha {
+            Some(format!(
+                "it was made with ROM image {}, this run uses {}",
+                record.rom_sha256.as_deref().unwrap_or("(none)"),
+                rom_sha.unwrap_or("(none)")
+            ))
+        } else if record.book != self.book {
+            Some("it was made with the opening book switched the other way".into())
+        } else if record.shard != self.shard.to_string() {
+            Some(format!(
+                "it holds shard {}, this run is shard {}",
+                record.shard, self.shard
+            ))
+        } else {
+            None
+        }
+    }
+}
+
+/// Check that the records of an earlier run (read by [`ResultsFile::resume`]) can be
+/// continued by this one: the same comparison, and the same position at each index.
+pub fn check_resumable(
+    identity: &RunIdentity,
+    positions: &[InputPosition],
+    records: &[SearchRecord],
+) -> Result<()> {
+    for r in records {
+        if let Some(why) = identity.conflicts_with(r) {
+            bail!("the results file is from another run: {why}");
+        }
+        match positions.get(r.position) {
+            Some(p) if p.fen == r.fen => {}
+            Some(p) => bail!(
+                "the results file is from another position list: its position {} is `{}`, \
+                 the input's is `{}`",
+                r.position,
+                r.fen,
+                p.fen
+            ),
+            None => bail!(
+                "the results file is from another position list: it has position {}, the \
+                 input has {} positions",
+                r.position,
+                positions.len()
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// Counts over records.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Records.
+    pub searches: usize,
+    /// Trace events compared.
+    pub events: u64,
+    /// Searches whose engines disagreed.
+    pub divergences: usize,
+    /// Searches that failed.
+    pub errors: usize,
+}
+
+impl Tally {
+    /// Count one record.
+    pub(crate) fn add(&mut self, record: &SearchRecord) {
+        self.searches += 1;
+        self.events += record.events;
+        match record.verdict {
+            Verdict::Agree => {}
+            Verdict::Diverge => self.divergences += 1,
+            Verdict::Error => self.errors += 1,
+        }
+    }
+
+    /// The counts over `records`.
+    pub fn of<'a>(records: impl IntoIterator<Item = &'a SearchRecord>) -> Tally {
+        let mut tally = Tally::default();
+        for r in records {
+            tally.add(r);
+        }
+        tally
+    }
+
+    /// Did every search agree?
+    pub fn all_agree(&self) -> bool {
+        self.divergences == 0 && self.errors == 0
+    }
+}
+
+/// What the caller sees of a run as it goes (progress, printing).
+pub trait Observer {
+    /// A search is about to start.
+    fn starting(&mut self, _search: &Search) {}
+    /// A search finished and was recorded (`difference` with the full events or answers).
+    fn finished(
+        &mut self,
+        _search: &Search,
+        _record: &SearchRecord,
+        _difference: Option<&Difference>,
+    ) {
+    }
+}
+
+/// An observer that watches nothing.
+impl Observer for () {}
+
+/// How a run ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// Counts over the searches done.
+    pub tally: Tally,
+    /// Searches left undone because the run stopped at a divergence or an error.
+    pub left_undone: usize,
+}
+
+/// How a run goes on.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RunSettings<'a> {
+    /// Do every search even after a divergence or an error (else the run stops there).
+    pub keep_going: bool,
+    /// Where the left engine's traces are kept between runs (only the emulator's are; see
+    /// [`crate::trace_cache`]).
+    pub cache: Option<&'a TraceCache>,
+}
+
+/// Run `searches` on both sides, writing each search's record to `out` as it completes.
+/// Two sides with a trace are compared event by event; when a side has none (a UCI port),
+/// their answers are compared, the best move and the score. Without `keep_going` the run
+/// stops at the first divergence or error; with it, every search is done and recorded.
+/// Only failing to write a record is an `Err`.
+pub fn run(
+    left: &mut Side,
+    right: &mut Side,
+    searches: &[Search],
+    identity: &RunIdentity,
+    settings: RunSettings,
+    mut out: Option<&mut ResultsFile>,
+    observer: &mut dyn Observer,
+) -> Result<RunOutcome> {
+    let RunSettings { keep_going, cache } = settings;
+    let cores = (core_of(left.engine()), core_of(right.engine()));
+    let traces = left.engine().capabilities().has(Capability::Trace)
+        && right.engine().capabilities().has(Capability::Trace);
+    let mut tally = Tally::default();
+    for (done, search) in searches.iter().enumerate() {
+        observer.starting(search);
+        let opts = SearchOptions::depth(search.depth);
+        let started = Instant::now();
+        let setup = &search.position.setup;
+        let result = if traces {
+            compare_search_cached(left.engine_mut(), cache, right.engine_mut(), setup, &opts)
+                .map(|c| c.map(Difference::Trace))
+                .map_err(CompareError::from)
+        } else {
+            compare_answers(left, right, setup, &opts).map(|c| c.map(Difference::Answer))
+        };
+        let wall = started.elapsed();
+        let (record, divergence) = make_record(
+            search,
+            identity,
+            (cores.0.as_deref(), cores.1.as_deref()),
+            result,
+            wall.as_micros() as u64,
+        );
+        if let Some(out) = out.as_deref_mut() {
+            out.append(&record)?;
+        }
+        tally.add(&record);
+        observer.finished(search, &record, divergence.as_ref());
+        if record.verdict != Verdict::Agree && !keep_going {
+            return Ok(RunOutcome {
+                tally,
+                left_undone: searches.len() - done - 1,
+            });
+        }
+    }
+    Ok(RunOutcome {
+        tally,
+        left_undone: 0,
+    })
+}
+
+/// The Z80 core an engine runs on, for the results file: the core of an engine with a
+/// Z80 (`iz80` when [`Engine::core`] names none, the default), else `None`.
+fn core_of(engine: &dyn Engine) -> Option<String> {
+    engine
+        .capabilities()
+        .has(Capability::Z80)
+        .then(|| engine.core().unwrap_or("iz80").to_string())
+}
+
+fn engine_record(name: String, cost: &EngineCost, core: Option<&str>) -> EngineRecord {
+    EngineRecord {
+        engine: name,
+        cpu_us: cost.cpu.map(|d| d.as_micros() as u64),
+        z80_instructions: cost.z80_instructions,
+        cached: cost.cached,
+        // A trace read from the cache was made on whichever core ran it then.
+        core: core.filter(|_| !cost.cached).map(str::to_string),
+    }
+}
+
+fn make_record(
+    search: &Search,
+    identity: &RunIdentity,
+    (left_core, right_core): (Option<&str>, Option<&str>),
+    result: Result<SearchComparison<Difference>, CompareError>,
+    wall_us: u64,
+) -> (SearchRecord, Option<Difference>) {
+    let (cmp, error) = match result {
+        Ok(cmp) => (Some(cmp), None),
+        Err(e) => (None, Some(e.to_string())),
+    };
+    let no_cost = EngineCost::default();
+    let divergence = cmp.as_ref().and_then(|c| c.divergence.clone());
+    let verdict = match (&error, &divergence) {
+        (Some(_), _) => Verdict::Error,
+        (None, Some(_)) => Verdict::Diverge,
+        (None, None) => Verdict::Agree,
+    };
+    let record = SearchRecord {
+        position: search.position.index,
+        fen: search.position.fen.clone(),
+        depth: search.depth,
+        left: engine_record(
+            identity.left.to_string(),
+            cmp.as_ref().map_or(&no_cost, |c| &c.left),
+            left_core,
+        ),
+        right: engine_record(
+            identity.right.to_string(),
+            cmp.as_ref().map_or(&no_cost, |c| &c.right),
+            right_core,
+        ),
+        book: identity.book,
+        sargon_version: SARGON_VERSION.to_string(),
+        git_commit: GIT_COMMIT.to_string(),
+        rom: identity.rom.as_ref().map(|r| r.name.clone()),
+        rom_sha256: identity.rom.as_ref().map(|r| r.sha256.clone()),
+        rom_verified: identity.rom.as_ref().map(|r| r.verified),
+        shard: identity.shard.to_string(),
+        verdict,
+        events: cmp.as_ref().map_or(0, |c| c.events),
+        divergence: divergence.as_ref().map(|d| match d {
+            Difference::Trace(d) => DivergenceRecord {
+                event: d.index,
+                left: d.left.as_ref().map(Event::to_json),
+                right: d.right.as_ref().map(Event::to_json),
+                path: d.path().map(|p| p.iter().map(|m| m.uci()).collect()),
+            },
+            Difference::Answer(a) => DivergenceRecord {
+                event: 0,
+                left: Some(a.left.to_json()),
+                right: Some(a.right.to_json()),
+                path: None,
+            },
+        }),
+        error,
+        wall_us,
+    };
+    (record, divergence)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn positions(n: usize) -> Vec<InputPosition> {
+        (0..n)
+            .map(|i| InputPosition::new(i, "startpos", false).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_plan_takes_the_shards_positions_at_every_depth_less_those_done() {
+        let input = positions(7);
+        let shard = Shard::new(1, 3).unwrap();
+        let keys = |searches: &[Search]| -> Vec<(usize, u8)> {
+            searches
+                .iter()
+                .map(|s| (s.position.index, s.depth))
+                .collect()
+        };
+        let all = plan(&input, shard, &[1, 2], &HashSet::new());
+        assert_eq!(keys(&all), [(1, 1), (1, 2), (4, 1), (4, 2)]);
+        let done = [(1, 1), (4, 2), (2, 1)].into_iter().collect();
+        assert_eq!(keys(&plan(&input, shard, &[1, 2], &done)), [(1, 2), (4, 1)]);
+    }
+
+    #[test]
+    fn a_record_names_the_core_its_search_ran_on_unless_read_from_the_cache() {
+        let ran = EngineCost {
+            cpu: None,
+            z80_instructions: Some(10),
+            cached: false,
+        };
+        let read = EngineCost {
+            cached: true,
+            ..ran.clone()
+        };
+        let emulator = |cost: &EngineCost, core| engine_record("emulator".into(), cost, core);
+        assert_eq!(
+            emulator(&ran, Some("z80emu")).core.as_deref(),
+            Some("z80emu")
+        );
+        assert_eq!(emulator(&read, Some("z80emu")).core, None);
+        assert_eq!(engine_record("port".into(), &ran, None).core, None);
+        // Only the emulator has a core (tests/it/slurm.rs and tests/it/core_z80emu.rs see `iz80`
+        // and `z80emu` written by real runs).
+        assert_eq!(core_of(&sargon_port::Port::new()), None);
+    }
+
+    #[test]
+    fn positions_are_read_as_fens_with_their_index() {
+        let text = "# a comment\n\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+                    4k3/8/8/8/8/8/8/4K3 b - - bm Kd7; id \"x\";\n";
+        let fens = read_positions(text).unwrap();
+        assert_eq!(fens.len(), 2);
+        assert_eq!(fens[1], "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+        let e = read_positions("8/8 w\n").unwrap_err().to_string();
+        assert!(e.contains("line 1"), "{e}");
+    }
+
+    /// A bad position is refused when the file is read, named by its line and quoted as
+    /// written: it was "position 0: invalid FEN `... x 0 1`", counters nobody wrote.
+    #[test]
+    fn a_bad_position_is_named_by_its_line_and_quoted_as_written() {
+        let line = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq x bm e4;";
+        let e = read_positions(&format!("# a comment\n{line}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!(
+                "line 2: invalid FEN `{line}`: field 4 (en passant square)"
+            )),
+            "{e}"
+        );
+        let kingless = "8/8/8/8/8/8/8/8 w - -";
+        let e = read_positions(&format!("startpos\n\n{kingless}\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with(&format!("line 3 `{kingless}`: Sargon cannot represent")),
+            "{e}"
+        );
+        assert!(!e.contains(" 0 1"), "{e}");
+    }
+
+    #[test]
+    fn lines_with_moves_are_read_with_their_moves() {
+        let text = "startpos moves e2e4\n\
+                    rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 moves e7e5\n";
+        let fens = read_positions(text).unwrap();
+        assert_eq!(
+            fens,
+            [
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            ]
+        );
+        let e = read_positions("startpos\nstartpos moves e2e5\n")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("line 2: ") && e.contains("e2e5"), "{e}");
+    }
+
+    #[test]
+    fn depths_beyond_an_engine_are_refused_before_any_search() {
+        let port = Box::new(sargon_port::Port::new());
+        assert!(check_depths(&[port.as_ref()], &[1, 20]).is_ok());
+        let e = check_depths(&[port.as_ref()], &[1, 21])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("depth 21 is outside the port engine's range 1..=20"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_resumed_file_must_come_from_the_same_comparison() {
+        let identity = RunIdentity {
+            left: "emulator".into(),
+            right: "port".into(),
+            rom: Some(RomId {
+                name: "sargon".into(),
+                sha256: "aa".repeat(32),
+                verified: true,
+                allowed_differences: Vec::new(),
+            }),
+            book: true,
+            shard: Shard::ALL,
+        };
+        let same = record::tests::record(0, 1);
+        assert_eq!(identity.conflicts_with(&same), None);
+        let mut other = same.clone();
+        other.rom_sha256 = Some("bb".repeat(32));
+        assert!(identity
+            .conflicts_with(&other)
+            .unwrap()
+            .contains("ROM image"));
+        let mut other = same.clone();
+        other.shard = "1/2".into();
+        assert!(identity
+            .conflicts_with(&other)
+            .unwrap()
+            .contains("shard 1/2"));
+        let mut other = same;
+        other.right.engine = "emulator".into();
+        assert!(identity
+            .conflicts_with(&other)
+            .unwrap()
+            .contains("compares"));
+    }
+
+    #[test]
+    fn a_resumed_file_must_come_from_the_same_positions() {
+        let identity = RunIdentity {
+            left: "port".into(),
+            right: "port".into(),
+            rom: None,
+            book: false,
+            shard: Shard::ALL,
+        };
+        let input = positions(2);
+        let mut r = record::tests::record(1, 1);
+        r.left.engine = "port".into();
+        r.rom = None;
+        r.rom_sha256 = None;
+        r.book = false;
+        r.fen = input[1].fen.clone();
+        assert!(check_resumable(&identity, &input, std::slice::from_ref(&r)).is_ok());
+        let mut moved = r.clone();
+        moved.fen = "8/8/8/8/8/8/8/8 w - - 0 1".into();
+        let e = check_resumable(&identity, &input, &[moved])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("another position list: its position 1"), "{e}");
+        r.position = 2;
+        let e = check_resumable(&identity, &input, &[r])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("the input has 2 positions"), "{e}");
+    }
+}
