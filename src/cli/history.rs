@@ -7,10 +7,9 @@ use std::io::Write as _;
 use anyhow::{bail, Context, Result};
 
 use super::Format;
-use crate::studies::game_times::{self, TimedGame};
+use crate::studies::game_times::{self, CalibrationError, GamesPlan, Played, TimedGame, Timing};
 use crate::studies::history::{self, LevelProgress};
 use crate::studies::strength;
-use sargon_chess::play::Opening;
 use sargon_core::input::echo;
 use sargon_core::outputs::{self, Files, Mode};
 use sargon_engines::engines::EngineSpec;
@@ -297,19 +296,8 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             }
             if has_lines {
                 games = read_game_file(out)?;
-                if let Some(g) = games
-                    .iter()
-                    .find(|g| g.seed != args.seed || g.max_moves != Some(args.max_moves))
-                {
-                    bail!(
-                        "{}: its games were played with --seed {} --max-moves {}, not --seed {} --max-moves {}",
-                        out.display(),
-                        g.seed,
-                        g.max_moves.map_or("none".to_string(), |m| m.to_string()),
-                        args.seed,
-                        args.max_moves
-                    );
-                }
+                game_times::check_settings(&games, args.seed, args.max_moves)
+                    .with_context(|| out.display().to_string())?;
             }
         }
         let openings = match &args.openings {
@@ -327,46 +315,29 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
                 openings.len()
             );
         }
+        let mut plan = GamesPlan {
+            levels: args.levels,
+            rounds: args.games,
+            seed: args.seed,
+            max_moves: args.max_moves,
+            openings: &openings,
+        };
         // A resumed run must use the same openings as the games it continues.
-        for g in &games {
-            let expected = opening_name(&openings, g.game);
-            if g.opening != expected {
-                bail!(
-                    "level {} game {} was played from `{}`, but these openings give `{expected}` for it",
-                    g.level,
-                    g.game,
-                    g.opening
-                );
-            }
-        }
-        match args.estimate_levels {
+        plan.check_openings(&games)?;
+        let (mut engine, timing) = match args.estimate_levels {
             None => {
                 let emulator = EngineSpec::EMULATOR.with_rom_and_core(args.rom.as_deref(), None);
-                let mut emu = super::open_engine(store, &emulator)?;
-                play_games(
-                    emu.as_mut(),
-                    &args,
-                    args.levels,
-                    &game_times::Timing::Measured,
-                    &openings,
-                    &mut games,
-                    out_file.as_mut(),
-                )?;
+                (super::open_engine(store, &emulator)?, Timing::Measured)
             }
             Some(levels) => {
+                plan.levels = levels;
                 let timing = calibrate(store, &args)?;
-                let mut port = super::open_engine(store, &EngineSpec::Port)?;
-                play_games(
-                    port.as_mut(),
-                    &args,
-                    levels,
-                    &timing,
-                    &openings,
-                    &mut games,
-                    out_file.as_mut(),
-                )?;
+                (super::open_engine(store, &EngineSpec::Port)?, timing)
             }
-        }
+        };
+        plan.play_missing(engine.as_mut(), &timing, &mut games, |played| {
+            record_game(&args, out_file.as_mut(), played)
+        })?;
     }
     let (first, last) = args.estimate_levels.unwrap_or(args.levels);
     if args.load.is_empty() {
@@ -374,38 +345,7 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
     }
     let summary = game_times::summarise(&games);
     if let Some(path) = &args.plot {
-        let plotted = game_times::plotted(&summary);
-        let moves = |estimated: bool| -> usize {
-            plotted
-                .iter()
-                .filter(|l| l.estimated == estimated)
-                .map(|l| l.moves)
-                .sum()
-        };
-        let mut subtitle = format!(
-            "whole games, Sargon against itself, book on: {} moves timed by T-states / 1.774 MHz",
-            moves(false)
-        );
-        if moves(true) > 0 {
-            subtitle += &format!(", {} estimated", moves(true));
-        }
-        let text = history::PlotText {
-            subtitle,
-            mean: "games: mean time per move (book included)".to_string(),
-            range: "games: median to dearest move".to_string(),
-            values: "games".to_string(),
-        };
-        let levels: Vec<history::PlotLevel> = plotted
-            .iter()
-            .map(|l| history::PlotLevel {
-                level: l.level,
-                mean: l.mean_seconds,
-                low: l.median_seconds,
-                high: l.max_seconds,
-                estimate: l.estimated,
-            })
-            .collect();
-        outputs::write_whole(path, history::svg_plot_levels(&text, &levels).as_bytes())?;
+        outputs::write_whole(path, game_times::svg_plot(&summary).as_bytes())?;
         if !args.quiet {
             eprintln!("plot written to {}", path.display());
         }
@@ -430,120 +370,20 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
     Ok(())
 }
 
-/// Play the games `games` lacks (level by level within each round, so that every level
-/// has games early), appending each to `--out`.
-/// Game `game` (from 1) starts from opening `game - 1`, cycling.
-fn opening_of(openings: &[Opening], game: usize) -> (usize, &Opening) {
-    let index = (game - 1) % openings.len();
-    (index, &openings[index])
-}
-
-/// The name a game from that opening records.
-fn opening_name(openings: &[Opening], game: usize) -> String {
-    let (index, opening) = opening_of(openings, game);
-    opening
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("opening {}", index + 1))
-}
-
-/// The timing of `--estimate-levels`: T-states per evaluation at the highest level of
-/// `--calibration`, after counting what its moves lack by replaying them on the port.
-/// Prints every measured level's T-states per evaluation (and per node) on stderr: how they
-/// change from level to level is what the extrapolation cannot know.
-fn calibrate(store: &RomStore, args: &GamesArgs) -> Result<game_times::Timing> {
-    let path = args
-        .calibration
-        .as_ref()
-        .context("--estimate-levels needs --calibration")?;
-    let mut games = read_game_file(path)?;
-    games.retain(|g| g.estimate.is_none());
-    let Some(top) = games.iter().map(|g| g.level).max() else {
-        bail!("{}: no game measured on the emulator", super::shown(path));
-    };
-    let mut port = super::open_engine(store, &EngineSpec::Port)?;
-    for g in games.iter_mut() {
-        if g.moves
-            .iter()
-            .all(|m| m.nodes.is_some() && m.evaluations.is_some())
-        {
-            continue;
-        }
-        if !args.quiet {
-            eprint!(
-                "counting the evaluations of level {} game {} on the port ... ",
-                g.level, g.game
-            );
-        }
-        let counts = game_times::replay_counts(port.as_mut(), g)
-            .with_context(|| format!("{}: level {} game {}", path.display(), g.level, g.game))?;
-        for (m, c) in g.moves.iter_mut().zip(counts) {
-            m.nodes = Some(c.nodes);
-            m.evaluations = Some(c.evaluations);
-        }
-        if !args.quiet {
-            eprintln!("replayed, every move the same");
-        }
-    }
-    let mut levels: Vec<u8> = games.iter().map(|g| g.level).collect();
-    levels.sort_unstable();
-    levels.dedup();
-    for &level in &levels {
-        if let Some(c) = game_times::calibrate(&games, level) {
-            eprintln!(
-                "level {level}: {:.0} T-states per evaluation (single moves {:.0} to {:.0}), {:.0} per node ({} searched moves, {} evaluations, {} nodes)",
-                c.t_states_per_evaluation(),
-                c.least_per_evaluation,
-                c.greatest_per_evaluation,
-                c.t_states_per_node(),
-                c.moves,
-                c.evaluations,
-                c.nodes
-            );
-        }
-    }
-    let c = game_times::calibrate(&games, top)
-        .with_context(|| format!("{}: no searched move at level {top}", super::shown(path)))?;
-    eprintln!(
-        "estimating with level {top}'s {:.0} T-states per evaluation",
-        c.t_states_per_evaluation()
-    );
-    Ok(game_times::Timing::Estimated(game_times::TimeEstimate {
-        t_states_per_evaluation: c.t_states_per_evaluation(),
-        calibration_level: top,
-        calibration_moves: c.moves,
-    }))
-}
-
-fn play_games(
-    engine: &mut dyn sargon_core::engine::Engine,
+/// A game of the run starting or ended: its progress line, and an ended game appended to
+/// `--out` as one JSON line.
+fn record_game(
     args: &GamesArgs,
-    (first, last): (u8, u8),
-    timing: &game_times::Timing,
-    openings: &[Opening],
-    games: &mut Vec<TimedGame>,
-    mut out: Option<&mut std::fs::File>,
-) -> Result<()> {
-    for round in 1..=args.games {
-        for level in first..=last {
-            if games.iter().any(|g| g.level == level && g.game == round) {
-                continue;
-            }
-            let mut opening = opening_of(openings, round).1.clone();
-            opening.name = Some(opening_name(openings, round));
+    out: Option<&mut std::fs::File>,
+    played: Played<'_>,
+) -> std::io::Result<()> {
+    match played {
+        Played::Starting { level, round } => {
             if !args.quiet {
                 eprint!("level {level}, game {round}/{} ... ", args.games);
             }
-            let game = game_times::play_game(
-                engine,
-                level,
-                round,
-                args.seed,
-                &opening,
-                Some(args.max_moves),
-                timing,
-            )
-            .with_context(|| format!("level {level}, game {round}"))?;
+        }
+        Played::Ended(game) => {
             if !args.quiet {
                 let secs: f64 = game.moves.iter().map(|m| m.trs80_seconds).sum();
                 eprintln!(
@@ -560,16 +400,64 @@ fn play_games(
                     game.wall_seconds
                 );
             }
-            if let (Some(file), Some(path)) = (out.as_deref_mut(), &args.out) {
+            if let (Some(file), Some(path)) = (out, &args.out) {
                 // One write of the whole line, as `diff --out` writes its records.
-                let line = serde_json::to_string(&game)? + "\n";
-                file.write_all(line.as_bytes())
-                    .with_context(|| format!("writing {}", super::shown(path)))?;
+                let line = serde_json::to_string(game).map_err(std::io::Error::other)? + "\n";
+                file.write_all(line.as_bytes()).map_err(|e| {
+                    std::io::Error::new(e.kind(), format!("writing {}: {e}", super::shown(path)))
+                })?;
             }
-            games.push(game);
         }
     }
     Ok(())
+}
+
+/// The timing of `--estimate-levels`: T-states per evaluation at the highest level of
+/// `--calibration`, after counting what its moves lack by replaying them on the port.
+/// Prints every measured level's T-states per evaluation (and per node) on stderr: how they
+/// change from level to level is what the extrapolation cannot know.
+fn calibrate(store: &RomStore, args: &GamesArgs) -> Result<Timing> {
+    let path = args
+        .calibration
+        .as_ref()
+        .context("--estimate-levels needs --calibration")?;
+    let games = read_game_file(path)?;
+    let mut port = super::open_engine(store, &EngineSpec::Port)?;
+    let quiet = args.quiet;
+    let run = game_times::calibrate_from(games, port.as_mut(), |g, replayed| match replayed {
+        _ if quiet => {}
+        false => eprint!(
+            "counting the evaluations of level {} game {} on the port ... ",
+            g.level, g.game
+        ),
+        true => eprintln!("replayed, every move the same"),
+    })
+    .map_err(|e| match e {
+        CalibrationError::Replay { .. } => {
+            anyhow::Error::new(e).context(path.display().to_string())
+        }
+        _ => anyhow::Error::new(e).context(super::shown(path)),
+    })?;
+    for c in &run.levels {
+        eprintln!(
+            "level {}: {:.0} T-states per evaluation (single moves {:.0} to {:.0}), {:.0} per node ({} searched moves, {} evaluations, {} nodes)",
+            c.level,
+            c.t_states_per_evaluation(),
+            c.least_per_evaluation,
+            c.greatest_per_evaluation,
+            c.t_states_per_node(),
+            c.moves,
+            c.evaluations,
+            c.nodes
+        );
+    }
+    if let Timing::Estimated(e) = &run.timing {
+        eprintln!(
+            "estimating with level {}'s {:.0} T-states per evaluation",
+            e.calibration_level, e.t_states_per_evaluation
+        );
+    }
+    Ok(run.timing)
 }
 
 /// A match file's players and the first one's results: the first game's White is the

@@ -35,6 +35,8 @@
 //! every move; the T-states per evaluation of every measured level are reported beside the
 //! estimate, since how they move from level to level is the extrapolation's uncertainty.
 
+mod run;
+
 use std::fmt::Write as _;
 
 use shakmaty::{Chess, Position};
@@ -46,6 +48,10 @@ use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{Hook, HookEvent, HookMask, HookPoint, Hooks};
 use sargon_core::position::Book;
 use sargon_core::position::{self, PositionError};
+
+pub(crate) use run::{
+    calibrate_from, check_settings, svg_plot, CalibrationError, GamesPlan, Played,
+};
 
 /// The built-in openings, in UCI moves from the initial position: the initial position
 /// itself (the book plays both sides' first move), two first moves for White that the
