@@ -7,6 +7,7 @@
 //! `-- --nocapture` to see the count when there is no loop.
 
 mod graph;
+mod layers;
 mod scan;
 
 use std::collections::{BTreeMap, BTreeSet};
