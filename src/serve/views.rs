@@ -214,8 +214,8 @@ pub(crate) async fn listing_route(
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let hooks = sargon_original::listing::hook_addresses(&rom);
     let program = sargon_original::program::Program::of_rom(&rom);
-    let links = crate::studies::port_links::PortLinks::of_port();
-    let text = crate::studies::port_links::port_listing_of(&program, &hooks, &links, &routine)
+    let links = sargon_port_links::PortLinks::of_port();
+    let text = sargon_port_links::port_listing_of(&program, &hooks, &links, &routine)
         .map_err(|e| ApiError::not_found(e.to_string()))?;
     Ok(Json(json!({
         "routine": routine,
