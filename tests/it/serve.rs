@@ -150,9 +150,10 @@ fn raw_get(server: &Server, path: &str) -> String {
     r
 }
 
-/// The files of src/serve/page/js: name and text.
+/// The files of crates/sargon-explorer/src/page/js: name and text.
 fn page_modules() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page/js");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/sargon-explorer/src/page/js");
     let mut modules: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| {

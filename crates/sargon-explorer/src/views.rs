@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use axum::extract::{Path as UrlPath, Query, State as AxumState};
 use axum::Json;
 use serde_json::{json, Value};
@@ -128,7 +127,7 @@ pub(crate) async fn models_route(
         sargon_views::models::MODELS
             .iter()
             .map(|m| sargon_views::models::run_example(engine.as_mut(), m.number))
-            .collect::<anyhow::Result<Vec<_>>>()
+            .collect::<Result<Vec<_>, _>>()
     })
     .await
     .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use axum::extract::{Path as UrlPath, Query, State as AxumState};
 use axum::Json;
 use serde_json::{json, Value};

@@ -1,10 +1,12 @@
+//! # sargon-explorer
+//!
 //! `sargon serve`: a window into Sargon's search, in the browser.
 //!
-//! One command serves one page and a small JSON API over the library: a search runs once
+//! One server serves one page and a small JSON API over the libraries: a search runs once
 //! on a worker thread and its whole tree is kept in memory ([`searches`]), and the page
 //! asks for nodes one at a time, so a search of a million events opens at once and every
-//! click costs a lookup. Everything the page needs is compiled into the binary (the files
-//! of `src/serve/page/`, served by `page.rs`): no network, no install, and the page's code
+//! click costs a lookup. Everything the page needs is compiled into the crate (the files
+//! of `src/page/`, served by `page.rs`): no network, no install, and the page's code
 //! is the project's own.
 //!
 //! The server is meant for one person on their own machine: it binds to the loopback
@@ -12,12 +14,13 @@
 //! that a web page elsewhere cannot reach it through the browser (DNS rebinding). Bodies
 //! are capped, searches run a few at a time, and trees are kept within a node budget.
 //!
-//! The HTTP API is described in docs/explorer.md.
+//! The HTTP API is described in docs/explorer.md; its requests and answers are the types
+//! of [`api`]. The command (`sargon serve`) parses its arguments into a [`Config`],
+//! [`Server::bind`]s, prints the address and [`Server::run`]s until Ctrl-C.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use anyhow::{Context as _, Result};
 use axum::extract::State as AxumState;
 use axum::middleware::{self};
 use axum::routing::{get, post};
@@ -27,16 +30,18 @@ use shakmaty::{Chess, Color, Position};
 
 use sargon_core::position;
 use sargon_engines::engines::EngineSpec;
+use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 
+pub mod api;
 mod app;
 mod engines;
 mod error;
-pub(crate) mod memory;
+mod memory;
 mod nodes;
 mod page;
 mod search_routes;
-pub(crate) mod searches;
+mod searches;
 mod views;
 
 use app::{check_host, ApiError, App, Body};
@@ -45,94 +50,130 @@ use engines::Engines;
 use sargon_core::position::Book;
 use searches::Searches;
 
-/// `sargon serve`.
-#[derive(clap::Args, Debug)]
-pub(crate) struct ServeArgs {
-    /// Port to listen on (0: any free port)
-    #[arg(long, default_value_t = 8078, value_parser = crate::cli::numbers::tcp_port, allow_negative_numbers = true)]
-    pub port: u16,
-    /// Address to listen on; anything but loopback makes the explorer reachable from other
-    /// machines (a warning is printed)
-    #[arg(long, default_value = "127.0.0.1")]
-    pub bind: IpAddr,
-    /// Open the page in the default browser once the server listens
-    #[arg(long)]
-    pub open: bool,
-    /// ROM to run with the emulator (default: the only one imported, or `sargon`)
-    #[arg(long)]
+/// What the server runs with: `sargon serve`'s arguments, read.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The ROM store the original's searches load from.
+    pub store: RomStore,
+    /// The ROM to run with the emulator (`None`: the only one imported, or `sargon`).
     pub rom: Option<String>,
-    #[command(flatten)]
-    pub core: crate::cli::CoreArgs,
-    /// Searches that run at once (others wait in line)
-    #[arg(long, default_value_t = 2, value_parser = crate::cli::numbers::jobs, allow_negative_numbers = true)]
-    pub jobs: usize,
-    /// Search-tree nodes kept in memory, all searches together (about 400 bytes each); a
-    /// search that alone creates more is stopped and the page told how to stream it
-    #[arg(long, default_value_t = 1_500_000, value_parser = crate::cli::numbers::keep_nodes, allow_negative_numbers = true)]
+    /// The Z80 core that runs the original.
+    pub core: Core,
+    /// Searches that run at once (others wait in line).
+    pub workers: usize,
+    /// Search-tree nodes kept in memory, all searches together.
     pub keep_nodes: usize,
-    /// Another engine to offer in the page's engine choice, besides the port and the
-    /// original: `exec:COMMAND` or `uci:COMMAND` (another person's port), given again for
-    /// each; a page can choose only these, never name a program itself
-    #[arg(long = "engine", value_name = "SPEC", value_parser = crate::cli::parse_engine)]
+    /// Engines offered besides the port and the original (`exec:` and `uci:` ones).
     pub engines: Vec<EngineSpec>,
+    /// The address to listen on (port 0: any free port).
+    pub addr: SocketAddr,
 }
 
-/// Run the server until Ctrl-C.
-pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(store.clone(), args))
+/// Why the server could not start, or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The runtime could not start.
+    #[error("cannot start the server's runtime")]
+    Runtime(#[source] std::io::Error),
+    /// An engine of `--engine` cannot be offered.
+    #[error("{0}")]
+    Engine(String),
+    /// The address cannot be listened on.
+    #[error("{}", listen_message(*.addr))]
+    Listen {
+        /// The address asked for.
+        addr: SocketAddr,
+        /// Why not.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The listening socket has no address.
+    #[error(transparent)]
+    Address(std::io::Error),
+    /// The server stopped on an error.
+    #[error("the server stopped")]
+    Stopped(#[source] std::io::Error),
 }
 
-async fn serve(store: RomStore, args: ServeArgs) -> Result<()> {
-    // The page can always choose the emulator, so `--core` is never refused here.
-    let core = args.core.core.unwrap_or_default();
-    let searches = Arc::new(Searches::new(
-        store,
-        args.rom,
-        core,
-        // Searches wait in line for a worker: more workers than cores would only share them.
-        crate::cli::numbers::workers(Some(args.jobs), usize::MAX),
-        args.keep_nodes,
-    ));
-    let engines = Engines::new(&searches, args.engines).map_err(anyhow::Error::msg)?;
-    let addr = SocketAddr::new(args.bind, args.port);
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .with_context(|| match args.port {
-            0 => format!("cannot listen on {}", args.bind),
-            port => format!(
-                "cannot listen on {addr} (is another `sargon serve` running? `--port {}` or `--port 0` picks another)",
-                port.wrapping_add(1)
-            ),
-        })?;
-    let local = listener.local_addr()?;
-    if !args.bind.is_loopback() {
-        eprintln!(
-            "warning: listening on {}: anyone who can reach this machine can run searches on it",
-            local
-        );
+fn listen_message(addr: SocketAddr) -> String {
+    match addr.port() {
+        0 => format!("cannot listen on {}", addr.ip()),
+        port => format!(
+            "cannot listen on {addr} (is another `sargon serve` running? `--port {}` or `--port 0` picks another)",
+            port.wrapping_add(1)
+        ),
     }
-    let app = Arc::new(App {
-        searches,
-        engines,
-        hosts: allowed_hosts(local),
-    });
-    let url = format!("http://{}/", display_host(local));
-    println!("sargon serve: {url}  (Ctrl-C stops it)");
-    if args.open {
-        open_browser(&url);
-    }
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
+}
+
+/// A server listening on its address, ready to [`run`](Server::run).
+pub struct Server {
+    runtime: tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+    local: SocketAddr,
+    app: Arc<App>,
+}
+
+impl Server {
+    /// Check the engines to offer and listen on `config.addr`.
+    pub fn bind(config: Config) -> Result<Server, ServeError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(ServeError::Runtime)?;
+        let searches = Arc::new(Searches::new(
+            config.store,
+            config.rom,
+            config.core,
+            config.workers,
+            config.keep_nodes,
+        ));
+        let engines = Engines::new(&searches, config.engines).map_err(ServeError::Engine)?;
+        let addr = config.addr;
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind(addr))
+            .map_err(|source| ServeError::Listen { addr, source })?;
+        let local = listener.local_addr().map_err(ServeError::Address)?;
+        let app = Arc::new(App {
+            searches,
+            engines,
+            hosts: allowed_hosts(local),
+        });
+        Ok(Server {
+            runtime,
+            listener,
+            local,
+            app,
         })
-        .await
-        .context("the server stopped")?;
-    Ok(())
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// The page's address, as a browser writes it.
+    pub fn url(&self) -> String {
+        format!("http://{}/", display_host(self.local))
+    }
+
+    /// Answer requests until Ctrl-C.
+    pub fn run(self) -> Result<(), ServeError> {
+        let Server {
+            runtime,
+            listener,
+            app,
+            ..
+        } = self;
+        runtime.block_on(async move {
+            axum::serve(listener, router(app))
+                .with_graceful_shutdown(async {
+                    let _ = tokio::signal::ctrl_c().await;
+                })
+                .await
+                .map_err(ServeError::Stopped)
+        })
+    }
 }
 
 /// The address as a browser writes it.
@@ -158,22 +199,6 @@ fn allowed_hosts(local: SocketAddr) -> Vec<String> {
         hosts.push(local.to_string());
     }
     hosts
-}
-
-fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    if let Err(e) = std::process::Command::new(opener)
-        .arg(url)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-    {
-        eprintln!("note: could not open a browser ({opener}: {e}); open {url} yourself");
-    }
 }
 
 fn router(app: Arc<App>) -> Router {
