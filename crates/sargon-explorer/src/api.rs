@@ -109,8 +109,8 @@ pub struct PositionAnswer {
     pub fen: String,
     /// The move number.
     pub fullmove: u32,
-    /// `checkmate` or `stalemate` when the side to move has no move, else `null`.
-    pub game_end: Option<String>,
+    /// How the game ends when the side to move has no move, else `null`.
+    pub game_end: Option<GameEnd>,
     /// The legal moves.
     pub legal: Vec<LegalMove>,
     /// What was read leniently.
@@ -119,6 +119,26 @@ pub struct PositionAnswer {
     pub representable: Option<String>,
     /// `white` or `black`.
     pub turn: String,
+}
+
+/// How a game ends when the side to move has no legal move
+/// (`sargon_views::analysis::GameEnd`): `checkmate` or `stalemate`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameEnd {
+    /// The side to move is in check: it has lost.
+    Checkmate,
+    /// The side to move is not in check: a draw.
+    Stalemate,
+}
+
+impl From<sargon_views::analysis::GameEnd> for GameEnd {
+    fn from(end: sargon_views::analysis::GameEnd) -> GameEnd {
+        match end {
+            sargon_views::analysis::GameEnd::Checkmate => GameEnd::Checkmate,
+            sargon_views::analysis::GameEnd::Stalemate => GameEnd::Stalemate,
+        }
+    }
 }
 
 /// A legal move.
@@ -304,8 +324,8 @@ pub struct NodeStatus {
 /// A node's evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodeEval {
-    /// The window's bound at the evaluation, in pawns.
-    pub alpha_beta: f64,
+    /// The window's bound at the evaluation, in pawns (`+0.25`, `-3.375`).
+    pub alpha_beta: String,
     /// The same as Sargon's score byte, in hex.
     pub alpha_beta_byte: String,
     /// The score as Sargon's score byte, in hex.
@@ -313,11 +333,11 @@ pub struct NodeEval {
     /// What the score decided.
     pub decision: String,
     /// The minimax value backed up to it, in pawns, when known.
-    pub minimax: Option<f64>,
+    pub minimax: Option<String>,
     /// The evaluation's order number.
     pub order: usize,
-    /// The score, in pawns.
-    pub pawns: f64,
+    /// The score, in pawns (`+0.25`, `-3.375`).
+    pub pawns: String,
 }
 
 /// `GET /api/search/{id}/find?path=e2e4,e7e5`.

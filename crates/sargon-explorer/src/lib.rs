@@ -18,6 +18,8 @@
 //! of [`api`]. The command (`sargon serve`) parses its arguments into a [`Config`],
 //! [`Server::bind`]s, prints the address and [`Server::run`]s until Ctrl-C.
 
+#![warn(unreachable_pub)]
+
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
@@ -25,7 +27,6 @@ use axum::extract::State as AxumState;
 use axum::middleware::{self};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use serde_json::{json, Value};
 use shakmaty::{Chess, Color, Position};
 
 use sargon_core::position;
@@ -238,68 +239,69 @@ fn router(app: Arc<App>) -> Router {
 
 /// Every engine a page may choose (`Engines::list`), the port and the emulator also
 /// under their names as before, and the workers' load.
-async fn engines_route(AxumState(app): AxumState<Arc<App>>) -> Json<Value> {
+async fn engines_route(AxumState(app): AxumState<Arc<App>>) -> Json<api::EnginesAnswer> {
     let list = app.engines.list(&app.searches);
     let (running, waiting) = app.searches.load();
-    Json(json!({
-        "port": list[0],
-        "emulator": list[1],
-        "engines": list,
-        "jobs": app.searches.workers,
-        "running": running,
-        "waiting": waiting,
-    }))
-}
-
-#[derive(serde::Deserialize)]
-struct PositionBody {
-    text: String,
+    Json(api::EnginesAnswer {
+        port: list[0].clone(),
+        emulator: list[1].clone(),
+        engines: list,
+        jobs: app.searches.workers,
+        running,
+        waiting,
+    })
 }
 
 /// A position and its legal moves, for the board.
-fn position_json(pos: &Chess, notices: &[String]) -> Value {
-    let legal: Vec<Value> = pos
+fn position_answer(pos: &Chess, notices: &[String]) -> api::PositionAnswer {
+    let legal = pos
         .legal_moves()
         .iter()
-        .map(|m| {
-            let uci = m.to_uci(shakmaty::CastlingMode::Standard).to_string();
-            let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
-            json!({"uci": uci, "san": san})
+        .map(|m| api::LegalMove {
+            uci: m.to_uci(shakmaty::CastlingMode::Standard).to_string(),
+            san: shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string(),
         })
         .collect();
-    json!({
-        "fen": position::fen_of(pos),
-        "turn": if pos.turn() == Color::White { "white" } else { "black" },
-        "fullmove": pos.fullmoves().get(),
-        "legal": legal,
-        "book_position": position::setup(pos, Book::Allowed).map(|s| s.plays_from_book()).unwrap_or(false),
-        "representable": position::setup(pos, Book::Off).err().map(|e| e.to_string()),
-        "game_end": sargon_views::analysis::GameEnd::of(pos),
-        "notices": notices,
-    })
+    api::PositionAnswer {
+        fen: position::fen_of(pos),
+        turn: if pos.turn() == Color::White {
+            "white"
+        } else {
+            "black"
+        }
+        .to_string(),
+        fullmove: pos.fullmoves().get(),
+        legal,
+        book_position: position::setup(pos, Book::Allowed)
+            .map(|s| s.plays_from_book())
+            .unwrap_or(false),
+        representable: position::setup(pos, Book::Off).err().map(|e| e.to_string()),
+        game_end: sargon_views::analysis::GameEnd::of(pos).map(api::GameEnd::from),
+        notices: notices.to_vec(),
+    }
 }
 
 /// `POST /api/position {"text": ...}`: a FEN, an EPD line, `startpos`, each maybe followed
 /// by `moves ...`, read as the command line reads it.
-async fn position_route(Body(body): Body<PositionBody>) -> Result<Json<Value>, ApiError> {
+async fn position_route(
+    Body(body): Body<api::PositionBody>,
+) -> Result<Json<api::PositionAnswer>, ApiError> {
     let read = position::read_position(&body.text).map_err(|e| ApiError::bad(e.to_string()))?;
-    Ok(Json(position_json(&read.position, &read.notices)))
-}
-
-#[derive(serde::Deserialize)]
-struct PgnBody {
-    pgn: String,
+    Ok(Json(position_answer(&read.position, &read.notices)))
 }
 
 /// `POST /api/pgn {"pgn": ...}`: the first game's positions, one per move, to pick from.
-async fn pgn_route(Body(body): Body<PgnBody>) -> Result<Json<Value>, ApiError> {
+async fn pgn_route(Body(body): Body<api::PgnBody>) -> Result<Json<api::PgnAnswer>, ApiError> {
     let games =
         sargon_chess::pgn::read_games(&body.pgn).map_err(|e| ApiError::bad(e.to_string()))?;
     let Some(game) = games.first() else {
         return Err(ApiError::bad("the PGN holds no game"));
     };
     let mut pos = game.start.clone();
-    let mut plies = vec![json!({"san": null, "fen": position::fen_of(&pos)})];
+    let mut plies = vec![api::PgnPosition {
+        san: None,
+        fen: position::fen_of(&pos),
+    }];
     for m in &game.moves {
         let san = shakmaty::san::SanPlus::from_move(pos.clone(), *m).to_string();
         let number = pos.fullmoves().get();
@@ -308,11 +310,14 @@ async fn pgn_route(Body(body): Body<PgnBody>) -> Result<Json<Value>, ApiError> {
             Color::Black => format!("{number}...{san}"),
         };
         pos.play_unchecked(*m);
-        plies.push(json!({"san": label, "fen": position::fen_of(&pos)}));
+        plies.push(api::PgnPosition {
+            san: Some(label),
+            fen: position::fen_of(&pos),
+        });
     }
-    Ok(Json(json!({
-        "players": game.players(),
-        "games": games.len(),
-        "positions": plies,
-    })))
+    Ok(Json(api::PgnAnswer {
+        players: game.players(),
+        games: games.len(),
+        positions: plies,
+    }))
 }
