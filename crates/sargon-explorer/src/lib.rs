@@ -35,6 +35,8 @@ use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 
 pub mod api;
+#[cfg(test)]
+mod api_tests;
 mod app;
 mod engines;
 mod error;
