@@ -3,7 +3,7 @@
 //! `sargon serve`: a window into Sargon's search, in the browser.
 //!
 //! One server serves one page and a small JSON API over the libraries: a search runs once
-//! on a worker thread and its whole tree is kept in memory ([`searches`]), and the page
+//! on a worker thread and its whole tree is kept in memory (the module `searches`), and the page
 //! asks for nodes one at a time, so a search of a million events opens at once and every
 //! click costs a lookup. Everything the page needs is compiled into the crate (the files
 //! of `src/page/`, served by `page.rs`): no network, no install, and the page's code
