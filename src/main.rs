@@ -44,8 +44,6 @@ macro_rules! eprint {
 }
 
 mod cli;
-#[cfg(feature = "serve")]
-mod serve;
 mod streams;
 mod studies;
 
@@ -114,7 +112,7 @@ enum Command {
     },
     /// Explore Sargon's searches in the browser: the tree, the PV, both engines side by side
     #[cfg(feature = "serve")]
-    Serve(serve::ServeArgs),
+    Serve(cli::serve::ServeArgs),
 }
 
 /// Everything the binary prints goes through `streams` (the macros above), which never
@@ -200,7 +198,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::run(&store, args),
         Command::Cache { command } => cli::cache::run(command),
         #[cfg(feature = "serve")]
-        Command::Serve(args) => serve::run(&store, args),
+        Command::Serve(args) => cli::serve::run(&store, args),
         // As diff(1): 0 the engines agree, 1 they differ (or a report found a gap), 2
         // trouble. A batch scheduler can then tell a shard that ran to its end from one
         // that failed (scripts/slurm/diff-array.sbatch).

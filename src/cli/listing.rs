@@ -6,10 +6,10 @@
 
 use anyhow::Result;
 
-use crate::studies::port_links::{port_listing_of, PortLinks};
 use sargon_original::listing::{full_listing, hook_addresses, listing_of};
 use sargon_original::program::Program;
 use sargon_original::rom::RomStore;
+use sargon_port_links::{port_listing_of, PortLinks};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ListingArgs {
@@ -31,8 +31,7 @@ pub(crate) fn run(store: &RomStore, args: ListingArgs) -> Result<()> {
     Ok(())
 }
 
-/// What `sargon listing` prints. Apart from the printing so that the unit tests of the
-/// port's links (`src/studies/tests/`) can check the command's text against them.
+/// What `sargon listing` prints.
 pub(crate) fn text(store: &RomStore, args: &ListingArgs) -> Result<String> {
     let rom = store.load(args.rom.as_deref())?;
     let hooks = hook_addresses(&rom);

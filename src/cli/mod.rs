@@ -34,6 +34,8 @@ pub(crate) mod play;
 pub(crate) mod profile;
 pub(crate) mod progress;
 pub(crate) mod rom;
+#[cfg(feature = "serve")]
+pub(crate) mod serve;
 pub(crate) mod text;
 pub(crate) mod trace;
 pub(crate) mod tree;

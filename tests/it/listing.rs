@@ -369,15 +369,14 @@ fn sargon(args: &[&str]) -> String {
 }
 
 /// `sargon listing --port`, run as a command: under the labels of a routine, the port's
-/// sites; without a routine, which routines and labels the port cites. (That the sites
-/// point at the port's lines, and that the coverage is the port's links' report, is checked
-/// by the unit test `listing_with_the_port_shows_where_each_label_is_ported`, in
-/// `src/studies/tests/port_links.rs`.)
+/// sites; without a routine, which routines and labels the port cites: what the library
+/// `sargon_port_links` makes. (That the sites point at the port's lines is checked by its
+/// unit test `listing_with_the_port_shows_where_each_label_is_ported`.)
 #[test]
 fn listing_with_the_port_prints_sites_and_coverage() {
-    if common::rom("listing_with_the_port_prints_sites_and_coverage").is_none() {
+    let Some(rom) = common::rom("listing_with_the_port_prints_sites_and_coverage") else {
         return;
-    }
+    };
     let out = sargon(&["listing", "fndmov", "--port"]);
     assert!(
         out.contains("FNDMOV:\n  ; -> port crates/sargon-port/src/"),
@@ -397,4 +396,11 @@ fn listing_with_the_port_prints_sites_and_coverage() {
         coverage.contains("(routine not cited)"),
         "the port leaves the I/O out"
     );
+    // The command prints the library's text (the imported ROM is the verified one).
+    let hooks = sargon_original::listing::hook_addresses(&rom);
+    let program = Program::of_rom(&rom);
+    let links = sargon_port_links::PortLinks::of_port();
+    let listing = sargon_port_links::port_listing_of(&program, &hooks, &links, "fndmov");
+    assert_eq!(out, listing.expect("FNDMOV"));
+    assert_eq!(coverage, links.coverage(&program).report());
 }

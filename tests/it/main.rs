@@ -33,8 +33,13 @@ mod port;
 mod profile;
 mod readme;
 mod rom_verify;
+// The explorer's tests read its answers into `sargon_explorer::api`, which the command
+// carries with its feature `serve` (on by default).
+#[cfg(feature = "serve")]
 mod serve;
+#[cfg(feature = "serve")]
 mod serve_browser;
+#[cfg(feature = "serve")]
 mod serve_engines;
 mod slurm;
 mod trace_cache;

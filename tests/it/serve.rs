@@ -10,9 +10,14 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use sargon_explorer::api::{
+    CancelAnswer, CompareAnswer, CompareBody, EnginesAnswer, ErrorAnswer, ListingAnswer,
+    MemoryAnswer, ModelsAnswer, Node, PgnAnswer, PgnBody, PositionAnswer, PositionBody,
+    ProfileAnswer, PvStepsAnswer, SearchBody, SearchStatus,
+};
 use serde_json::{json, Value};
 
-use common::serve_api::Server;
+use common::serve_api::{search_body, Server};
 
 const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
@@ -47,9 +52,9 @@ fn the_page_and_its_files_are_served() {
         );
     }
     // No route: a JSON error, not a page.
-    let (status, v) = server.get("/api/nothing");
+    let (status, v): (u16, ErrorAnswer) = server.get("/api/nothing");
     assert_eq!(status, 404);
-    assert!(v["error"].as_str().unwrap().contains("no such"));
+    assert!(v.error.contains("no such"));
 }
 
 /// The page's script: its ES modules, each served from the binary's fixed table by name
@@ -150,9 +155,10 @@ fn raw_get(server: &Server, path: &str) -> String {
     r
 }
 
-/// The files of src/serve/page/js: name and text.
+/// The files of crates/sargon-explorer/src/page/js: name and text.
 fn page_modules() -> Vec<(String, String)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/page/js");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/sargon-explorer/src/page/js");
     let mut modules: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| {
@@ -168,22 +174,23 @@ fn page_modules() -> Vec<(String, String)> {
 #[test]
 fn positions_are_read_as_the_command_line_reads_them() {
     let server = Server::start(&[]);
-    let (status, v) = server.post("/api/position", json!({"text": "startpos moves e2e4"}));
-    assert_eq!(status, 200, "{v}");
+    let (status, v): (u16, PositionAnswer) =
+        server.post("/api/position", &position("startpos moves e2e4"));
+    assert_eq!(status, 200, "{v:?}");
     assert_eq!(
-        v["fen"],
+        v.fen,
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
     );
-    assert_eq!(v["turn"], "black");
-    assert_eq!(v["legal"].as_array().unwrap().len(), 20);
-    assert_eq!(v["book_position"], true);
+    assert_eq!(v.turn, "black");
+    assert_eq!(v.legal.len(), 20);
+    assert!(v.book_position);
     // A bad FEN: the CLI's own words.
     let bad = "rnbqkbnr/ppp w";
-    let (status, v) = server.post("/api/position", json!({"text": bad}));
+    let (status, v): (u16, ErrorAnswer) = server.post("/api/position", &position(bad));
     assert_eq!(status, 400);
     let cli = common::sargon(&["analyze", bad, "--depth", "1"]);
     let cli_error = String::from_utf8_lossy(&cli.stderr);
-    let message = v["error"].as_str().unwrap();
+    let message = &v.error;
     assert!(cli_error.contains(message), "{cli_error:?} vs {message:?}");
     // Not JSON, or not this route's JSON.
     let (status, text) = server.request("POST", "/api/position", Some("{text"), &[]);
@@ -191,13 +198,14 @@ fn positions_are_read_as_the_command_line_reads_them() {
     assert!(text.contains("not the JSON this route takes"), "{text}");
     // A PGN, position by position.
     let pgn = "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 *\n";
-    let (status, v) = server.post("/api/pgn", json!({"pgn": pgn}));
-    assert_eq!(status, 200, "{v}");
-    let positions = v["positions"].as_array().unwrap();
-    assert_eq!(positions.len(), 4);
-    assert_eq!(positions[3]["san"], "2.Nf3");
-    let (status, v) = server.post("/api/pgn", json!({"pgn": "not a game"}));
-    assert_eq!(status, 400, "{v}");
+    let (status, v): (u16, PgnAnswer) = server.post("/api/pgn", &pgn_body(pgn));
+    assert_eq!(status, 200, "{v:?}");
+    assert_eq!(v.positions.len(), 4);
+    assert_eq!(v.positions[0].san, None);
+    assert_eq!(v.positions[3].san.as_deref(), Some("2.Nf3"));
+    assert_eq!(v.players, "A - B");
+    let (status, v): (u16, ErrorAnswer) = server.post("/api/pgn", &pgn_body("not a game"));
+    assert_eq!(status, 400, "{v:?}");
 }
 
 /// `/api/pgn` reads a game as every command does: a malformed one is refused with its
@@ -224,25 +232,20 @@ fn a_malformed_pgn_is_refused_with_its_game_and_line() {
             "game 2, line 3: a comment `{` that is never closed (no `}` to the end of the file)",
         ),
     ] {
-        let (status, v) = server.post("/api/pgn", json!({"pgn": pgn}));
-        assert_eq!(status, 400, "{pgn:?}: {v}");
-        assert_eq!(v["error"], expected, "{pgn:?}");
+        let (status, v): (u16, ErrorAnswer) = server.post("/api/pgn", &pgn_body(pgn));
+        assert_eq!(status, 400, "{pgn:?}: {v:?}");
+        assert_eq!(v.error, expected, "{pgn:?}");
     }
 }
 
 #[test]
 fn a_search_opens_node_by_node_and_agrees_with_analyze() {
     let server = Server::start(&[]);
-    let (status, v) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "engine": "port", "depth": 3, "book": true}),
-    );
-    assert_eq!(status, 200, "{v}");
-    let id = v["id"].as_u64().unwrap();
+    let id = server.search(&search_body(ITALIAN, 3)).id;
     let done = server.wait(id);
-    assert_eq!(done["state"], "done", "{done}");
+    assert_eq!(done.state, "done", "{done:?}");
     let cli = analyze_json(ITALIAN, "3", "port");
-    let result = &done["result"];
+    let result = done.result.as_ref().expect("a finished search's result");
     for field in [
         "best_uci",
         "best_san",
@@ -254,18 +257,13 @@ fn a_search_opens_node_by_node_and_agrees_with_analyze() {
         assert_eq!(result[field], cli[field], "{field}");
     }
     // The root's children: Sargon's order, each with its subtree; they add up.
-    let root = &done["root"];
-    let children = root["children"].as_array().unwrap();
+    let root = done.root.as_ref().expect("a finished search's root");
+    let children = root.children.as_ref().expect("the root's children");
     assert!(children.len() > 20);
-    let below: u64 = children
-        .iter()
-        .map(|c| c["subtree"].as_u64().unwrap())
-        .sum();
-    assert_eq!(below + 1, root["subtree"].as_u64().unwrap());
-    assert_eq!(
-        root["subtree"].as_u64().unwrap(),
-        done["nodes"].as_u64().unwrap() + 1
-    );
+    assert_eq!(root.children_count, children.len());
+    let below: u64 = children.iter().map(|c| u64::from(c.subtree)).sum();
+    assert_eq!(below + 1, u64::from(root.subtree));
+    assert_eq!(u64::from(root.subtree), done.nodes + 1);
     // Open the PV's first node by its number and by its path.
     let pv: Vec<&str> = result["pv_uci"]
         .as_array()
@@ -275,79 +273,81 @@ fn a_search_opens_node_by_node_and_agrees_with_analyze() {
         .collect();
     let first = children
         .iter()
-        .find(|c| c["uci"] == pv[0])
+        .find(|c| c.uci.as_deref() == Some(pv[0]))
         .expect("the PV's first move is a root child");
-    assert_eq!(first["in_pv"], true);
-    let (status, node) = server.get(&format!("/api/search/{id}/node/{}", first["id"]));
+    assert!(first.in_pv);
+    let (status, node): (u16, Node) = server.get(&format!("/api/search/{id}/node/{}", first.id));
     assert_eq!(status, 200);
-    assert_eq!(node["path"], json!([pv[0]]));
-    assert_eq!(node["ply"], 1);
-    assert!(node["eval"]["byte"].as_str().unwrap().len() == 2);
-    let (status, found) = server.get(&format!("/api/search/{id}/find?path={}", pv.join(",")));
-    assert_eq!(status, 200, "{found}");
-    assert_eq!(found["path"], json!(pv));
-    assert_eq!(found["in_pv"], true);
+    assert_eq!(node.path, Some(vec![pv[0].to_string()]));
+    assert_eq!(node.ply, 1);
+    assert_eq!(node.eval.as_ref().expect("an evaluation").byte.len(), 2);
+    let (status, found): (u16, Node) =
+        server.get(&format!("/api/search/{id}/find?path={}", pv.join(",")));
+    assert_eq!(status, 200, "{found:?}");
+    assert_eq!(
+        found.path.as_deref(),
+        Some(&pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()[..])
+    );
+    assert!(found.in_pv);
     // The board after the path is the position python-free: play it with the CLI.
     let line = format!("{ITALIAN} moves {}", pv.join(" "));
-    let (_, pos) = server.post("/api/position", json!({"text": line}));
-    assert_eq!(found["fen"], pos["fen"]);
+    let (_, pos): (u16, PositionAnswer) = server.post("/api/position", &position(&line));
+    assert_eq!(found.fen, Some(pos.fen));
     // The PV replay ends on the PV.
-    let (status, steps) = server.get(&format!("/api/search/{id}/pv-steps"));
+    let (status, steps): (u16, PvStepsAnswer) = server.get(&format!("/api/search/{id}/pv-steps"));
     assert_eq!(status, 200);
-    assert_eq!(steps["pv"], result["pv_uci"]);
-    assert_eq!(steps["steps"].as_array().unwrap().len(), pv.len());
-    assert!(steps["steps"][0]["event"].as_u64().unwrap() < done["events"].as_u64().unwrap());
-    // Asking again is the same search, kept.
-    let (_, again) = server.post(
+    assert_eq!(json!(steps.pv), result["pv_uci"]);
+    assert_eq!(steps.steps.len(), pv.len());
+    assert!(steps.steps[0].event < done.events);
+    // Asking again is the same search, kept (the book is on unless said otherwise).
+    let (_, again): (u16, SearchStatus) = server.post(
         "/api/search",
-        json!({"fen": ITALIAN, "engine": "port", "depth": 3}),
+        &json!({"fen": ITALIAN, "engine": "port", "depth": 3}),
     );
-    assert_eq!(again["id"].as_u64(), Some(id));
-    assert_eq!(again["state"], "done");
+    assert_eq!(again.id, id);
+    assert_eq!(again.state, "done");
     // Errors: no such node, path, search; a depth beyond the engine.
-    let (status, v) = server.get(&format!("/api/search/{id}/node/99999999"));
-    assert_eq!(status, 404, "{v}");
-    let (status, v) = server.get(&format!("/api/search/{id}/find?path=a2a4,h7h5,a1a3"));
+    let (status, v): (u16, ErrorAnswer) = server.get(&format!("/api/search/{id}/node/99999999"));
+    assert_eq!(status, 404, "{v:?}");
+    let (status, v): (u16, ErrorAnswer) =
+        server.get(&format!("/api/search/{id}/find?path=a2a4,h7h5,a1a3"));
     assert_eq!(status, 404);
     assert!(
-        v["error"].as_str().unwrap().contains("`a2a4`")
-            || v["error"].as_str().unwrap().contains("move"),
-        "{v}"
+        v.error.contains("`a2a4`") || v.error.contains("move"),
+        "{v:?}"
     );
-    let (status, _) = server.get("/api/search/4242");
+    let (status, _): (u16, ErrorAnswer) = server.get("/api/search/4242");
     assert_eq!(status, 404);
-    let (status, v) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "engine": "port", "depth": 21}),
-    );
+    let (status, v): (u16, ErrorAnswer) = server.post("/api/search", &search_body(ITALIAN, 21));
     assert_eq!(status, 400);
-    assert!(v["error"].as_str().unwrap().contains("21"), "{v}");
-    let (status, v) = server.post(
+    assert!(v.error.contains("21"), "{v:?}");
+    let (status, v): (u16, ErrorAnswer) = server.post(
         "/api/search",
-        json!({"fen": ITALIAN, "engine": "stockfish", "depth": 2}),
+        &SearchBody {
+            engine: "stockfish".into(),
+            ..search_body(ITALIAN, 2)
+        },
     );
-    assert_eq!(status, 400, "{v}");
+    assert_eq!(status, 400, "{v:?}");
 }
 
 #[test]
 fn progress_streams_until_the_search_is_over() {
     let server = Server::start(&[]);
-    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 5}));
-    let id = v["id"].as_u64().unwrap();
+    let id = server.search(&search_body(ITALIAN, 5)).id;
     let (status, body) = server.request("GET", &format!("/api/search/{id}/progress"), None, &[]);
     assert_eq!(status, 200);
-    let states: Vec<Value> = body
+    let states: Vec<SearchStatus> = body
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))
-        .map(|d| serde_json::from_str(d).unwrap())
+        .map(|d| serde_json::from_str(d).unwrap_or_else(|e| panic!("{e}: {d}")))
         .collect();
     assert!(states.len() >= 2, "{body:.300}");
-    assert_eq!(states.last().unwrap()["state"], "done");
+    let last = states.last().unwrap();
+    assert_eq!(last.state, "done");
+    assert!(last.root.is_some() && last.result.is_some(), "{last:?}");
     // Nodes only grow.
-    let nodes: Vec<u64> = states
-        .iter()
-        .map(|s| s["nodes"].as_u64().unwrap())
-        .collect();
+    let nodes: Vec<u64> = states.iter().map(|s| s.nodes).collect();
     assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
 }
 
@@ -355,29 +355,20 @@ fn progress_streams_until_the_search_is_over() {
 fn a_search_is_cancelled_by_its_page_or_when_the_page_goes_away() {
     let server = Server::start(&[]);
     // Cancel.
-    let (_, v) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "depth": 12, "page": "p1"}),
-    );
-    let id = v["id"].as_u64().unwrap();
+    let id = server.search(&on_page(ITALIAN, 12, "p1")).id;
     std::thread::sleep(Duration::from_millis(300));
-    let (status, _) = server.post(&format!("/api/search/{id}/cancel"), json!({}));
+    let (status, cancelled): (u16, CancelAnswer) =
+        server.post(&format!("/api/search/{id}/cancel"), &json!({}));
     assert_eq!(status, 200);
-    assert_eq!(server.wait(id)["state"], "cancelled");
+    assert_eq!(cancelled.id, id);
+    assert_eq!(server.wait(id).state, "cancelled");
     // A page's second search cancels its first.
-    let (_, a) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "depth": 12, "page": "p2"}),
-    );
-    let (_, b) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "depth": 2, "page": "p2"}),
-    );
-    assert_eq!(server.wait(a["id"].as_u64().unwrap())["state"], "cancelled");
-    assert_eq!(server.wait(b["id"].as_u64().unwrap())["state"], "done");
+    let a = server.search(&on_page(ITALIAN, 12, "p2"));
+    let b = server.search(&on_page(ITALIAN, 2, "p2"));
+    assert_eq!(server.wait(a.id).state, "cancelled");
+    assert_eq!(server.wait(b.id).state, "done");
     // The page goes away: its progress stream closes, and the search stops.
-    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 12}));
-    let id = v["id"].as_u64().unwrap();
+    let id = server.search(&search_body(ITALIAN, 12)).id;
     {
         let mut s = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
         write!(
@@ -389,56 +380,48 @@ fn a_search_is_cancelled_by_its_page_or_when_the_page_goes_away() {
         let mut first = [0u8; 64];
         let _ = s.read(&mut first);
     }
-    assert_eq!(server.wait(id)["state"], "cancelled");
+    assert_eq!(server.wait(id).state, "cancelled");
 }
 
 #[test]
 fn searches_wait_in_line_for_a_worker() {
     let server = Server::start(&["--jobs", "1"]);
-    let (_, a) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "depth": 12, "page": "a"}),
-    );
-    let (_, b) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "depth": 2, "page": "b"}),
-    );
-    assert_eq!(b["state"], "waiting", "{b}");
-    assert_eq!(b["place"], 1);
-    let (_, engines) = server.get("/api/engines");
-    assert_eq!(
-        (engines["running"].as_u64(), engines["waiting"].as_u64()),
-        (Some(1), Some(1))
-    );
-    server.post(&format!("/api/search/{}/cancel", a["id"]), json!({}));
-    assert_eq!(server.wait(b["id"].as_u64().unwrap())["state"], "done");
+    let a = server.search(&on_page(ITALIAN, 12, "a"));
+    let b = server.search(&on_page(ITALIAN, 2, "b"));
+    assert_eq!(b.state, "waiting", "{b:?}");
+    assert_eq!(b.place, Some(Some(1)));
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    assert_eq!((engines.jobs, engines.running, engines.waiting), (1, 1, 1));
+    let (status, _): (u16, CancelAnswer) =
+        server.post(&format!("/api/search/{}/cancel", a.id), &json!({}));
+    assert_eq!(status, 200);
+    assert_eq!(server.wait(b.id).state, "done");
 }
 
 #[test]
 fn a_search_too_big_to_keep_is_stopped_and_says_how_to_stream_it() {
     let server = Server::start(&["--keep-nodes", "2000"]);
-    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 4}));
-    let done = server.wait(v["id"].as_u64().unwrap());
-    assert_eq!(done["state"], "failed");
-    let error = done["error"].as_str().unwrap();
+    let done = server.wait(server.search(&search_body(ITALIAN, 4)).id);
+    assert_eq!(done.state, "failed");
+    let error = done.error.expect("a failed search's error");
     assert!(error.contains("more than 2000 nodes"), "{error}");
     assert!(error.contains("sargon trace '"), "{error}");
     // Kept searches stay within the budget: a small one fits, an old one is dropped.
-    let (_, small) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 2}));
-    let small = small["id"].as_u64().unwrap();
-    assert_eq!(server.wait(small)["state"], "done");
-    let (_, other) = server.post(
-        "/api/search",
-        json!({"fen": "startpos", "depth": 3, "book": false}),
-    );
-    let other = other["id"].as_u64().unwrap();
-    assert_eq!(server.wait(other)["state"], "done");
-    let (status, v) = server.get(&format!("/api/search/{small}"));
+    let small = server.search(&search_body(ITALIAN, 2)).id;
+    assert_eq!(server.wait(small).state, "done");
+    let other = server
+        .search(&SearchBody {
+            book: false,
+            ..search_body("startpos", 3)
+        })
+        .id;
+    assert_eq!(server.wait(other).state, "done");
+    let (status, v): (u16, ErrorAnswer) = server.get(&format!("/api/search/{small}"));
     assert_eq!(
         status, 404,
-        "the older search should have been dropped: {v}"
+        "the older search should have been dropped: {v:?}"
     );
-    assert!(v["error"].as_str().unwrap().contains("--keep-nodes"));
+    assert!(v.error.contains("--keep-nodes"));
 }
 
 #[test]
@@ -472,10 +455,10 @@ fn other_sites_and_oversized_bodies_are_refused() {
 #[test]
 fn compare_runs_both_engines_event_by_event() {
     let server = Server::start(&[]);
-    let (_, engines) = server.get("/api/engines");
-    if engines["emulator"]["available"] != true {
-        let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
-        assert_eq!(status, 409, "{v}");
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    if !engines.emulator.available {
+        let (status, v): (u16, ErrorAnswer) = server.post("/api/compare", &compare(ITALIAN, 2));
+        assert_eq!(status, 409, "{v:?}");
         common::skip_for_want_of_rom(
             "compare_runs_both_engines_event_by_event",
             "the server has no ROM",
@@ -483,20 +466,19 @@ fn compare_runs_both_engines_event_by_event() {
         return;
     }
     common::ran_with_rom("compare_runs_both_engines_event_by_event");
-    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 3}));
-    assert_eq!(status, 200, "{v}");
-    assert_eq!(v["divergences"], 0, "{v}");
-    assert!(v["events"].as_u64().unwrap() > 10_000);
+    let (status, v): (u16, CompareAnswer) = server.post("/api/compare", &compare(ITALIAN, 3));
+    assert_eq!(status, 200, "{v:?}");
+    assert_eq!(v.divergences, 0, "{v:?}");
+    assert_eq!(v.divergence, None, "{v:?}");
+    assert!(v.events > 10_000);
     // The original's search, with its TRS-80 time.
-    let (_, s) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "engine": "emulator", "depth": 2}),
-    );
-    let done = server.wait(s["id"].as_u64().unwrap());
-    assert_eq!(done["state"], "done", "{done}");
-    assert!(done["result"]["trs80_seconds"].as_f64().unwrap() > 1.0);
+    let s = server.search(&with_engine(ITALIAN, 2, "emulator"));
+    let done = server.wait(s.id);
+    assert_eq!(done.state, "done", "{done:?}");
+    let result = done.result.expect("a finished search's result");
+    assert!(result["trs80_seconds"].as_f64().unwrap() > 1.0);
     assert_eq!(
-        done["result"]["best_uci"],
+        result["best_uci"],
         analyze_json(ITALIAN, "2", "emulator")["best_uci"]
     );
 }
@@ -504,9 +486,10 @@ fn compare_runs_both_engines_event_by_event() {
 #[test]
 fn the_models_run_with_their_interceptions() {
     let server = Server::start(&[]);
-    let (status, v) = server.get("/api/models?engine=port");
-    assert_eq!(status, 200, "{v}");
-    let examples = v["examples"].as_array().unwrap();
+    let (status, v): (u16, ModelsAnswer) = server.get("/api/models?engine=port");
+    assert_eq!(status, 200, "{v:?}");
+    assert_eq!(v.engine, "port");
+    let examples = v.examples.as_array().unwrap();
     assert_eq!(examples.len(), 5);
     // The same figures as `sargon models --format json`.
     let cli = common::sargon(&["models", "--format", "json"]);
@@ -516,62 +499,56 @@ fn the_models_run_with_their_interceptions() {
         assert_eq!(page["pv_san"], cli["pv_san"]);
         assert!(!page["intro"].as_str().unwrap().is_empty());
     }
-    let (status, v) = server.get("/api/models?engine=nothing");
-    assert_eq!(status, 400, "{v}");
+    let (status, v): (u16, ErrorAnswer) = server.get("/api/models?engine=nothing");
+    assert_eq!(status, 400, "{v:?}");
 }
 
 #[test]
 fn memory_at_a_node_is_read_on_both_engines() {
     let server = Server::start(&[]);
-    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 3}));
-    let id = v["id"].as_u64().unwrap();
+    let id = server.search(&search_body(ITALIAN, 3)).id;
     let done = server.wait(id);
-    let pv_nodes: Vec<u64> = serde_json::from_value(done["pv_nodes"].clone()).unwrap();
+    let pv_nodes = done.pv_nodes.expect("a finished search's PV");
     // The last PV node: evaluated, at ply 3, with its ply's list and the whole board.
-    let (status, m) = server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[2]));
-    assert_eq!(status, 200, "{m}");
-    let port = &m["port"];
-    assert_eq!(port["evaluated"], true);
-    assert_eq!(port["nply"], 3);
-    assert_eq!(port["plymax"], 3);
-    assert_eq!(port["board"].as_str().unwrap().len(), 240);
-    assert!(port["board"]
-        .as_str()
-        .unwrap()
-        .starts_with("ffffffffffffffffffff"));
-    let (_, node) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[2]));
-    assert_eq!(port["score"], node["eval"]["byte"]);
-    assert_eq!(port["two_plies_up"], node["eval"]["alpha_beta_byte"]);
-    let (_, parent) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[1]));
-    assert_eq!(
-        port["moves"].as_array().unwrap().len(),
-        parent["children_count"].as_u64().unwrap() as usize
-    );
-    if m["emulator"].is_null() {
+    let (status, m): (u16, MemoryAnswer) =
+        server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[2]));
+    assert_eq!(status, 200, "{m:?}");
+    let port = m.port.as_ref().expect("the port's memory");
+    assert!(port.evaluated);
+    assert_eq!(port.nply, 3);
+    assert_eq!(port.plymax, 3);
+    assert_eq!(port.board.len(), 240);
+    assert!(port.board.starts_with("ffffffffffffffffffff"));
+    let (_, node): (u16, Node) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[2]));
+    let eval = node.eval.expect("an evaluation");
+    assert_eq!(port.score, eval.byte);
+    assert_eq!(port.two_plies_up, eval.alpha_beta_byte);
+    let (_, parent): (u16, Node) = server.get(&format!("/api/search/{id}/node/{}", pv_nodes[1]));
+    assert_eq!(port.moves.len(), parent.children_count);
+    if m.emulator.is_none() {
         common::skip_for_want_of_rom(
             "memory_at_a_node_is_read_on_both_engines",
-            m["emulator_reason"].as_str().unwrap_or(""),
+            m.emulator_reason.as_deref().unwrap_or(""),
         );
-        assert!(m["same"].is_null());
+        assert_eq!(m.same, None);
         return;
     }
     common::ran_with_rom("memory_at_a_node_is_read_on_both_engines");
-    assert_eq!(m["same"], true, "{m}");
-    assert_eq!(m["emulator"], m["port"]);
+    assert_eq!(m.same, Some(true), "{m:?}");
+    assert_eq!(m.emulator, m.port);
 }
 
 #[test]
 fn the_originals_profile_and_listing_come_from_the_users_copy() {
     let server = Server::start(&[]);
-    let (_, v) = server.post("/api/search", json!({"fen": ITALIAN, "depth": 2}));
-    let id = v["id"].as_u64().unwrap();
-    assert_eq!(server.wait(id)["state"], "done");
-    let (_, engines) = server.get("/api/engines");
-    if engines["emulator"]["available"] != true {
-        let (status, v) = server.get(&format!("/api/search/{id}/profile"));
-        assert_eq!(status, 409, "{v}");
-        let (status, v) = server.get("/api/listing/FNDMOV");
-        assert_eq!(status, 409, "{v}");
+    let id = server.search(&search_body(ITALIAN, 2)).id;
+    assert_eq!(server.wait(id).state, "done");
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    if !engines.emulator.available {
+        let (status, v): (u16, ErrorAnswer) = server.get(&format!("/api/search/{id}/profile"));
+        assert_eq!(status, 409, "{v:?}");
+        let (status, v): (u16, ErrorAnswer) = server.get("/api/listing/FNDMOV");
+        assert_eq!(status, 409, "{v:?}");
         common::skip_for_want_of_rom(
             "the_originals_profile_and_listing_come_from_the_users_copy",
             "the server has no ROM",
@@ -579,27 +556,33 @@ fn the_originals_profile_and_listing_come_from_the_users_copy() {
         return;
     }
     common::ran_with_rom("the_originals_profile_and_listing_come_from_the_users_copy");
-    let (status, p) = server.get(&format!("/api/search/{id}/profile"));
-    assert_eq!(status, 200, "{p}");
-    let rows = p["rows"].as_array().unwrap();
-    assert!(rows.iter().any(|r| r["routine"] == "POINTS"), "{p}");
+    let (status, p): (u16, ProfileAnswer) = server.get(&format!("/api/search/{id}/profile"));
+    assert_eq!(status, 200, "{p:?}");
+    let rows = p.rows.as_array().unwrap();
+    assert!(rows.iter().any(|r| r["routine"] == "POINTS"), "{p:?}");
     let sum: u64 = rows.iter().map(|r| r["t_states"].as_u64().unwrap()).sum();
-    assert_eq!(sum, p["totals"]["t_states"].as_u64().unwrap());
+    assert_eq!(sum, p.totals["t_states"].as_u64().unwrap());
+    assert!(p.trs80_seconds > 0.0);
+    assert_eq!(
+        p.note, None,
+        "a search by the port is the original's own position"
+    );
     // The same figures as `sargon profile`.
     let cli = common::sargon(&["profile", ITALIAN, "--depth", "2", "--format", "json"]);
     let cli: Value = serde_json::from_slice(&cli.stdout).unwrap();
-    assert_eq!(p["totals"], cli["totals"]);
+    assert_eq!(p.totals, cli["totals"]);
     // A routine's listing, with its hook points and the port's links, as `sargon listing
     // --port` prints it.
-    let (status, l) = server.get("/api/listing/FNDMOV");
-    assert_eq!(status, 200, "{l}");
-    let text = l["text"].as_str().unwrap();
+    let (status, l): (u16, ListingAnswer) = server.get("/api/listing/FNDMOV");
+    assert_eq!(status, 200, "{l:?}");
+    assert_eq!(l.routine, "FNDMOV");
+    let text = l.text.as_str();
     assert!(text.contains("<- hook"), "{text:.300}");
     assert!(text.contains("-> port"), "{text:.300}");
     let cli = common::sargon(&["listing", "FNDMOV", "--port"]);
     assert!(String::from_utf8_lossy(&cli.stdout).contains(text));
-    let (status, v) = server.get("/api/listing/NOSUCHROUTINE");
-    assert_eq!(status, 404, "{v}");
+    let (status, v): (u16, ErrorAnswer) = server.get("/api/listing/NOSUCHROUTINE");
+    assert_eq!(status, 404, "{v:?}");
 }
 
 #[test]
@@ -645,42 +628,36 @@ fn compare_shows_where_a_changed_image_parts_from_the_port() {
     let store = common::store_with_changed_pvalue(&rom, dir.path(), "changed");
     let store = store.as_str();
     let server = Server::start(&["--roms", store]);
-    let (_, engines) = server.get("/api/engines");
-    assert_eq!(engines["emulator"]["verified"], false, "{engines}");
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    assert_eq!(engines.emulator.verified, Some(false), "{engines:?}");
     assert!(
-        engines["emulator"]["warning"].as_str().is_some(),
-        "{engines}"
+        matches!(engines.emulator.warning, Some(Some(_))),
+        "{engines:?}"
     );
-    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
-    assert_eq!(status, 200, "{v}");
-    assert_eq!(v["divergences"], 1, "{v}");
-    let d = &v["divergence"];
+    let (status, v): (u16, CompareAnswer) = server.post("/api/compare", &compare(ITALIAN, 2));
+    assert_eq!(status, 200, "{v:?}");
+    assert_eq!(v.divergences, 1, "{v:?}");
+    let d = v.divergence.as_ref().expect("a divergence");
     assert_eq!(
-        d["index"], v["events"],
-        "the first divergence follows the equal events: {v}"
+        d.index, v.events,
+        "the first divergence follows the equal events: {v:?}"
     );
-    assert_ne!(d["emulator"], d["port"], "{v}");
+    assert_ne!(d.emulator, d.port, "{v:?}");
     // Its position is the one after its path.
-    let path: Vec<&str> = d["path"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
-    let text = if path.is_empty() {
+    let text = if d.path.is_empty() {
         ITALIAN.to_string()
     } else {
-        format!("{ITALIAN} moves {}", path.join(" "))
+        format!("{ITALIAN} moves {}", d.path.join(" "))
     };
-    let (_, pos) = server.post("/api/position", json!({"text": text}));
-    assert_eq!(d["fen"], pos["fen"], "{v}");
+    let (_, pos): (u16, PositionAnswer) = server.post("/api/position", &position(&text));
+    assert_eq!(d.fen, pos.fen, "{v:?}");
 }
 
 #[test]
 fn the_explorer_runs_the_original_on_the_core_it_is_given() {
     let server = Server::start(&["--core", "z80emu"]);
-    let (_, engines) = server.get("/api/engines");
-    if engines["emulator"]["available"] != true {
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    if !engines.emulator.available {
         common::skip_for_want_of_rom(
             "the_explorer_runs_the_original_on_the_core_it_is_given",
             "the server has no ROM",
@@ -688,29 +665,74 @@ fn the_explorer_runs_the_original_on_the_core_it_is_given() {
         return;
     }
     common::ran_with_rom("the_explorer_runs_the_original_on_the_core_it_is_given");
-    assert_eq!(engines["emulator"]["core"], "z80emu", "{engines}");
-    // A search, a comparison and the memory at a node, all on z80emu, as on iz80.
-    let (_, s) = server.post(
-        "/api/search",
-        json!({"fen": ITALIAN, "engine": "emulator", "depth": 2}),
-    );
-    let id = s["id"].as_u64().unwrap();
-    let done = server.wait(id);
-    assert_eq!(done["state"], "done", "{done}");
-    assert_eq!(done["result"]["core"], "z80emu", "{done}");
     assert_eq!(
-        done["result"]["best_uci"],
+        engines.emulator.core.as_deref(),
+        Some("z80emu"),
+        "{engines:?}"
+    );
+    // A search, a comparison and the memory at a node, all on z80emu, as on iz80.
+    let id = server.search(&with_engine(ITALIAN, 2, "emulator")).id;
+    let done = server.wait(id);
+    assert_eq!(done.state, "done", "{done:?}");
+    let result = done.result.as_ref().expect("a finished search's result");
+    assert_eq!(result["core"], "z80emu", "{done:?}");
+    assert_eq!(
+        result["best_uci"],
         analyze_json(ITALIAN, "2", "emulator")["best_uci"]
     );
-    let (status, v) = server.post("/api/compare", json!({"fen": ITALIAN, "depth": 2}));
-    assert_eq!(status, 200, "{v}");
-    assert_eq!(v["divergences"], 0, "{v}");
-    let pv_nodes: Vec<u64> = serde_json::from_value(done["pv_nodes"].clone()).unwrap();
-    let (status, m) = server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[1]));
-    assert_eq!(status, 200, "{m}");
-    assert_eq!(m["same"], true, "{m}");
+    let (status, v): (u16, CompareAnswer) = server.post("/api/compare", &compare(ITALIAN, 2));
+    assert_eq!(status, 200, "{v:?}");
+    assert_eq!(v.divergences, 0, "{v:?}");
+    let pv_nodes = done.pv_nodes.as_ref().expect("a finished search's PV");
+    let (status, m): (u16, MemoryAnswer) =
+        server.get(&format!("/api/search/{id}/node/{}/memory", pv_nodes[1]));
+    assert_eq!(status, 200, "{m:?}");
+    assert_eq!(m.same, Some(true), "{m:?}");
     // The default is iz80, and the server says so.
     let server = Server::start(&[]);
-    let (_, engines) = server.get("/api/engines");
-    assert_eq!(engines["emulator"]["core"], "iz80", "{engines}");
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    assert_eq!(
+        engines.emulator.core.as_deref(),
+        Some("iz80"),
+        "{engines:?}"
+    );
+}
+
+/// `POST /api/position`'s body.
+fn position(text: &str) -> PositionBody {
+    PositionBody {
+        text: text.to_string(),
+    }
+}
+
+/// `POST /api/pgn`'s body.
+fn pgn_body(pgn: &str) -> PgnBody {
+    PgnBody {
+        pgn: pgn.to_string(),
+    }
+}
+
+/// `POST /api/compare`'s body, with the book.
+fn compare(fen: &str, depth: u8) -> CompareBody {
+    CompareBody {
+        fen: fen.to_string(),
+        depth,
+        book: true,
+    }
+}
+
+/// A search asked by the page `page`.
+fn on_page(fen: &str, depth: u8, page: &str) -> SearchBody {
+    SearchBody {
+        page: Some(page.to_string()),
+        ..search_body(fen, depth)
+    }
+}
+
+/// A search with `engine`.
+fn with_engine(fen: &str, depth: u8, engine: &str) -> SearchBody {
+    SearchBody {
+        engine: engine.to_string(),
+        ..search_body(fen, depth)
+    }
 }

@@ -12,7 +12,6 @@
 mod rom_gate;
 
 mod history;
-mod port_links;
 
 use clap::Parser as _;
 
@@ -32,15 +31,5 @@ fn history(args: &[&str]) -> anyhow::Result<()> {
     match cli.command {
         crate::Command::History { command } => crate::cli::history::run(&store, command),
         _ => unreachable!("a history command"),
-    }
-}
-
-/// The text `sargon listing ARGS` prints.
-fn listing(args: &[&str]) -> anyhow::Result<String> {
-    let cli = command(&[&["listing"], args].concat());
-    let store = crate::cli::store(cli.roms.as_ref());
-    match cli.command {
-        crate::Command::Listing(args) => crate::cli::listing::text(&store, &args),
-        _ => unreachable!("a listing command"),
     }
 }

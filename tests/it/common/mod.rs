@@ -2,6 +2,7 @@
 //! imported ROM, or say clearly why a test that needs the original is skipped.
 #![allow(dead_code)]
 
+#[cfg(feature = "serve")]
 pub mod serve_api;
 pub mod source_edit;
 

@@ -1,12 +1,16 @@
 //! The explorer's HTTP API spoken to as the page speaks to it: a `sargon serve` on a free
-//! loopback port ([`Server`]), for tests/it/serve.rs and tests/it/serve_engines.rs.
+//! loopback port ([`Server`]), for tests/it/serve.rs and tests/it/serve_engines.rs. The
+//! answers are read into the server's own types (`sargon_explorer::api`): a field renamed
+//! or retyped on either side fails here.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Child;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use sargon_explorer::api::{SearchBody, SearchStatus};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// Our own port as an `exec:` program: `sargon trace` in JSON Lines, with the book as
 /// asked (docs/checking-your-port.md), its path quoted for `sh`.
@@ -74,29 +78,33 @@ impl Server {
         (status, body.to_string())
     }
 
-    pub fn get(&self, path: &str) -> (u16, Value) {
+    /// A GET, its answer read as a `T` (an API type; `ErrorAnswer` for a refusal).
+    pub fn get<T: DeserializeOwned>(&self, path: &str) -> (u16, T) {
         let (status, body) = self.request("GET", path, None, &[]);
-        (
-            status,
-            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body:?}")),
-        )
+        (status, read(path, status, &body))
     }
 
-    pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let (status, text) = self.request("POST", path, Some(&body.to_string()), &[]);
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text:?}")),
-        )
+    /// A POST of `body` as JSON, its answer read as a `T`.
+    pub fn post<T: DeserializeOwned>(&self, path: &str, body: &impl Serialize) -> (u16, T) {
+        let body = serde_json::to_string(body).unwrap();
+        let (status, text) = self.request("POST", path, Some(&body), &[]);
+        (status, read(path, status, &text))
+    }
+
+    /// Start a search: its first status.
+    pub fn search(&self, body: &SearchBody) -> SearchStatus {
+        let (status, v) = self.post("/api/search", body);
+        assert_eq!(status, 200, "{v:?}");
+        v
     }
 
     /// Wait for search `id` to be over; its last status.
-    pub fn wait(&self, id: u64) -> Value {
+    pub fn wait(&self, id: u64) -> SearchStatus {
         let started = Instant::now();
         loop {
-            let (status, v) = self.get(&format!("/api/search/{id}"));
-            assert_eq!(status, 200, "{v}");
-            if !["waiting", "running"].contains(&v["state"].as_str().unwrap()) {
+            let (status, v): (u16, SearchStatus) = self.get(&format!("/api/search/{id}"));
+            assert_eq!(status, 200, "{v:?}");
+            if !["waiting", "running"].contains(&v.state.as_str()) {
                 return v;
             }
             assert!(
@@ -105,6 +113,24 @@ impl Server {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+/// An answer read as a `T`, or a failure that shows it.
+fn read<T: DeserializeOwned>(path: &str, status: u16, body: &str) -> T {
+    serde_json::from_str(body).unwrap_or_else(|e| {
+        panic!("{path}: status {status}, not the answer expected ({e}): {body:?}")
+    })
+}
+
+/// A search of `fen` to `depth` with the port and the book, as the page asks by default.
+pub fn search_body(fen: &str, depth: u8) -> SearchBody {
+    SearchBody {
+        fen: fen.to_string(),
+        engine: "port".to_string(),
+        depth,
+        book: true,
+        page: None,
     }
 }
 

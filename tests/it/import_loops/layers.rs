@@ -12,8 +12,10 @@ const LAYERS: &[(&str, u8)] = &[
     ("sargon-original", 1),
     ("sargon-views", 2),
     ("sargon-engines", 2),
+    ("sargon-port-links", 2),
     ("sargon-chess", 3),
     ("sargon-referee", 4),
+    ("sargon-explorer", 5),
 ];
 
 fn layer(name: &str) -> Option<u8> {

@@ -3,38 +3,33 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use axum::extract::{Path as UrlPath, Query, State as AxumState};
 use axum::Json;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use sargon_core::engine::{Capability, SearchOptions};
 use sargon_core::position;
 use sargon_core::trace::Event;
 use sargon_engines::engines::EngineSpec;
 
+use super::api::{
+    CompareAnswer, CompareBody, Divergence, ListingAnswer, ModelsAnswer, ModelsQuery,
+    ProfileAnswer, SearchBody,
+};
 use super::app::{finished, get_search, ApiError, App, Body, StopOnDrop};
 use super::engines::{self};
-use super::search_routes::{default_engine, search_request, yes, SearchBody};
+use super::search_routes::search_request;
 use super::searches::{self};
 use sargon_core::position::Book;
 
 // ---------------------------------------------------------------------------------------
 // Compare
 
-#[derive(serde::Deserialize)]
-pub(crate) struct CompareBody {
-    fen: String,
-    depth: u8,
-    #[serde(default = "yes")]
-    book: bool,
-}
-
 /// `POST /api/compare`: the original and the port on the same search, event by event.
 pub(crate) async fn compare_route(
     AxumState(app): AxumState<Arc<App>>,
     Body(body): Body<CompareBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<CompareAnswer>, ApiError> {
     let request = search_request(
         &app,
         &SearchBody {
@@ -84,30 +79,24 @@ pub(crate) async fn compare_route(
         };
         let path = d.path().cloned().unwrap_or_default();
         let (pos, _) = searches::play(&root, &path);
-        json!({
-            "index": d.index,
-            "emulator": show(&d.left),
-            "port": show(&d.right),
-            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-            "fen": position::fen_of(&pos),
-        })
+        Divergence {
+            index: d.index,
+            emulator: show(&d.left),
+            port: show(&d.right),
+            path: path.iter().map(|m| m.uci()).collect(),
+            fen: position::fen_of(&pos),
+        }
     });
-    Ok(Json(json!({
-        "events": comparison.events,
-        "divergences": usize::from(divergence.is_some()),
-        "divergence": divergence,
-        "elapsed_ms": started.elapsed().as_millis() as u64,
-    })))
+    Ok(Json(CompareAnswer {
+        events: comparison.events,
+        divergences: usize::from(divergence.is_some()),
+        divergence,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    }))
 }
 
 // ---------------------------------------------------------------------------------------
 // The models of "A Window into Sargon"
-
-#[derive(serde::Deserialize)]
-pub(crate) struct ModelsQuery {
-    #[serde(default = "default_engine")]
-    engine: String,
-}
 
 /// `GET /api/models?engine=port`: the five examples, each Sargon's real search of the
 /// pawn position with POINTS intercepted to return the model's scores, as
@@ -115,7 +104,7 @@ pub(crate) struct ModelsQuery {
 pub(crate) async fn models_route(
     AxumState(app): AxumState<Arc<App>>,
     Query(q): Query<ModelsQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ModelsAnswer>, ApiError> {
     let kind = app.engines.offered(&q.engine)?;
     app.engines
         .require(&app.searches, &kind, Capability::Hooks, engines::THE_MODELS)?;
@@ -128,7 +117,7 @@ pub(crate) async fn models_route(
         sargon_views::models::MODELS
             .iter()
             .map(|m| sargon_views::models::run_example(engine.as_mut(), m.number))
-            .collect::<anyhow::Result<Vec<_>>>()
+            .collect::<Result<Vec<_>, _>>()
     })
     .await
     .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?
@@ -137,16 +126,16 @@ pub(crate) async fn models_route(
         .map_err(|e| ApiError::bad(e.to_string()))?;
     if let Some(list) = all.as_array_mut() {
         for (v, run) in list.iter_mut().zip(&runs) {
-            v["intro"] = json!(run.model.intro);
-            v["moral"] = json!(run.model.moral);
+            v["intro"] = Value::from(run.model.intro);
+            v["moral"] = Value::from(run.model.moral);
         }
     }
-    Ok(Json(json!({
-        "engine": kind,
-        "real_fen": sargon_views::models::REAL_FEN,
-        "depth": sargon_views::models::DEPTH,
-        "examples": all,
-    })))
+    Ok(Json(ModelsAnswer {
+        engine: kind.to_string(),
+        real_fen: sargon_views::models::REAL_FEN.to_string(),
+        depth: sargon_views::models::DEPTH,
+        examples: all,
+    }))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -158,7 +147,7 @@ pub(crate) async fn models_route(
 pub(crate) async fn profile_route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ProfileAnswer>, ApiError> {
     let search = get_search(&app, id)?;
     let f = finished(&search)?;
     let request = search.request.clone();
@@ -175,23 +164,23 @@ pub(crate) async fn profile_route(
         &request.engine,
         "this is the original's profile of the same position, depth and book, run on the emulator",
     );
-    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+    let work = tokio::task::spawn_blocking(move || -> Result<ProfileAnswer, String> {
         let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
         let opts = SearchOptions::depth(request.depth);
         let (profile, outcome) = sargon_original::profile::profile_search(&mut emu, &setup, &opts)
             .map_err(|e| e.to_string())?;
-        Ok(json!({
-            "rows": profile.rows,
-            "totals": profile.totals,
+        Ok(ProfileAnswer {
+            rows: serde_json::to_value(&profile.rows).map_err(|e| e.to_string())?,
+            totals: serde_json::to_value(&profile.totals).map_err(|e| e.to_string())?,
             // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
-            "best": outcome
+            best: outcome
                 .best
                 .filter(|_| sargon_views::analysis::GameEnd::of(&setup.position).is_none())
                 .map(|m| m.uci()),
-            "trs80_seconds": sargon_core::clock::trs80_seconds(profile.totals.t_states),
-            "note": note,
-        }))
+            trs80_seconds: sargon_core::clock::trs80_seconds(profile.totals.t_states),
+            note,
+        })
     });
     let v = work
         .await
@@ -206,7 +195,7 @@ pub(crate) async fn profile_route(
 pub(crate) async fn listing_route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(routine): UrlPath<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<ListingAnswer>, ApiError> {
     let rom = app
         .searches
         .store
@@ -214,13 +203,13 @@ pub(crate) async fn listing_route(
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let hooks = sargon_original::listing::hook_addresses(&rom);
     let program = sargon_original::program::Program::of_rom(&rom);
-    let links = crate::studies::port_links::PortLinks::of_port();
-    let text = crate::studies::port_links::port_listing_of(&program, &hooks, &links, &routine)
+    let links = sargon_port_links::PortLinks::of_port();
+    let text = sargon_port_links::port_listing_of(&program, &hooks, &links, &routine)
         .map_err(|e| ApiError::not_found(e.to_string()))?;
-    Ok(Json(json!({
-        "routine": routine,
-        "rom": rom.meta.name,
-        "verified": rom.verified(),
-        "text": text,
-    })))
+    Ok(Json(ListingAnswer {
+        routine,
+        rom: rom.meta.name.clone(),
+        verified: rom.verified(),
+        text,
+    }))
 }

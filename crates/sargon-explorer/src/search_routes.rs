@@ -4,16 +4,15 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Result;
 use axum::extract::{Path as UrlPath, State as AxumState};
 use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
 use axum::response::IntoResponse;
 use axum::Json;
-use serde_json::{json, Value};
 
 use sargon_core::engine::Capability;
 use sargon_core::position;
 
+use super::api::{CancelAnswer, SearchBody, SearchRequestInfo, SearchStatus};
 use super::app::{get_search, ApiError, App, Body};
 use super::engines::{self};
 use super::nodes::node_json;
@@ -22,26 +21,6 @@ use sargon_core::position::Book;
 
 // ---------------------------------------------------------------------------------------
 // Searches
-
-#[derive(serde::Deserialize)]
-pub(crate) struct SearchBody {
-    pub(crate) fen: String,
-    #[serde(default = "default_engine")]
-    pub(crate) engine: String,
-    pub(crate) depth: u8,
-    #[serde(default = "yes")]
-    pub(crate) book: bool,
-    /// The page asking (its earlier search is cancelled).
-    pub(crate) page: Option<String>,
-}
-
-pub(crate) fn default_engine() -> String {
-    "port".into()
-}
-
-pub(crate) fn yes() -> bool {
-    true
-}
 
 /// Read a search request: the position as the command line reads it, the engine by name
 /// (one the server offers, with a trace to draw the tree from).
@@ -64,7 +43,7 @@ pub(crate) fn search_request(app: &App, body: &SearchBody) -> Result<SearchReque
 pub(crate) async fn search_start(
     AxumState(app): AxumState<Arc<App>>,
     Body(body): Body<SearchBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SearchStatus>, ApiError> {
     let request = search_request(&app, &body)?;
     if request.engine.is_emulator() {
         app.searches
@@ -80,24 +59,35 @@ pub(crate) async fn search_start(
 }
 
 /// A search's state, progress and, once done, its result.
-pub(crate) fn status_json(app: &App, search: &Search) -> Value {
+pub(crate) fn status_json(app: &App, search: &Search) -> SearchStatus {
     let state = search.state();
-    let mut v = json!({
-        "id": search.id,
-        "request": search.request,
-        "state": state.name(),
-        "nodes": search.nodes.load(Ordering::Relaxed),
-        "events": search.events.load(Ordering::Relaxed),
-        "elapsed_ms": search.elapsed().as_millis() as u64,
-    });
+    let request = &search.request;
+    let mut v = SearchStatus {
+        elapsed_ms: search.elapsed().as_millis() as u64,
+        error: None,
+        events: search.events.load(Ordering::Relaxed),
+        id: search.id,
+        nodes: search.nodes.load(Ordering::Relaxed),
+        place: None,
+        pv_nodes: None,
+        request: SearchRequestInfo {
+            book: request.book,
+            depth: request.depth,
+            engine: request.engine.to_string(),
+            fen: request.fen.clone(),
+        },
+        result: None,
+        root: None,
+        state: state.name().to_string(),
+    };
     match &state {
-        State::Waiting => v["place"] = json!(app.searches.place(search.id)),
-        State::Failed(why) => v["error"] = json!(why),
+        State::Waiting => v.place = Some(app.searches.place(search.id)),
+        State::Failed(why) => v.error = Some(why.clone()),
         State::Done(f) => {
-            v["result"] = serde_json::to_value(&f.analysis).unwrap_or(Value::Null);
-            v["events"] = json!(f.events);
-            v["root"] = node_json(f, 0, true);
-            v["pv_nodes"] = json!(f.tree.pv());
+            v.result = Some(serde_json::to_value(&f.analysis).unwrap_or_default());
+            v.events = f.events;
+            v.root = Some(node_json(f, 0, true));
+            v.pv_nodes = Some(f.tree.pv());
         }
         _ => {}
     }
@@ -107,7 +97,7 @@ pub(crate) fn status_json(app: &App, search: &Search) -> Value {
 pub(crate) async fn search_status(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<SearchStatus>, ApiError> {
     let search = get_search(&app, id)?;
     Ok(Json(status_json(&app, &search)))
 }
@@ -115,10 +105,13 @@ pub(crate) async fn search_status(
 pub(crate) async fn search_cancel(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<CancelAnswer>, ApiError> {
     let search = get_search(&app, id)?;
     search.cancel();
-    Ok(Json(json!({"id": id, "state": search.state().name()})))
+    Ok(Json(CancelAnswer {
+        id,
+        state: search.state().name().to_string(),
+    }))
 }
 
 /// Cancels a search when the page watching it goes away (its progress stream is dropped
@@ -152,7 +145,9 @@ pub(crate) async fn search_progress(
             }
             let status = status_json(&app, &guard.0);
             let over = guard.0.state().is_over();
-            let event = SseEvent::default().data(status.to_string());
+            // Plain data: it always serialises.
+            let event =
+                SseEvent::default().data(serde_json::to_string(&status).unwrap_or_default());
             Some((
                 Ok::<_, std::convert::Infallible>(event),
                 (app, guard, over, false),

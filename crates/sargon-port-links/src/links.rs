@@ -7,7 +7,7 @@ use sargon_original::program::Program;
 
 /// How a label is cited (see the module documentation).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Form {
+pub enum Form {
     /// `// LABEL` or `// LABEL: ...` on the line that implements it.
     Comment,
     /// The doc comment of the function or enum variant that implements it begins with it.
@@ -16,7 +16,7 @@ pub(crate) enum Form {
 
 /// A label the port says it implements, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Citation {
+pub struct Citation {
     /// The label as cited (the first of a range).
     pub label: String,
     /// For a range `FROM..THROUGH`, the last label: the citation covers every label of
@@ -35,7 +35,7 @@ pub(crate) struct Citation {
 
 impl Citation {
     /// The label (group) as written: `PT5` or `PT5..PT25`.
-    pub(crate) fn written(&self) -> String {
+    pub fn written(&self) -> String {
         match &self.through {
             Some(t) => format!("{}..{t}", self.label),
             None => self.label.clone(),
@@ -43,7 +43,7 @@ impl Citation {
     }
 
     /// `src/port/search.rs:123 Machine::fndmov`.
-    pub(crate) fn place(&self) -> String {
+    pub fn place(&self) -> String {
         format!("{}:{} {}", self.file, self.line, self.item)
     }
 }
@@ -51,7 +51,7 @@ impl Citation {
 /// A name of the original the port's doc comments use, or that it cites: it must be a
 /// symbol of the image.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct NameUse {
+pub struct NameUse {
     /// The name.
     pub name: String,
     /// The file that uses it.
@@ -62,7 +62,7 @@ pub(crate) struct NameUse {
 
 /// Everything the port's comments say about the original.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct PortLinks {
+pub struct PortLinks {
     /// The labels the port implements, in file and line order.
     pub citations: Vec<Citation>,
     /// The upper-case names of its doc comments (citations not included).
@@ -74,7 +74,7 @@ pub(crate) struct PortLinks {
 impl PortLinks {
     /// The names the port cites or mentions that are not symbols of the image (`symbols`:
     /// by upper-case name) nor constants of the port, in file and line order.
-    pub(crate) fn unknown(&self, symbols: &BTreeMap<String, u16>) -> Vec<NameUse> {
+    pub fn unknown(&self, symbols: &BTreeMap<String, u16>) -> Vec<NameUse> {
         let cited = self.citations.iter().flat_map(|c| {
             std::iter::once(&c.label)
                 .chain(&c.through)
@@ -96,7 +96,7 @@ impl PortLinks {
     /// Where the port implements each symbol of `program`, by symbol name: ranges are
     /// spread over every symbol of the image from their first label through their last.
     /// A name the image lacks stays under its own name.
-    pub(crate) fn sites(&self, program: &Program) -> BTreeMap<String, Vec<&Citation>> {
+    pub fn sites(&self, program: &Program) -> BTreeMap<String, Vec<&Citation>> {
         let mut sites: BTreeMap<String, Vec<&Citation>> = BTreeMap::new();
         for c in &self.citations {
             let range = c
@@ -122,7 +122,7 @@ impl PortLinks {
     }
 
     /// Which routines and code labels of `program` the port cites.
-    pub(crate) fn coverage(&self, program: &Program) -> Coverage {
+    pub fn coverage(&self, program: &Program) -> Coverage {
         let sites = self.sites(program);
         let mut by_routine: BTreeMap<u16, RoutineCoverage> = program
             .routines
@@ -170,7 +170,7 @@ impl PortLinks {
 
 /// What [`PortLinks::coverage`] finds for one routine of the image.
 #[derive(Clone, Debug)]
-pub(crate) struct RoutineCoverage {
+pub struct RoutineCoverage {
     /// The routine's name.
     pub routine: String,
     /// Its entry address.
@@ -184,14 +184,14 @@ pub(crate) struct RoutineCoverage {
 
 impl RoutineCoverage {
     /// How many of the routine's labels the port cites.
-    pub(crate) fn cited(&self) -> usize {
+    pub fn cited(&self) -> usize {
         self.labels.iter().filter(|(_, c)| *c).count()
     }
 }
 
 /// Which routines and code labels of an image the port cites.
 #[derive(Clone, Debug)]
-pub(crate) struct Coverage {
+pub struct Coverage {
     /// In address order.
     pub routines: Vec<RoutineCoverage>,
     /// Names the port cites or mentions that the image lacks.
@@ -200,7 +200,7 @@ pub(crate) struct Coverage {
 
 impl Coverage {
     /// The report `sargon listing --port` prints.
-    pub(crate) fn report(&self) -> String {
+    pub fn report(&self) -> String {
         let mut out = String::new();
         let routines_cited = self
             .routines

@@ -15,12 +15,11 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use serde_json::{json, Value};
-
 use sargon_core::engine::{Capabilities, Capability, SearchError};
 use sargon_core::input::echo;
 use sargon_engines::engines::{EngineSpec, OpenError};
 
+use super::api::{CapabilitiesInfo, EngineInfo};
 use super::error::ApiError;
 use super::searches::Searches;
 
@@ -142,68 +141,72 @@ impl Engines {
     /// range, whether it can run now (the emulator needs a ROM: its ROM, core and
     /// verification, or why not), what it can do, and whether a search with it opens
     /// as a tree (with the refusal's sentence when not).
-    pub(super) fn list(&self, searches: &Searches) -> Vec<Value> {
+    pub(super) fn list(&self, searches: &Searches) -> Vec<EngineInfo> {
         self.specs
             .iter()
             .map(|spec| self.describe(searches, spec))
             .collect()
     }
 
-    fn describe(&self, searches: &Searches, spec: &EngineSpec) -> Value {
-        let mut v = json!({
-            "name": spec,
-            "available": true,
-            "max_depth": spec.max_depth(),
-        });
+    fn describe(&self, searches: &Searches, spec: &EngineSpec) -> EngineInfo {
+        let mut info = EngineInfo {
+            available: true,
+            capabilities: None,
+            core: None,
+            max_depth: spec.max_depth(),
+            name: spec.to_string(),
+            reason: None,
+            rom: None,
+            search_refused: None,
+            searches: false,
+            verified: None,
+            warning: None,
+        };
         if spec.is_emulator() {
             match searches.store.load(searches.rom.as_deref()) {
                 Ok(rom) => {
-                    v["rom"] = json!(rom.meta.name);
-                    v["core"] = json!(searches.core.to_string());
-                    v["verified"] = json!(rom.verified());
-                    v["warning"] = json!(rom.unverified_reason());
+                    info.rom = Some(rom.meta.name.clone());
+                    info.core = Some(searches.core.to_string());
+                    info.verified = Some(rom.verified());
+                    info.warning = Some(rom.unverified_reason().map(|why| why.to_string()));
                 }
                 Err(e) => {
-                    v["available"] = json!(false);
-                    v["reason"] = json!(e.to_string());
+                    info.available = false;
+                    info.reason = Some(e.to_string());
                 }
             }
         }
-        let capabilities = match v["available"] == true {
-            true => self.capabilities_of(searches, spec),
-            false => return with_capabilities(v, None),
-        };
-        match capabilities {
+        if !info.available {
+            return info;
+        }
+        match self.capabilities_of(searches, spec) {
             Ok(c) => {
-                let mut v = with_capabilities(v, Some(c));
+                info.capabilities = Some(CapabilitiesInfo {
+                    hooks: c.hooks,
+                    state: c.state,
+                    trace: c.trace,
+                    z80: c.z80,
+                });
+                // Whether a search with it can open as a tree now.
+                info.searches = c.trace;
                 if !c.trace {
-                    v["search_refused"] = json!(SearchError::Lacks {
-                        engine: spec.to_string(),
-                        capability: Capability::Trace,
-                        what: A_SEARCH.to_string(),
-                    }
-                    .to_string());
+                    info.search_refused = Some(
+                        SearchError::Lacks {
+                            engine: spec.to_string(),
+                            capability: Capability::Trace,
+                            what: A_SEARCH.to_string(),
+                        }
+                        .to_string(),
+                    );
                 }
-                v
             }
             Err(e) => {
-                v["available"] = json!(false);
-                v["reason"] = json!(e.to_string());
-                with_capabilities(v, None)
+                info.available = false;
+                info.reason = Some(e.to_string());
             }
         }
+        info
     }
-}
-
-/// `capabilities` (null while the engine cannot be opened) and `searches`: whether a
-/// search with it can open as a tree now.
-fn with_capabilities(mut v: Value, capabilities: Option<Capabilities>) -> Value {
-    v["capabilities"] = match capabilities {
-        Some(c) => json!({"trace": c.trace, "hooks": c.hooks, "state": c.state, "z80": c.z80}),
-        None => Value::Null,
-    };
-    v["searches"] = json!(capabilities.is_some_and(|c| c.trace));
-    v
 }
 
 /// Said beside what the port and the original show of a search made by another engine

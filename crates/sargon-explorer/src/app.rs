@@ -4,7 +4,6 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use anyhow::Result;
 use axum::extract::{FromRequest, Request, State as AxumState};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;

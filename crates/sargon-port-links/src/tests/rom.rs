@@ -1,11 +1,11 @@
-//! The port's links to the original (`studies::port_links`): every routine name
+//! The port's links to the original, checked against the imported image: every routine name
 //! and label the port cites or names in its doc comments must be a symbol of the user's
 //! imported image (docs/port.md, "Links to the original"), and each citation must point at
 //! the source line that holds it; `sargon listing --port` sets those sites under the
 //! original's labels.
 
 use super::rom_gate;
-use crate::studies::port_links::{port_listing_of, Form, PortLinks, PORT_SOURCES};
+use crate::{port_listing_of, Form, PortLinks, PORT_SOURCES};
 use sargon_original::program::Program;
 
 #[test]
@@ -156,16 +156,4 @@ fn listing_with_the_port_shows_where_each_label_is_ported() {
         "only {cited} of POINTS's labels are cited by the port"
     );
     assert!(text.contains("POINTS:\n  ; -> port crates/sargon-port/src/"));
-
-    // The command's text, with a routine and without (the coverage): this listing, and the
-    // port's coverage report. (`tests/it/listing.rs` runs the binary for the same.)
-    let out = super::listing(&["fndmov", "--port"]).unwrap();
-    assert!(
-        out.contains("FNDMOV:\n  ; -> port crates/sargon-port/src/"),
-        "{out}"
-    );
-    // What `listing --port` prints is the links' own report (tests/it/listing.rs checks what
-    // the report says, through the command).
-    let coverage = super::listing(&["--port"]).unwrap();
-    assert_eq!(coverage, links.coverage(&program).report());
 }

@@ -1,5 +1,5 @@
-//! The page's files, compiled into the binary: `index.html`, `style.css` and the script's
-//! ES modules (`src/serve/page/js/`), which the browser loads as they are, without a
+//! The page's files, compiled into the crate: `index.html`, `style.css` and the script's
+//! ES modules (`src/page/js/`), which the browser loads as they are, without a
 //! bundler. A module is served by its name from a fixed table, never by a path from the
 //! request: nothing but these files can be read through `/js/`.
 

@@ -1,11 +1,13 @@
+//! # sargon-port-links
+//!
 //! Links from the port to the original: which of Sargon's routines and labels the port's
 //! comments cite, and where.
 //!
 //! The port (crate `sargon-port`) is written routine by routine beside the original, and says
 //! so in its comments: `// MV1` on the line that does what the original does at MV1, and
 //! `/// PATH: step M2 ...` on the function that ports PATH. This module reads those
-//! citations from the port's own source text, embedded at build time (`build.rs` lists
-//! every `.rs` file under `crates/sargon-port/src`, so files may move and split freely), so that
+//! citations from the port's own source text, embedded at build time (this crate's `build.rs`
+//! lists every `.rs` file under `crates/sargon-port/src`, so files may move and split freely), so that
 //!
 //! * a test can check that every name the port cites is a symbol of the user's imported
 //!   image (a typo or a renamed label fails it), and
@@ -40,6 +42,14 @@
 //! may appear in doc comments without being symbols of the image. Comments in the port's
 //! tests (a `tests.rs` file or a `mod tests`) are checked but implement nothing.
 
+//!
+//! It is a crate of its own, not a module of the referee: it always needs the original's
+//! program (its symbols and listing, from `sargon-original`), which the referee carries
+//! only with its `emulator` feature, and its build script has the one job of embedding
+//! the port's text.
+
+#![warn(unreachable_pub)]
+
 mod labels;
 mod links;
 mod listing;
@@ -47,7 +57,6 @@ mod scanner;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use links::PortLinks;
-pub(crate) use listing::port_listing_of;
-#[cfg(test)]
-pub(crate) use {links::Form, scanner::PORT_SOURCES};
+pub use links::{Citation, Coverage, Form, NameUse, PortLinks, RoutineCoverage};
+pub use listing::port_listing_of;
+pub use scanner::PORT_SOURCES;

@@ -1,4 +1,5 @@
-//! Unit tests of the extractor on synthetic sources.
+//! Unit tests of the extractor on synthetic sources; those that check the port's links
+//! against the user's imported image are in [`rom`].
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -7,6 +8,15 @@ use sargon_original::program::Program;
 use super::labels::{comment_citation, label_group};
 use super::scanner::impl_type;
 use super::*;
+
+// The integration tests' ROM gate, the same file, so that these tests too print the lines
+// `.ci/run` counts and fail for want of the ROM under `SARGON_REQUIRE_ROM=1`. Its items are
+// `pub` for `tests/it/common`, which re-exports them; here they are only this module's.
+#[allow(unreachable_pub, dead_code)]
+#[path = "../../../../tests/it/common/rom_gate.rs"]
+mod rom_gate;
+
+mod rom;
 
 fn links(text: &str) -> PortLinks {
     PortLinks::extract(&[("src/port/x.rs", text)])

@@ -4,7 +4,8 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use serde_json::json;
+
+use super::api::ErrorAnswer;
 
 /// A refused request: a status and one line, sent as `{"error": "..."}`.
 #[derive(Debug)]
@@ -36,6 +37,9 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        let answer = ErrorAnswer {
+            error: self.message,
+        };
+        (self.status, Json(answer)).into_response()
     }
 }

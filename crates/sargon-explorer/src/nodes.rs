@@ -3,29 +3,32 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
 use axum::extract::{Path as UrlPath, Query, State as AxumState};
 use axum::Json;
-use serde_json::{json, Value};
 
 use sargon_core::input::echo;
 use sargon_core::position;
 use sargon_views::tree::{pawns, SearchTree, Status};
 
+use super::api::{self, FindQuery, NodeEval, NodeStatus, PvStep, PvStepsAnswer};
 use super::app::{finished, get_search, ApiError, App};
 use super::searches::{self, Finished};
 
 // ---------------------------------------------------------------------------------------
 // Nodes
 
-pub(crate) fn status_name(status: Status) -> Value {
-    match status {
-        Status::Root => json!({"kind": "root"}),
-        Status::Evaluated => json!({"kind": "evaluated"}),
-        Status::Refuted { at } => json!({"kind": "refuted", "by_evaluation": at}),
-        Status::CutOff { by } => json!({"kind": "cut_off", "by_evaluation": by}),
-        Status::Illegal => json!({"kind": "illegal"}),
-        Status::NotEvaluated => json!({"kind": "not_evaluated"}),
+pub(crate) fn status_name(status: Status) -> NodeStatus {
+    let (kind, by_evaluation) = match status {
+        Status::Root => ("root", None),
+        Status::Evaluated => ("evaluated", None),
+        Status::Refuted { at } => ("refuted", Some(Some(at))),
+        Status::CutOff { by } => ("cut_off", Some(by)),
+        Status::Illegal => ("illegal", None),
+        Status::NotEvaluated => ("not_evaluated", None),
+    };
+    NodeStatus {
+        by_evaluation,
+        kind: kind.to_string(),
     }
 }
 
@@ -36,44 +39,52 @@ pub(crate) fn score_byte(p: f64) -> String {
 }
 
 /// A node, with its children's summaries when `children`.
-pub(crate) fn node_json(f: &Finished, id: usize, children: bool) -> Value {
+pub(crate) fn node_json(f: &Finished, id: usize, children: bool) -> api::Node {
     let tree: &SearchTree = &f.tree;
     let node = &tree.nodes[id];
     let path = searches::path_to(tree, id);
-    let mut v = json!({
-        "id": id,
-        "parent": node.parent,
-        "ply": node.ply,
-        "label": if id == 0 { "root".to_string() } else { node.label.clone() },
-        "uci": node.mv.map(|m| m.uci()),
-        "status": status_name(node.status),
-        "in_pv": node.in_pv,
-        "best_so_far": node.best_so_far,
-        "subtree": f.subtree[id],
-        "children_count": node.children.len(),
-    });
-    if let Some(e) = &node.eval {
-        v["eval"] = json!({
-            "order": e.order,
-            "pawns": pawns(e.score),
-            "byte": score_byte(e.score),
-            "decision": e.decision.name(),
-            "alpha_beta": pawns(e.alpha_beta),
-            "alpha_beta_byte": score_byte(e.alpha_beta),
-            "minimax": e.minimax.map(pawns),
-        });
-    }
+    let mut v = api::Node {
+        best_so_far: node.best_so_far,
+        children: None,
+        children_count: node.children.len(),
+        eval: node.eval.as_ref().map(|e| NodeEval {
+            alpha_beta: pawns(e.alpha_beta),
+            alpha_beta_byte: score_byte(e.alpha_beta),
+            byte: score_byte(e.score),
+            decision: e.decision.name().to_string(),
+            minimax: e.minimax.map(pawns),
+            order: e.order,
+            pawns: pawns(e.score),
+        }),
+        fen: None,
+        id,
+        in_pv: node.in_pv,
+        label: if id == 0 {
+            "root".to_string()
+        } else {
+            node.label.clone()
+        },
+        legal_path: None,
+        parent: node.parent,
+        path: None,
+        path_labels: None,
+        ply: node.ply,
+        status: status_name(node.status),
+        subtree: f.subtree[id],
+        uci: node.mv.map(|m| m.uci()),
+    };
     if children {
         let (pos, legal) = searches::play(&f.root, &path);
-        v["path"] = json!(path.iter().map(|m| m.uci()).collect::<Vec<_>>());
-        v["path_labels"] = json!(path_labels(tree, id));
-        v["fen"] = json!(position::fen_of(&pos));
-        v["legal_path"] = json!(legal == path.len());
-        v["children"] = node
-            .children
-            .iter()
-            .map(|&c| node_json(f, c, false))
-            .collect();
+        v.path = Some(path.iter().map(|m| m.uci()).collect());
+        v.path_labels = Some(path_labels(tree, id));
+        v.fen = Some(position::fen_of(&pos));
+        v.legal_path = Some(legal == path.len());
+        v.children = Some(
+            node.children
+                .iter()
+                .map(|&c| node_json(f, c, false))
+                .collect(),
+        );
     }
     v
 }
@@ -92,7 +103,7 @@ pub(crate) fn path_labels(tree: &SearchTree, mut id: usize) -> Vec<String> {
 pub(crate) async fn node_route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath((id, node)): UrlPath<(u64, usize)>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<api::Node>, ApiError> {
     let f = finished(&*get_search(&app, id)?)?;
     if node >= f.tree.nodes.len() {
         return Err(ApiError::not_found(format!(
@@ -103,18 +114,12 @@ pub(crate) async fn node_route(
     Ok(Json(node_json(&f, node, true)))
 }
 
-#[derive(serde::Deserialize)]
-pub(crate) struct FindQuery {
-    /// Moves in UCI, separated by spaces or commas.
-    path: String,
-}
-
 /// `GET /api/search/{id}/find?path=e2e4,e7e5`: the node a move path leads to.
 pub(crate) async fn find_route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
     Query(q): Query<FindQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<api::Node>, ApiError> {
     let f = finished(&*get_search(&app, id)?)?;
     let mut at = 0usize;
     for (i, word) in q
@@ -154,7 +159,7 @@ pub(crate) async fn find_route(
 pub(crate) async fn pv_steps(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<PvStepsAnswer>, ApiError> {
     let f = finished(&*get_search(&app, id)?)?;
     let mut line: Vec<sargon_core::vocab::SMove> = Vec::new();
     let mut steps = Vec::new();
@@ -163,25 +168,25 @@ pub(crate) async fn pv_steps(
         if path.len() == line.len() + 1 && path.starts_with(&line) {
             line = path.clone();
             let node = find_node(&f.tree, path);
-            steps.push(json!({
-                "event": index,
-                "ply": path.len(),
-                "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-                "node": node,
-                "label": node.map(|n| f.tree.nodes[n].label.clone()),
-                "passed_over": passed,
-            }));
+            steps.push(PvStep {
+                event: *index,
+                ply: path.len(),
+                path: path.iter().map(|m| m.uci()).collect(),
+                node,
+                label: node.map(|n| f.tree.nodes[n].label.clone()),
+                passed_over: passed,
+            });
             passed = 0;
         } else {
             passed += 1;
         }
     }
-    Ok(Json(json!({
-        "best_events": f.best_events.len(),
-        "events": f.events,
-        "steps": steps,
-        "pv": line.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-    })))
+    Ok(Json(PvStepsAnswer {
+        best_events: f.best_events.len(),
+        events: f.events,
+        steps,
+        pv: line.iter().map(|m| m.uci()).collect(),
+    }))
 }
 
 pub(crate) fn find_node(tree: &SearchTree, path: &[sargon_core::vocab::SMove]) -> Option<usize> {

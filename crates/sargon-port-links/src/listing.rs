@@ -8,7 +8,7 @@ use super::links::PortLinks;
 
 /// The listing of one routine or label with, under each label, the port's functions and
 /// source lines that implement it (`; -> port FILE:LINE ITEM`), or `; -> port: not cited`.
-pub(crate) fn port_listing_of(
+pub fn port_listing_of(
     program: &Program,
     hooks: &[(u16, HookPoint)],
     links: &PortLinks,

@@ -12,8 +12,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use serde_json::{json, Value};
-
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
 use sargon_core::vocab::SMove;
@@ -23,6 +21,7 @@ use axum::Json;
 use sargon_core::position::{self, Book, Setup};
 use sargon_engines::engines::EngineSpec;
 
+use super::api::{self, MemoryAnswer, SnapshotMove};
 use super::app::{finished, get_search, ApiError, App};
 use super::{engines, searches};
 
@@ -50,19 +49,28 @@ pub(crate) struct Snapshot {
 }
 
 impl Snapshot {
-    /// As the page reads it.
-    pub(crate) fn to_json(&self) -> Value {
-        json!({
-            "moves": self.moves.iter().map(|m| json!({"uci": m.uci(), "from": m.from.0, "to": m.to.0, "flags": format!("{:02x}", m.flags)})).collect::<Vec<_>>(),
-            "evaluated": self.evaluated,
-            "board": self.board.iter().map(|b| format!("{b:02x}")).collect::<String>(),
-            "nply": self.nply,
-            "plymax": self.plymax,
-            "color": format!("{:02x}", self.color),
-            "score": format!("{:02x}", self.score),
-            "two_plies_up": format!("{:02x}", self.two_plies_up),
-            "one_ply_up": self.one_ply_up.map(|b| format!("{b:02x}")),
-        })
+    /// As the page reads it: bytes in hex.
+    pub(crate) fn to_json(&self) -> api::Snapshot {
+        api::Snapshot {
+            moves: self
+                .moves
+                .iter()
+                .map(|m| SnapshotMove {
+                    uci: m.uci(),
+                    from: m.from.0,
+                    to: m.to.0,
+                    flags: format!("{:02x}", m.flags),
+                })
+                .collect(),
+            evaluated: self.evaluated,
+            board: self.board.iter().map(|b| format!("{b:02x}")).collect(),
+            nply: self.nply,
+            plymax: self.plymax,
+            color: format!("{:02x}", self.color),
+            score: format!("{:02x}", self.score),
+            two_plies_up: format!("{:02x}", self.two_plies_up),
+            one_ply_up: self.one_ply_up.map(|b| format!("{b:02x}")),
+        }
     }
 }
 
@@ -155,7 +163,7 @@ pub(crate) fn snapshot(
 pub(super) async fn route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath((id, node)): UrlPath<(u64, usize)>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<MemoryAnswer>, ApiError> {
     let search = get_search(&app, id)?;
     let f = finished(&search)?;
     if node >= f.tree.nodes.len() {
@@ -175,7 +183,7 @@ pub(super) async fn route(
         .open(&EngineSpec::Port)
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let root = f.root.clone();
-    let work = tokio::task::spawn_blocking(move || -> Result<Value, String> {
+    let work = tokio::task::spawn_blocking(move || -> Result<MemoryAnswer, String> {
         let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
         let snap = |engine: &mut dyn sargon_core::engine::Engine| {
             snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
@@ -187,14 +195,14 @@ pub(super) async fn route(
             Err(e) => (None, Some(e.to_string())),
         };
         let same = original.as_ref().map(|o| Some(o) == port.as_ref());
-        Ok(json!({
-            "path": path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
-            "port": port.as_ref().map(Snapshot::to_json),
-            "emulator": original.as_ref().map(Snapshot::to_json),
-            "emulator_reason": reason,
-            "same": same,
-            "note": note,
-        }))
+        Ok(MemoryAnswer {
+            path: path.iter().map(|m| m.uci()).collect(),
+            port: port.as_ref().map(Snapshot::to_json),
+            emulator: original.as_ref().map(Snapshot::to_json),
+            emulator_reason: reason,
+            same,
+            note,
+        })
     });
     let v = work
         .await

@@ -5,17 +5,16 @@ use super::links::{Citation, Form, NameUse, PortLinks};
 
 /// The port's source files as compiled, `(path from the workspace root, text)`: every `.rs`
 /// file under `crates/sargon-port/src` (listed by `build.rs`).
-pub(crate) const PORT_SOURCES: &[(&str, &str)] =
-    include!(concat!(env!("OUT_DIR"), "/port_sources.rs"));
+pub const PORT_SOURCES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/port_sources.rs"));
 
 impl PortLinks {
     /// The links of the port as compiled into this program.
-    pub(crate) fn of_port() -> PortLinks {
+    pub fn of_port() -> PortLinks {
         PortLinks::extract(PORT_SOURCES)
     }
 
     /// The links of some source files, `(path, text)`.
-    pub(crate) fn extract(files: &[(&str, &str)]) -> PortLinks {
+    pub fn extract(files: &[(&str, &str)]) -> PortLinks {
         let mut links = PortLinks::default();
         for (path, text) in files {
             Scanner::new(path, &mut links).scan(text);

@@ -33,7 +33,7 @@ use sargon_views::tree::{SearchTree, TreeBuilder};
 pub(crate) struct SearchRequest {
     /// The position, as a FEN (normalised by the server).
     pub fen: String,
-    /// Which engine (one the server offers: `Engines::offered`, src/serve/engines.rs).
+    /// Which engine (one the server offers: `Engines::offered`, engines.rs).
     pub engine: EngineSpec,
     /// Plies.
     pub depth: u8,
