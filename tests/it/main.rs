@@ -42,3 +42,4 @@ mod tree;
 mod uci;
 mod uci_process;
 mod uci_python;
+mod workspace_shape;
