@@ -245,12 +245,7 @@ impl Case {
                 record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], sink)?;
                 Ok(())
             }
-            Replay::Model(n) => Ok(models::trace_example(
-                engine,
-                *n,
-                max_instructions,
-                sink,
-            )?),
+            Replay::Model(n) => Ok(models::trace_example(engine, *n, max_instructions, sink)?),
         }
     }
 

@@ -274,8 +274,8 @@ pub fn verify(
         emulator.track_reads(reads.clone());
         Ok(Box::new(emulator))
     };
-    let behaviour = behaviour::check(&cases, &make, workers, progress)
-        .map_err(VerifyError::Check)?;
+    let behaviour =
+        behaviour::check(&cases, &make, workers, progress).map_err(VerifyError::Check)?;
     let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
     // A check cut short by a failing search (a runaway) read only part of what the
     // searches read: no data difference is then known to be outside them.
@@ -307,8 +307,7 @@ pub fn coverage(
         emulator.track_coverage(executed.clone());
         Ok(Box::new(emulator))
     };
-    behaviour::replay_all(cases, &make, workers, progress)
-        .map_err(VerifyError::Check)?;
+    behaviour::replay_all(cases, &make, workers, progress).map_err(VerifyError::Check)?;
     let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
     let executed = executed.lock().unwrap_or_else(|e| e.into_inner());
     Ok(coverage::report(rom, &executed, &reads))

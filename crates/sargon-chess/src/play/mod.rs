@@ -248,9 +248,7 @@ impl SargonSpec {
                     limit.movetime = Some(Duration::from_millis(number(1, 24 * 3600 * 1000)?))
                 }
                 "nodes" => limit.nodes = Some(number(1, 1_000_000_000_000)?),
-                "engine" => {
-                    spec.engine = value.parse().map_err(OpponentError::Engine)?
-                }
+                "engine" => spec.engine = value.parse().map_err(OpponentError::Engine)?,
                 "book" => {
                     spec.book = match value.to_ascii_lowercase().as_str() {
                         "on" | "true" | "yes" => true,
@@ -626,7 +624,11 @@ mod tests {
 
     #[test]
     fn refusals_are_types_that_name_the_part_at_fault() {
-        let refused = |text| SargonSpec::parse_opponent(text, &base()).unwrap().unwrap_err();
+        let refused = |text| {
+            SargonSpec::parse_opponent(text, &base())
+                .unwrap()
+                .unwrap_err()
+        };
         assert_eq!(
             refused("sargon:Speed=9"),
             OpponentError::UnknownKey("speed".into())

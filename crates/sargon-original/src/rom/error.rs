@@ -8,8 +8,7 @@ use super::bytes::shown;
 /// Why a ROM could not be imported or loaded.
 ///
 /// Each message carries its cause (the OS's or the assembler's words) itself, and none
-/// has a `source()`: printed alone or with its chain of causes (as the `sargon` command
-/// prints errors, through anyhow's `{:#}`), the cause appears once.
+/// has a `source()`: printed alone or through `anyhow`'s `{:#}`, the cause appears once.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum RomError {

@@ -206,11 +206,7 @@ fn refusals_are_types_naming_the_example_and_the_node() {
     }];
     let misfit = derive(&MODELS[0], &events, &[]).unwrap_err();
     assert_eq!(misfit, MisfitError::NoNode("a1a2".into()));
-    let shown = ModelError::Misfit {
-        number: 1,
-        misfit,
-    }
-    .to_string();
+    let shown = ModelError::Misfit { number: 1, misfit }.to_string();
     assert_eq!(
         shown,
         "example 1: the trace does not fit the model: no model node for the moves a1a2"
