@@ -59,7 +59,9 @@ fn the_reader_finds_anyhow_where_it_is_a_dependency() {
     assert!(!has_anyhow(
         "[dependencies]\nthiserror = \"2\"\n[dev-dependencies]\nanyhow = \"1\"\n"
     ));
-    assert!(!has_anyhow("[dependencies]\n# anyhow = \"1\"\nanyhow_not = \"1\"\n"));
+    assert!(!has_anyhow(
+        "[dependencies]\n# anyhow = \"1\"\nanyhow_not = \"1\"\n"
+    ));
 }
 
 #[test]
@@ -67,7 +69,13 @@ fn no_library_crate_depends_on_anyhow() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
     let mut names: Vec<String> = fs::read_dir(&crates)
         .expect("crates/ is readable")
-        .map(|entry| entry.expect("crates/ lists").file_name().to_string_lossy().to_string())
+        .map(|entry| {
+            entry
+                .expect("crates/ lists")
+                .file_name()
+                .to_string_lossy()
+                .to_string()
+        })
         .filter(|name| crates.join(name).join("Cargo.toml").is_file())
         .collect();
     names.sort();
