@@ -107,8 +107,8 @@ fn read_capped_line(
 pub struct StartError {
     /// The engine asked for.
     pub engine: EngineSpec,
-    /// Why it did not open.
-    pub cause: OpenError,
+    /// Why it did not open (boxed: an error is passed around more often than it happens).
+    pub cause: Box<OpenError>,
 }
 
 impl<W: Write + Send + 'static> Uci<W> {
@@ -143,7 +143,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         let kind = self.settings.engine.clone();
         let engine = (self.factory)(&kind).map_err(|cause| StartError {
             engine: kind.clone(),
-            cause,
+            cause: Box::new(cause),
         })?;
         self.engine = Some(Loaded { engine });
         self.engine_problem = None;
@@ -528,7 +528,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             Err(cause) => {
                 let problem = StartError {
                     engine: kind.clone(),
-                    cause,
+                    cause: Box::new(cause),
                 }
                 .to_string();
                 self.out.info(&problem);
