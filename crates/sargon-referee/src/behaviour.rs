@@ -45,7 +45,7 @@ pub enum ReplayError {
     Model(#[from] models::ModelError),
 }
 
-/// Why [`record_case`] could not record a case: the case (as [`Case::describe`] says it),
+/// Why [`record_case`] could not record a case: the case (its label, depth and position),
 /// and as `source()` why its replay failed.
 #[derive(Debug, thiserror::Error)]
 #[error("recording {case}")]
@@ -64,7 +64,7 @@ pub enum RunError {
     /// An engine could not be made for a worker.
     #[error(transparent)]
     Open(#[from] OpenError),
-    /// A case's replay failed ([`replay_all`]): the case (as [`Case::describe`] says it),
+    /// A case's replay failed ([`replay_all`]): the case (its label, depth and position),
     /// and as `source()` why.
     #[error("{case}")]
     Case {
