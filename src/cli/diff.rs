@@ -313,7 +313,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         .iter()
         .enumerate()
         .map(|(i, fen)| InputPosition::new(i, fen, book))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<std::result::Result<Vec<_>, _>>()?;
     let (mut left, mut right, rom) = open_sides(store, args)?;
     diff_run::check_depths(&[left.engine(), right.engine()], &depths)?;
     if args.state {

@@ -194,14 +194,14 @@ pub(crate) fn open_options(store: &RomStore) -> OpenOptions {
 /// Open the engine `spec` names ([`sargon_engines::engines::open`]), saying its warning
 /// (an unverified ROM) on stderr once per process.
 pub(crate) fn open_engine(store: &RomStore, spec: &EngineSpec) -> Result<Box<dyn Engine + Send>> {
-    open_with(spec, &open_options(store))
+    Ok(open_with(spec, &open_options(store))?)
 }
 
 /// [`open_engine`] with options of the caller's.
 pub(crate) fn open_with(
     spec: &EngineSpec,
     options: &OpenOptions,
-) -> Result<Box<dyn Engine + Send>> {
+) -> std::result::Result<Box<dyn Engine + Send>, sargon_engines::engines::OpenError> {
     let opened = sargon_engines::engines::open(spec, options)?;
     say_warning(opened.warning);
     Ok(opened.engine)

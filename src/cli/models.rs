@@ -63,7 +63,7 @@ pub(crate) fn run(store: &RomStore, args: ModelsArgs) -> Result<()> {
             let runs = numbers
                 .into_iter()
                 .map(|n| models::run_example(engine.as_mut(), n))
-                .collect::<Result<Vec<_>>>()?;
+                .collect::<std::result::Result<Vec<_>, _>>()?;
             let dot = tree::models_dot(&runs, note.as_deref());
             if args.format == ModelsFormat::Dot {
                 print!("{dot}");

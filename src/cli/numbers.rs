@@ -10,8 +10,18 @@
 //!
 //! Depths have their own parser ([`parse_depth`]): its messages name both engines' limits.
 
-use sargon_core::input::{echo, seconds, whole_number};
+use sargon_core::input::echo;
 use sargon_engines::engines::EngineSpec;
+
+/// [`sargon_core::input::whole_number`], its refusal as the text clap prints.
+fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    sargon_core::input::whole_number(text, lo, hi).map_err(|e| e.to_string())
+}
+
+/// [`sargon_core::input::seconds`], its refusal as the text clap prints.
+fn seconds(text: &str, most: f64) -> Result<f64, String> {
+    sargon_core::input::seconds(text, most).map_err(|e| e.to_string())
+}
 
 /// The most workers (`--jobs`) any command takes. More would only cost threads and memory
 /// (`--jobs 100000` once spent a minute starting threads); [`workers`] also caps a run at

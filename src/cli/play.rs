@@ -145,7 +145,7 @@ fn play_the_match(store: &RomStore, args: PlayArgs) -> Result<()> {
         book: !args.engine.no_book,
         book_random: args.engine.book_random,
     };
-    sargon_spec.check().map_err(anyhow::Error::msg)?;
+    sargon_spec.check()?;
     let opponent_limit = Limit {
         depth: args.opponent_depth,
         movetime: args.opponent_movetime.map(Duration::from_millis),

@@ -47,3 +47,4 @@ mod tree;
 mod uci;
 mod uci_process;
 mod uci_python;
+mod workspace_shape;

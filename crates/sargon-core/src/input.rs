@@ -52,18 +52,31 @@ pub fn echo(text: &str) -> String {
 /// use sargon_core::input::whole_number;
 /// assert_eq!(whole_number(" 12 ", 1, 1024), Ok(12));
 /// assert_eq!(
-///     whole_number("-1", 1, 1024).unwrap_err(),
+///     whole_number("-1", 1, 1024).unwrap_err().to_string(),
 ///     "expected a whole number from 1 to 1024, got `-1`"
 /// );
 /// ```
-pub fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
+pub fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, WholeNumberError> {
     match text.trim().parse::<u64>() {
         Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "expected a whole number from {lo} to {hi}, got `{}`",
-            echo(text)
-        )),
+        _ => Err(WholeNumberError {
+            lo,
+            hi,
+            text: text.to_string(),
+        }),
     }
+}
+
+/// Why [`whole_number`] refused a text: it is no whole number, or one outside `lo..=hi`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("expected a whole number from {lo} to {hi}, got `{}`", echo(.text))]
+pub struct WholeNumberError {
+    /// The smallest number taken.
+    pub lo: u64,
+    /// The largest number taken.
+    pub hi: u64,
+    /// The text refused, as given (the message quotes it through [`echo`]).
+    pub text: String,
 }
 
 /// A number of seconds above 0 and at most `most`, from `text` (a fraction allowed:
@@ -74,14 +87,24 @@ pub fn whole_number(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
 /// assert_eq!(seconds("0.5", 60.0), Ok(0.5));
 /// assert!(seconds("NaN", 60.0).is_err() && seconds("0", 60.0).is_err());
 /// ```
-pub fn seconds(text: &str, most: f64) -> Result<f64, String> {
+pub fn seconds(text: &str, most: f64) -> Result<f64, SecondsError> {
     match text.trim().parse::<f64>() {
         Ok(s) if s > 0.0 && s <= most => Ok(s),
-        _ => Err(format!(
-            "expected a number of seconds above 0 and at most {most}, got `{}`",
-            echo(text)
-        )),
+        _ => Err(SecondsError {
+            most,
+            text: text.to_string(),
+        }),
     }
+}
+
+/// Why [`seconds`] refused a text: it is no number, or not above 0 and at most `most`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("expected a number of seconds above 0 and at most {most}, got `{}`", echo(.text))]
+pub struct SecondsError {
+    /// The most seconds taken.
+    pub most: f64,
+    /// The text refused, as given (the message quotes it through [`echo`]).
+    pub text: String,
 }
 
 /// Does `c` print as nothing (or not at all) although it is no control character? Rust's
@@ -118,13 +141,21 @@ mod tests {
             "1e3",
         ] {
             assert_eq!(
-                whole_number(bad, 1, 10),
+                whole_number(bad, 1, 10).map_err(|e| e.to_string()),
                 Err(format!("expected a whole number from 1 to 10, got `{bad}`")),
                 "{bad}"
             );
         }
-        let e = whole_number("\u{1b}[31m", 1, 2).unwrap_err();
+        let e = whole_number("\u{1b}[31m", 1, 2).unwrap_err().to_string();
         assert!(!e.contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn refusals_are_types_that_keep_the_range_and_the_text() {
+        let e = whole_number("x", 1, 10).unwrap_err();
+        assert_eq!((e.lo, e.hi, e.text.as_str()), (1, 10, "x"));
+        let e = seconds("0", 5.0).unwrap_err();
+        assert_eq!((e.most, e.text.as_str()), (5.0, "0"));
     }
 
     #[test]
@@ -133,7 +164,7 @@ mod tests {
         assert_eq!(seconds("10", 10.0), Ok(10.0));
         for bad in ["0", "-1", "1e20", "10.5", "inf", "NaN", "x"] {
             assert_eq!(
-                seconds(bad, 10.0),
+                seconds(bad, 10.0).map_err(|e| e.to_string()),
                 Err(format!(
                     "expected a number of seconds above 0 and at most 10, got `{bad}`"
                 )),

@@ -215,6 +215,10 @@ pub enum OpenError {
     /// message and not also a `source()`, so that an error line says it once.
     #[error("cannot start the UCI port: {0}")]
     Uci(crate::uci_client::ClientError),
+    /// The engine is not among those the program asked offers: an opener of a test or a
+    /// fuzz target that runs the port only refuses the others with this.
+    #[error("the {0} engine is not offered here")]
+    NotOffered(EngineSpec),
 }
 
 /// An engine that [`open`] opened, with what the person running it must be told.

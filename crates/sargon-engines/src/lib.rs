@@ -7,6 +7,7 @@
 //! command above cares which engine it drives.
 
 #![warn(unreachable_pub)]
+mod command_line;
 pub mod engines;
 pub mod external;
 pub mod uci_client;

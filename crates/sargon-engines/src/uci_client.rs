@@ -29,6 +29,8 @@ use std::time::{Duration, Instant};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
+pub use crate::command_line::{split_command, SplitError};
+
 use sargon_core::input::echo;
 use sargon_core::position;
 
@@ -181,68 +183,6 @@ pub enum ClientError {
     },
 }
 
-/// Split a command line into words: whitespace separates, `'...'` and `"..."` quote, `\`
-/// escapes the next character (outside single quotes). An error says what is wrong without
-/// quoting the line: the caller quotes it.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err("unclosed '".to_string()),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c) => word.push(c),
-                            None => return Err("unclosed \"".to_string()),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err("unclosed \"".to_string()),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                match chars.next() {
-                    Some(c) => word.push(c),
-                    None => return Err("a lone \\ at the end".to_string()),
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("an empty engine command".to_string());
-    }
-    Ok(words)
-}
-
 /// An engine in this process that reads UCI lines and writes its answers to a
 /// [`LineSink`]: Sargon's own front end (`sargon_chess::uci::Uci`, which makes such a client in
 /// `UciClient::in_process`). A trait of the client's, so that the client does not import
@@ -301,7 +241,7 @@ impl UciClient {
     pub fn spawn(command: &str) -> Result<UciClient, ClientError> {
         let words = split_command(command).map_err(|reason| ClientError::Start {
             command: echo(command),
-            reason,
+            reason: reason.to_string(),
         })?;
         let name = echo(&words[0]);
         UciClient::start(command, &words, name)
@@ -682,17 +622,6 @@ mod tests {
     fn go_from_start(client: &mut UciClient, timeout: Duration) -> Result<Reply, ClientError> {
         let start = Chess::default();
         client.go(&start, &[], &start, &Limit::default(), timeout)
-    }
-
-    #[test]
-    fn command_lines() {
-        assert_eq!(split_command("stockfish").unwrap(), ["stockfish"]);
-        assert_eq!(
-            split_command(r#"  "my engine" --x 'a b' c\ d "q\"t" "#).unwrap(),
-            ["my engine", "--x", "a b", "c d", "q\"t"]
-        );
-        assert!(split_command("   ").is_err());
-        assert!(split_command("a 'b").is_err());
     }
 
     #[test]

@@ -21,15 +21,102 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use anyhow::{bail, Context as _};
-
 use sargon_core::digest::DigestBuilder;
-use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::position;
-use sargon_core::position::Book;
+use sargon_core::position::{Book, PositionError};
 use sargon_core::record;
 use sargon_core::trace::{Detail, Event};
+use sargon_engines::engines::OpenError;
 use sargon_views::models;
+
+/// Why a case could not be replayed: its position, or the engine's search.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplayError {
+    /// The case's position does not read or cannot be set up.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// The engine's search failed (a runaway, a refused replay...).
+    #[error(transparent)]
+    Search(#[from] SearchError),
+    /// A model's search failed or did not fit the model.
+    #[error(transparent)]
+    Model(#[from] models::ModelError),
+}
+
+/// Why [`record_case`] could not record a case: the case (its label, depth and position),
+/// and as `source()` why its replay failed.
+#[derive(Debug, thiserror::Error)]
+#[error("recording {case}")]
+pub struct RecordError {
+    /// The case.
+    pub case: String,
+    /// Why its replay failed.
+    #[source]
+    pub cause: ReplayError,
+}
+
+/// Why [`replay_all`] or [`check`] did not run to the end.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// An engine could not be made for a worker.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// A case's replay failed ([`replay_all`]): the case (its label, depth and position),
+    /// and as `source()` why.
+    #[error("{case}")]
+    Case {
+        /// The case.
+        case: String,
+        /// Why its replay failed.
+        #[source]
+        cause: ReplayError,
+    },
+}
+
+/// Why a behaviour table does not read: the line (from 1) and what is wrong with it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// Not the eight fields of a line.
+    #[error("line {line}: {fields} fields, expected 8")]
+    Fields {
+        /// The line.
+        line: usize,
+        /// Its fields.
+        fields: usize,
+    },
+    /// A book column that is no book column.
+    #[error("line {line}: `{field}` is not book, book1 or nobook")]
+    Book {
+        /// The line.
+        line: usize,
+        /// The column.
+        field: String,
+    },
+    /// A model whose label is not `model-N`.
+    #[error("line {0}: a model's label is model-N")]
+    ModelLabel(usize),
+    /// A kind neither `search` nor `model`.
+    #[error("line {line}: `{kind}` is not search or model")]
+    Kind {
+        /// The line.
+        line: usize,
+        /// The kind column.
+        kind: String,
+    },
+    /// A depth or an event count that is no number: the line, and as `source()` why.
+    #[error("line {line}")]
+    Number {
+        /// The line.
+        line: usize,
+        /// Why the number does not read.
+        #[source]
+        cause: std::num::ParseIntError,
+    },
+}
 
 /// The known behaviour, as committed.
 pub(crate) const TABLE: &str = include_str!("../../../roms/behaviour.tsv");
@@ -132,7 +219,7 @@ impl Case {
         &self,
         engine: &mut dyn Engine,
         sink: impl FnMut(Event),
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), ReplayError> {
         self.replay_within(engine, self.max_instructions(), sink)
     }
 
@@ -141,7 +228,7 @@ impl Case {
         engine: &mut dyn Engine,
         max_instructions: u64,
         sink: impl FnMut(Event),
-    ) -> anyhow::Result<()> {
+    ) -> Result<(), ReplayError> {
         match &self.replay {
             Replay::Search {
                 position,
@@ -158,7 +245,7 @@ impl Case {
                 record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], sink)?;
                 Ok(())
             }
-            Replay::Model(n) => models::trace_example(engine, *n, max_instructions, sink),
+            Replay::Model(n) => Ok(models::trace_example(engine, *n, max_instructions, sink)?),
         }
     }
 
@@ -168,7 +255,7 @@ impl Case {
         let failed = self
             .replay(engine, |e| events.push(e))
             .err()
-            .map(|e| format!("{e:#}"));
+            .map(|e| crate::causes::with_causes(&e));
         (events, failed)
     }
 }
@@ -179,7 +266,7 @@ pub fn record_case(
     label: &str,
     depth: u8,
     replay: Replay,
-) -> anyhow::Result<Case> {
+) -> Result<Case, RecordError> {
     let mut case = Case {
         label: label.to_string(),
         depth,
@@ -197,7 +284,10 @@ pub fn record_case(
         events += 1;
         last = Some(e);
     })
-    .with_context(|| format!("recording {}", case.describe()))?;
+    .map_err(|cause| RecordError {
+        case: case.describe(),
+        cause,
+    })?;
     case.events = events;
     case.sha256 = digest.finish().sha256;
     case.result = last.map(|e| e.to_string()).unwrap_or_default();
@@ -251,19 +341,27 @@ pub fn table(cases: &[Case]) -> String {
 }
 
 /// Read a behaviour table.
-pub(crate) fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
+pub(crate) fn parse(text: &str) -> Result<Vec<Case>, TableError> {
     let mut cases = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
         let f: Vec<&str> = line.split('\t').collect();
+        let line = n + 1;
         if f.len() != 8 {
-            bail!("line {}: {} fields, expected 8", n + 1, f.len());
+            return Err(TableError::Fields {
+                line,
+                fields: f.len(),
+            });
         }
         let Some((book, book_random)) = parse_book_field(f[3]) else {
-            bail!("line {}: `{}` is not book, book1 or nobook", n + 1, f[3]);
+            return Err(TableError::Book {
+                line,
+                field: f[3].to_string(),
+            });
         };
+        let number = |cause| TableError::Number { line, cause };
         let replay = match f[0] {
             "search" => Replay::Search {
                 position: f[7].to_string(),
@@ -273,15 +371,20 @@ pub(crate) fn parse(text: &str) -> anyhow::Result<Vec<Case>> {
             "model" => Replay::Model(
                 f[1].strip_prefix("model-")
                     .and_then(|k| k.parse().ok())
-                    .with_context(|| format!("line {}: a model's label is model-N", n + 1))?,
+                    .ok_or(TableError::ModelLabel(line))?,
             ),
-            other => bail!("line {}: `{other}` is not search or model", n + 1),
+            other => {
+                return Err(TableError::Kind {
+                    line,
+                    kind: other.to_string(),
+                })
+            }
         };
         cases.push(Case {
             label: f[1].to_string(),
-            depth: f[2].parse().with_context(|| format!("line {}", n + 1))?,
+            depth: f[2].parse().map_err(number)?,
             replay,
-            events: f[4].parse().with_context(|| format!("line {}", n + 1))?,
+            events: f[4].parse().map_err(number)?,
             sha256: f[5].to_string(),
             result: f[6].to_string(),
         });
@@ -357,7 +460,8 @@ impl Report {
 }
 
 /// Makes the engines under test, one per worker thread.
-pub(crate) type EngineFactory<'a> = dyn Fn() -> anyhow::Result<Box<dyn Engine + Send>> + Sync + 'a;
+pub(crate) type EngineFactory<'a> =
+    dyn Fn() -> Result<Box<dyn Engine + Send>, OpenError> + Sync + 'a;
 
 /// Replay `cases` on engines from `make` (on `workers` threads), compare each with its
 /// known digest, and find the first difference of the first differing case against the
@@ -370,11 +474,11 @@ pub fn replay_all(
     make: &EngineFactory,
     workers: usize,
     progress: &(dyn Fn(&Case) + Sync),
-) -> anyhow::Result<()> {
+) -> Result<(), RunError> {
     let next = AtomicUsize::new(0);
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let failure: Mutex<Option<RunError>> = Mutex::new(None);
     let workers = workers.clamp(1, cases.len().max(1));
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    std::thread::scope(|scope| -> Result<(), RunError> {
         let mut handles = Vec::new();
         for _ in 0..workers {
             let mut engine = make()?;
@@ -385,8 +489,11 @@ pub fn replay_all(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
-                if let Err(e) = case.replay(engine.as_mut(), |_| {}) {
-                    let e = e.context(case.describe());
+                if let Err(cause) = case.replay(engine.as_mut(), |_| {}) {
+                    let e = RunError::Case {
+                        case: case.describe(),
+                        cause,
+                    };
                     failure.lock().expect("no worker panics").get_or_insert(e);
                     break;
                 }
@@ -411,7 +518,7 @@ pub fn check(
     make: &EngineFactory,
     workers: usize,
     progress: &(dyn Fn(&Case) + Sync),
-) -> anyhow::Result<Report> {
+) -> Result<Report, RunError> {
     let next = AtomicUsize::new(0);
     // A search that fails (most likely a runaway) ends the check: an image that runs away
     // once will run away again, each time at the cost of its whole budget.
@@ -419,7 +526,7 @@ pub fn check(
     // Per case: does it match? (`None`: not run.)
     let matches: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; cases.len()]);
     let workers = workers.clamp(1, cases.len().max(1));
-    std::thread::scope(|scope| -> anyhow::Result<()> {
+    std::thread::scope(|scope| -> Result<(), RunError> {
         let mut handles = Vec::new();
         for _ in 0..workers {
             let mut engine = make()?;
@@ -514,7 +621,16 @@ mod tests {
     fn bad_lines_are_named() {
         let err = parse("search\tx\t1\tmaybe\t1\taa\tresult\tstartpos\n").unwrap_err();
         assert!(err.to_string().contains("maybe"), "{err}");
-        assert!(parse("search\tx\n").is_err());
+        assert!(matches!(
+            parse("search\tx\n"),
+            Err(TableError::Fields { line: 1, fields: 2 })
+        ));
+        let err = parse("search\tx\tdeep\tbook\t1\taa\tresult\tstartpos\n").unwrap_err();
+        assert!(matches!(err, TableError::Number { line: 1, .. }), "{err:?}");
+        assert_eq!(
+            crate::causes::with_causes(&err),
+            "line 1: invalid digit found in string"
+        );
     }
 
     /// A case whose digest is deliberately wrong differs, and the port (as the engine
@@ -532,8 +648,9 @@ mod tests {
             },
         )
         .unwrap();
-        let make =
-            || -> anyhow::Result<Box<dyn Engine + Send>> { Ok(Box::new(sargon_port::Port::new())) };
+        let make = || -> Result<Box<dyn Engine + Send>, OpenError> {
+            Ok(Box::new(sargon_port::Port::new()))
+        };
         let same = check(std::slice::from_ref(&case), &make, 1, &|_| {}).unwrap();
         assert!(same.alike());
         case.sha256 = "00".repeat(32);

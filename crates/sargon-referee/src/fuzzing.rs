@@ -203,7 +203,9 @@ pub fn uci(data: &[u8]) {
             inner: Box::new(sargon_port::Port::new()),
             max: UCI_MAX_DEPTH,
         }) as Box<dyn Engine + Send>),
-        _ => anyhow::bail!("the fuzz target offers the port only"),
+        other => Err(sargon_engines::engines::OpenError::NotOffered(
+            other.clone(),
+        )),
     });
     let mut session = Uci::new(factory, std::io::sink(), Settings::default());
     for line in text.lines().take(UCI_MAX_LINES) {

@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use crate::behaviour::{self, Case};
 use sargon_core::engine::Engine;
+use sargon_engines::engines::OpenError;
 use sargon_original::coverage::{self, SharedCoverage};
 use sargon_original::emu::Emulator;
 use sargon_original::emu::ImageReads;
@@ -238,9 +239,10 @@ pub enum VerifyError {
     /// This build has no known behaviour to compare with.
     #[error("this build has no record of the known Sargon's behaviour (roms/behaviour.tsv is empty), so images cannot be checked")]
     NothingKnown,
-    /// The replay itself failed (an engine could not be made for a worker).
-    #[error("the check could not run: {0}")]
-    Check(String),
+    /// The replay itself failed (an engine could not be made for a worker). The message
+    /// carries the causes itself, on one line.
+    #[error("the check could not run: {}", crate::causes::with_causes(.0))]
+    Check(behaviour::RunError),
 }
 
 /// Worker threads for a check: one per core, at most four.
@@ -267,13 +269,13 @@ pub fn verify(
     // Every emulator of the check notes which of the image's bytes its searches read, so
     // that a difference in a table no search reads can be told from one that matters.
     let reads: ImageReads = std::sync::Arc::new(std::sync::Mutex::new(vec![false; 0x10000]));
-    let make = || -> anyhow::Result<Box<dyn Engine + Send>> {
+    let make = || -> Result<Box<dyn Engine + Send>, OpenError> {
         let mut emulator = Emulator::new(rom.clone())?;
         emulator.track_reads(reads.clone());
         Ok(Box::new(emulator))
     };
-    let behaviour = behaviour::check(&cases, &make, workers, progress)
-        .map_err(|e| VerifyError::Check(format!("{e:#}")))?;
+    let behaviour =
+        behaviour::check(&cases, &make, workers, progress).map_err(VerifyError::Check)?;
     let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
     // A check cut short by a failing search (a runaway) read only part of what the
     // searches read: no data difference is then known to be outside them.
@@ -299,14 +301,13 @@ pub fn coverage(
     Emulator::new(rom.clone())?;
     let reads: ImageReads = std::sync::Arc::new(std::sync::Mutex::new(vec![false; 0x10000]));
     let executed: SharedCoverage = Default::default();
-    let make = || -> anyhow::Result<Box<dyn Engine + Send>> {
+    let make = || -> Result<Box<dyn Engine + Send>, OpenError> {
         let mut emulator = Emulator::new(rom.clone())?;
         emulator.track_reads(reads.clone());
         emulator.track_coverage(executed.clone());
         Ok(Box::new(emulator))
     };
-    behaviour::replay_all(cases, &make, workers, progress)
-        .map_err(|e| VerifyError::Check(format!("{e:#}")))?;
+    behaviour::replay_all(cases, &make, workers, progress).map_err(VerifyError::Check)?;
     let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
     let executed = executed.lock().unwrap_or_else(|e| e.into_inner());
     Ok(coverage::report(rom, &executed, &reads))

@@ -7,6 +7,7 @@ use common::source_edit::{instruction_tokens, line_of_label};
 
 use std::path::Path;
 
+use sargon_engines::engines::OpenError;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{fingerprint, RomStore};
 use sargon_referee::behaviour;
@@ -181,7 +182,7 @@ fn every_flipped_branch_and_changed_comparison_is_refused() {
                         "{routine} line {line} ({what})"
                     );
                     // And the replay alone: the first known search that comes out different.
-                    let make = || -> anyhow::Result<Box<dyn sargon_core::engine::Engine + Send>> {
+                    let make = || -> Result<Box<dyn sargon_core::engine::Engine + Send>, OpenError> {
                         Ok(Box::new(Emulator::new(rom.clone())?))
                     };
                     let caught = cases.iter().position(|case| {

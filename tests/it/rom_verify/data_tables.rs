@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use sargon_engines::engines::OpenError;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{fingerprint, RomStore};
 use sargon_referee::behaviour;
@@ -54,7 +55,7 @@ fn every_data_table_change_is_refused_or_named_where_unread() {
     // Which image bytes the import's searches read: measured here on the known image.
     let reads: sargon_original::emu::ImageReads =
         std::sync::Arc::new(std::sync::Mutex::new(vec![false; 0x10000]));
-    let make = || -> anyhow::Result<Box<dyn sargon_core::engine::Engine + Send>> {
+    let make = || -> Result<Box<dyn sargon_core::engine::Engine + Send>, OpenError> {
         let mut emulator = Emulator::new(rom.clone())?;
         emulator.track_reads(reads.clone());
         Ok(Box::new(emulator))

@@ -7,6 +7,7 @@ use crate::common;
 
 use std::path::Path;
 
+use sargon_engines::engines::OpenError;
 use sargon_original::emu::Emulator;
 use sargon_original::rom::{fingerprint, Rom};
 use sargon_referee::behaviour::{self, Case, Replay};
@@ -150,7 +151,7 @@ fn the_behaviour_table_agrees_with_the_golden_files() {
 #[test]
 fn the_port_has_the_known_behaviour() {
     let cases = behaviour::known_cases();
-    let make = || -> anyhow::Result<Box<dyn sargon_core::Engine + Send>> {
+    let make = || -> Result<Box<dyn sargon_core::Engine + Send>, OpenError> {
         Ok(Box::new(sargon_port::Port::new()))
     };
     let report = behaviour::check(&cases, &make, 2, &|_| {}).unwrap();

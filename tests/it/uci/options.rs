@@ -3,6 +3,8 @@
 use std::time::Duration;
 
 use sargon_chess::uci::{EngineFactory, Settings, Uci};
+use sargon_engines::engines::OpenError;
+use sargon_engines::uci_client::ClientError;
 
 use super::real::{real_engine, real_session};
 use super::stand_in::{session, Sink, MIDDLEGAME};
@@ -25,10 +27,18 @@ fn fixed_depth_option() {
     assert!(infos[1].starts_with("info depth 3 "));
 }
 
+/// An engine that does not open, as a UCI port that does not start does.
+fn not_started(reason: &str) -> OpenError {
+    OpenError::Uci(ClientError::Start {
+        command: "engine".into(),
+        reason: reason.into(),
+    })
+}
+
 #[test]
 fn engine_that_cannot_start_answers_0000() {
     let sink = Sink::default();
-    let factory: EngineFactory = Box::new(|_| anyhow::bail!("no engine today"));
+    let factory: EngineFactory = Box::new(|_| Err(not_started("no engine today")));
     let mut uci = Uci::new(factory, sink.clone(), Settings::default());
     assert!(uci.open_engine().is_err());
     uci.handle_line("isready");
@@ -37,7 +47,10 @@ fn engine_that_cannot_start_answers_0000() {
     sink.wait_for("bestmove", Duration::from_secs(2));
     let text = sink.text();
     assert!(
-        text.contains("info string cannot start the port engine: no engine today"),
+        text.contains(
+            "info string cannot start the port engine: cannot start the UCI port: \
+             cannot start `engine`: no engine today"
+        ),
         "{text}"
     );
     assert!(text.contains("bestmove 0000"), "{text}");
@@ -47,7 +60,7 @@ fn engine_that_cannot_start_answers_0000() {
     let sink = Sink::default();
     let factory: EngineFactory = Box::new(move |_| {
         counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        anyhow::bail!("no engine today\nsecond line of the reason")
+        Err(not_started("no engine today\nsecond line of the reason"))
     });
     let mut uci = Uci::new(factory, sink.clone(), Settings::default());
     uci.handle_line("position startpos moves e2e4");

@@ -100,8 +100,20 @@ pub struct EpdError {
     pub reason: String,
 }
 
+/// Why the operations part of an EPD line does not read ([`parse_operations`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OperationsError {
+    /// A `;` with no opcode before it.
+    #[error("an operation without an opcode (a stray `;`)")]
+    NoOpcode,
+    /// A string operand whose closing `"` is missing: the operation's opcode.
+    #[error("unterminated string in operation `{}`", echo(.0))]
+    UnterminatedString(String),
+}
+
 /// Split the operations part of an EPD line.
-pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, String> {
+pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, OperationsError> {
     let mut ops = Vec::new();
     let mut chars = text.chars().peekable();
     loop {
@@ -120,7 +132,7 @@ pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, String> {
             chars.next();
         }
         if opcode.is_empty() {
-            return Err("an operation without an opcode (a stray `;`)".into());
+            return Err(OperationsError::NoOpcode);
         }
         let mut operands = Vec::new();
         loop {
@@ -139,20 +151,10 @@ pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, String> {
                     let mut s = String::new();
                     loop {
                         match chars.next() {
-                            None => {
-                                return Err(format!(
-                                    "unterminated string in operation `{}`",
-                                    echo(&opcode)
-                                ))
-                            }
+                            None => return Err(OperationsError::UnterminatedString(opcode)),
                             Some('\\') => match chars.next() {
                                 Some(c) => s.push(c),
-                                None => {
-                                    return Err(format!(
-                                        "unterminated string in operation `{}`",
-                                        echo(&opcode)
-                                    ))
-                                }
+                                None => return Err(OperationsError::UnterminatedString(opcode)),
                             },
                             Some('"') => break,
                             Some(c) => s.push(c),
@@ -255,7 +257,7 @@ pub fn parse_epd_line(text: &str, line: usize) -> Result<Option<EpdEntry>, EpdEr
         fields.truncate(4);
     }
     let rest = rests[fields.len()];
-    let ops = parse_operations(rest).map_err(err)?;
+    let ops = parse_operations(rest).map_err(|e| err(e.to_string()))?;
     let op = |name: &str| ops.iter().find(|o| o.opcode == name);
     let counter = |name: &str, default: &str| -> String {
         op(name)
@@ -448,8 +450,11 @@ mod tests {
         assert_eq!(ops[2].operands, vec!["plain"]);
         assert_eq!(ops[3].opcode, "noop");
         assert!(ops[3].operands.is_empty());
-        assert!(parse_operations(r#"id "open"#).is_err());
-        assert!(parse_operations("bm e4; ;").is_err());
+        assert_eq!(
+            parse_operations(r#"id "open"#),
+            Err(OperationsError::UnterminatedString("id".into()))
+        );
+        assert_eq!(parse_operations("bm e4; ;"), Err(OperationsError::NoOpcode));
     }
 
     #[test]

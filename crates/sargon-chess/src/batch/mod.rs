@@ -15,7 +15,7 @@ pub mod run;
 
 pub use epd::{
     epd_line, format_operation, parse_epd, parse_epd_line, parse_operations, played_line, EpdEntry,
-    EpdError, EpdOp,
+    EpdError, EpdOp, OperationsError,
 };
 pub use rows::{analyse_entry, csv_field, BatchRow};
 pub use run::{run_ordered, workers};

@@ -32,13 +32,13 @@ use sargon_engines::uci_client::{ClientError, Limit, Reply, UciClient};
 use sargon_core::input::echo;
 use sargon_core::position;
 use sargon_core::position::Book;
-use sargon_engines::engines::EngineSpec;
+use sargon_engines::engines::{EngineSpec, OpenError};
 
 pub use game::{play_game, Ending, FailureKind, Game, GameMove, GameResult, MoveInfo};
 
 /// Makes Sargon's engines, as often as a session needs one.
 pub type SharedFactory =
-    Arc<dyn Fn(&EngineSpec) -> anyhow::Result<Box<dyn Engine + Send>> + Send + Sync>;
+    Arc<dyn Fn(&EngineSpec) -> Result<Box<dyn Engine + Send>, OpenError> + Send + Sync>;
 
 /// The time an engine gets beyond its limit before it counts as hung, when a move has a
 /// time limit: its time again plus this.
@@ -78,11 +78,8 @@ impl Opening {
     }
 
     /// Every position of an EPD file.
-    pub fn from_epd(text: &str) -> Result<Vec<Opening>, String> {
-        let entries = epd::parse_epd(text).map_err(|errors| {
-            let lines: Vec<String> = errors.iter().take(10).map(|e| e.to_string()).collect();
-            lines.join("\n")
-        })?;
+    pub fn from_epd(text: &str) -> Result<Vec<Opening>, OpeningsError> {
+        let entries = epd::parse_epd(text).map_err(OpeningsError::Epd)?;
         Ok(entries
             .into_iter()
             .map(|e| Opening {
@@ -94,10 +91,10 @@ impl Opening {
     }
 
     /// Every game of a PGN file: its start and its main line.
-    pub fn from_pgn(text: &str) -> Result<Vec<Opening>, String> {
-        let games = pgn::read_games(text).map_err(|e| e.to_string())?;
+    pub fn from_pgn(text: &str) -> Result<Vec<Opening>, OpeningsError> {
+        let games = pgn::read_games(text).map_err(OpeningsError::Pgn)?;
         if games.is_empty() {
-            return Err("no games (a PGN file of openings holds games: tags and moves)".into());
+            return Err(OpeningsError::NoGames);
         }
         Ok(games
             .into_iter()
@@ -108,6 +105,68 @@ impl Opening {
             })
             .collect())
     }
+}
+
+/// Why a file of openings gives none ([`Opening::from_epd`], [`Opening::from_pgn`]). Each
+/// says its cause once: none has a `source()`.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpeningsError {
+    /// Lines of an EPD file that hold no position: the message shows the first ten, one a
+    /// line.
+    #[error("{}", first_ten(.0))]
+    Epd(Vec<epd::EpdError>),
+    /// A PGN file that does not read.
+    #[error("{0}")]
+    Pgn(pgn::PgnError),
+    /// A PGN file without a game.
+    #[error("no games (a PGN file of openings holds games: tags and moves)")]
+    NoGames,
+}
+
+/// The first ten of `errors`, one a line.
+fn first_ten(errors: &[epd::EpdError]) -> String {
+    let lines: Vec<String> = errors.iter().take(10).map(|e| e.to_string()).collect();
+    lines.join("\n")
+}
+
+/// Why Sargon cannot play as a [`SargonSpec`] says ([`SargonSpec::check`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// No depth, time or node count: Sargon would not know when to move.
+    #[error("Sargon needs a depth, a time per move or a node count")]
+    NoLimit,
+    /// A depth the engine does not search.
+    #[error("{0}")]
+    Depth(sargon_core::SearchError),
+}
+
+/// Why `sargon:KEY=VALUE,...` names no Sargon opponent ([`SargonSpec::parse_opponent`]).
+/// Each message quotes the one part at fault, once: the caller names the option.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OpponentError {
+    /// A part without `=`.
+    #[error("`{}`: expected KEY=VALUE", echo(.0))]
+    NotKeyValue(String),
+    /// A number (`depth`, `movetime`, `nodes`) out of its range or no number.
+    #[error("{key}: {refused}")]
+    Number {
+        /// The key, lower case.
+        key: String,
+        /// Why the number was refused.
+        refused: sargon_core::input::WholeNumberError,
+    },
+    /// An `engine=` that names no engine.
+    #[error("{0}")]
+    Engine(sargon_engines::engines::SpecError),
+    /// A `book=` neither on nor off.
+    #[error("book: `{}` is neither on nor off", echo(.0))]
+    Book(String),
+    /// A key Sargon does not have.
+    #[error("unknown key `{}` in the Sargon opponent (depth, movetime, nodes, engine, book)", echo(.0))]
+    UnknownKey(String),
 }
 
 /// Sargon as a player.
@@ -126,13 +185,13 @@ pub struct SargonSpec {
 
 impl SargonSpec {
     /// Check the limit against the engine before any game.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), CheckError> {
         if self.limit.is_empty() {
-            return Err("Sargon needs a depth, a time per move or a node count".to_string());
+            return Err(CheckError::NoLimit);
         }
         if let Some(d) = self.limit.depth {
             let d = u8::try_from(d).unwrap_or(u8::MAX);
-            self.engine.check_depth(d).map_err(|e| e.to_string())?;
+            self.engine.check_depth(d).map_err(CheckError::Depth)?;
         }
         Ok(())
     }
@@ -146,7 +205,10 @@ impl SargonSpec {
     /// `sargon` or `sargon:KEY=VALUE,...` (keys `depth`, `movetime` in ms, `nodes`,
     /// `engine` port|emulator, `book` on|off), with `base` for what is not given; `None`
     /// when `text` names another program.
-    pub fn parse_opponent(text: &str, base: &SargonSpec) -> Option<Result<SargonSpec, String>> {
+    pub fn parse_opponent(
+        text: &str,
+        base: &SargonSpec,
+    ) -> Option<Result<SargonSpec, OpponentError>> {
         let text = text.trim();
         let rest = if text.eq_ignore_ascii_case("sargon") {
             ""
@@ -160,20 +222,25 @@ impl SargonSpec {
         Some(Self::parse_keys(rest, base))
     }
 
-    fn parse_keys(text: &str, base: &SargonSpec) -> Result<SargonSpec, String> {
+    fn parse_keys(text: &str, base: &SargonSpec) -> Result<SargonSpec, OpponentError> {
         let mut spec = base.clone();
         let mut limit = Limit::default();
         // Each message quotes the one part at fault, once: the caller names the option.
         for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (key, value) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("`{}`: expected KEY=VALUE", echo(pair)))?;
+                .ok_or_else(|| OpponentError::NotKeyValue(pair.to_string()))?;
             let key = key.trim().to_ascii_lowercase();
             // The same ranges as the command line's --depth, --movetime and
             // --opponent-nodes (src/cli/numbers.rs); the engine's own depth limit is
             // checked by `check`.
             let number = |lo, hi| {
-                sargon_core::input::whole_number(value, lo, hi).map_err(|e| format!("{key}: {e}"))
+                sargon_core::input::whole_number(value, lo, hi).map_err(|refused| {
+                    OpponentError::Number {
+                        key: key.clone(),
+                        refused,
+                    }
+                })
             };
             match key.as_str() {
                 "depth" => limit.depth = Some(number(1, u64::from(u8::MAX))? as u32),
@@ -181,24 +248,15 @@ impl SargonSpec {
                     limit.movetime = Some(Duration::from_millis(number(1, 24 * 3600 * 1000)?))
                 }
                 "nodes" => limit.nodes = Some(number(1, 1_000_000_000_000)?),
-                "engine" => {
-                    spec.engine = value
-                        .parse()
-                        .map_err(|e: sargon_engines::engines::SpecError| e.to_string())?
-                }
+                "engine" => spec.engine = value.parse().map_err(OpponentError::Engine)?,
                 "book" => {
                     spec.book = match value.to_ascii_lowercase().as_str() {
                         "on" | "true" | "yes" => true,
                         "off" | "false" | "no" => false,
-                        _ => return Err(format!("book: `{}` is neither on nor off", echo(value))),
+                        _ => return Err(OpponentError::Book(value.to_string())),
                     }
                 }
-                other => {
-                    return Err(format!(
-                        "unknown key `{}` in the Sargon opponent (depth, movetime, nodes, engine, book)",
-                        echo(other)
-                    ))
-                }
+                other => return Err(OpponentError::UnknownKey(other.to_string())),
             }
         }
         if !limit.is_empty() {
@@ -308,7 +366,7 @@ impl Player {
                 // plays on with a stand-in move: find out here, and refuse.
                 let engine = shared(&s.engine).map_err(|e| ClientError::Start {
                     command: s.label(),
-                    reason: format!("{e:#}"),
+                    reason: e.to_string(),
                 })?;
                 // The name goes into every game's tags: a ROM that did not behave as the
                 // known image must show there, not only in a warning on stderr.
@@ -561,7 +619,38 @@ mod tests {
             },
             ..base()
         };
-        assert!(deep.check().unwrap_err().contains("1..=6"));
+        assert!(deep.check().unwrap_err().to_string().contains("1..=6"));
+    }
+
+    #[test]
+    fn refusals_are_types_that_name_the_part_at_fault() {
+        let refused = |text| {
+            SargonSpec::parse_opponent(text, &base())
+                .unwrap()
+                .unwrap_err()
+        };
+        assert_eq!(
+            refused("sargon:Speed=9"),
+            OpponentError::UnknownKey("speed".into())
+        );
+        assert_eq!(
+            refused("sargon:depth=0").to_string(),
+            "depth: expected a whole number from 1 to 255, got `0`"
+        );
+        assert!(matches!(refused("sargon:depth"), OpponentError::NotKeyValue(p) if p == "depth"));
+        let no_limit = SargonSpec {
+            limit: Limit::default(),
+            ..base()
+        };
+        assert!(matches!(no_limit.check(), Err(CheckError::NoLimit)));
+        assert_eq!(Opening::from_pgn("").unwrap_err(), OpeningsError::NoGames);
+        let lines = "x\n".repeat(12);
+        let OpeningsError::Epd(errors) = Opening::from_epd(&lines).unwrap_err() else {
+            panic!("an EPD file's errors")
+        };
+        assert_eq!(errors.len(), 12);
+        let shown = OpeningsError::Epd(errors).to_string();
+        assert_eq!(shown.lines().count(), 10, "{shown}");
     }
 
     #[test]

@@ -92,18 +92,18 @@ mod worker;
 
 use sargon_core::engine::Engine;
 
-use sargon_engines::engines::EngineSpec;
+use sargon_engines::engines::{EngineSpec, OpenError};
 
 pub use commands::{parse_position_command, GoParams, PositionCommandError};
 pub use in_process::client_in_process;
-pub use session::{Uci, EOF_GRACE};
+pub use session::{StartError, Uci, EOF_GRACE};
 pub use time::{Plan, TimeBudget, DEFAULT_GROWTH, MOVE_OVERHEAD};
 pub use worker::{info_line, mate_of, root_moves, search_depth, DepthResult, RootMoves};
 
 /// Opens the engine a specification names (the program's is [`sargon_engines::engines::open`];
 /// tests give engines of their own).
 pub type EngineFactory =
-    Box<dyn FnMut(&EngineSpec) -> anyhow::Result<Box<dyn Engine + Send>> + Send>;
+    Box<dyn FnMut(&EngineSpec) -> Result<Box<dyn Engine + Send>, OpenError> + Send>;
 
 /// The options a GUI can set, with their start values.
 #[derive(Clone, Debug)]

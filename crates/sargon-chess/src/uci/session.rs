@@ -14,7 +14,7 @@ use sargon_core::engine::Engine;
 
 use sargon_core::input::echo;
 use sargon_core::position;
-use sargon_engines::engines::EngineSpec;
+use sargon_engines::engines::{EngineSpec, OpenError};
 
 use super::shared::{AnswerWriter, Loaded};
 use super::worker::{search_thread, GuiSignals, Job, StopFlags};
@@ -99,6 +99,18 @@ fn read_capped_line(
     }
 }
 
+/// Why the engine the options ask for could not be opened ([`Uci::open_engine`], and
+/// `setoption name Engine`, which tells the GUI this in an `info string`). The cause is in
+/// the message and not also a `source()`, so that an error line says it once.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start the {engine} engine: {cause}")]
+pub struct StartError {
+    /// The engine asked for.
+    pub engine: EngineSpec,
+    /// Why it did not open (boxed: an error is passed around more often than it happens).
+    pub cause: Box<OpenError>,
+}
+
 impl<W: Write + Send + 'static> Uci<W> {
     /// A UCI session making engines with `factory` and writing to `out`.
     pub fn new(factory: EngineFactory, out: W, settings: Settings) -> Self {
@@ -127,10 +139,12 @@ impl<W: Write + Send + 'static> Uci<W> {
 
     /// Open the engine the options ask for now, so that a caller can refuse to start
     /// (before `uciok`) with an engine that cannot run.
-    pub fn open_engine(&mut self) -> anyhow::Result<()> {
+    pub fn open_engine(&mut self) -> Result<(), StartError> {
         let kind = self.settings.engine.clone();
-        let engine = (self.factory)(&kind)
-            .map_err(|e| e.context(format!("cannot start the {kind} engine")))?;
+        let engine = (self.factory)(&kind).map_err(|cause| StartError {
+            engine: kind.clone(),
+            cause: Box::new(cause),
+        })?;
         self.engine = Some(Loaded { engine });
         self.engine_problem = None;
         self.untold = true;
@@ -511,8 +525,12 @@ impl<W: Write + Send + 'static> Uci<W> {
                 self.engine = Some(Loaded { engine });
                 self.engine_problem = None;
             }
-            Err(e) => {
-                let problem = format!("cannot start the {kind} engine: {e:#}");
+            Err(cause) => {
+                let problem = StartError {
+                    engine: kind.clone(),
+                    cause: Box::new(cause),
+                }
+                .to_string();
                 self.out.info(&problem);
                 self.engine_problem = Some((kind, problem));
             }

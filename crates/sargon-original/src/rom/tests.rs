@@ -79,8 +79,13 @@ fn io_causes_appear_once() {
     let err = store
         .prepare(Path::new("/nonexistent/sargon.asm"), "x", false)
         .unwrap_err();
-    // As main prints errors: the whole chain.
-    let shown = format!("{:#}", anyhow::Error::from(err));
+    // As main prints errors: the whole chain, each cause after its error.
+    let mut shown = err.to_string();
+    let mut cause = std::error::Error::source(&err);
+    while let Some(e) = cause {
+        shown = format!("{shown}: {e}");
+        cause = e.source();
+    }
     assert_eq!(
         shown.matches("No such file or directory").count(),
         1,

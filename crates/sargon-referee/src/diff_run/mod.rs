@@ -11,26 +11,26 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
-
 use crate::cost::EngineCost;
 use crate::diff::{
     compare_answers, compare_search_cached, CompareError, Difference, SearchComparison,
 };
 use crate::trace_cache::TraceCache;
-use sargon_core::engine::{Capability, Engine, RomId, SearchOptions};
+use sargon_core::engine::{Capability, Engine, RomId, SearchError, SearchOptions};
 use sargon_core::position::Book;
 use sargon_core::position::{self, Setup};
 use sargon_core::trace::Event;
 use sargon_engines::engines::Side;
 
+mod errors;
 pub mod record;
 pub mod report;
 pub mod shard;
 
+pub use errors::{InputPositionError, PositionsError, ResumeError};
 pub use record::{
-    read_results, DivergenceRecord, EngineRecord, ResultsFile, ResultsRead, Resumed, SearchRecord,
-    Verdict,
+    read_results, DivergenceRecord, EngineRecord, ResultsError, ResultsFile, ResultsRead, Resumed,
+    SearchRecord, Verdict,
 };
 pub use shard::{Shard, ShardError, MAX_SHARDS};
 
@@ -56,9 +56,9 @@ pub(crate) const GIT_COMMIT: &str = match option_env!("SARGON_GIT_COMMIT") {
 /// assert_eq!(fens[0], "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
 /// assert_eq!(fens[1], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 /// assert!(read_positions("8/8 w\n").is_err());
-/// # Ok::<(), anyhow::Error>(())
+/// # Ok::<(), sargon_referee::diff_run::PositionsError>(())
 /// ```
-pub fn read_positions(text: &str) -> Result<Vec<String>> {
+pub fn read_positions(text: &str) -> Result<Vec<String>, PositionsError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -67,17 +67,20 @@ pub fn read_positions(text: &str) -> Result<Vec<String>> {
         }
         if let Some(position) = sargon_chess::batch::played_line(line) {
             // `startpos moves ...`, `<FEN> moves ...`: the position the moves reach.
-            let position = position.map_err(|e| anyhow::anyhow!("line {}: {e}", i + 1))?;
+            let position = position.map_err(|cause| PositionsError::Position {
+                line: i + 1,
+                text: None,
+                cause,
+            })?;
             out.push(sargon_core::position::fen_of(&position));
             continue;
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
-            bail!(
-                "line {}: not an EPD or FEN line: {}",
-                i + 1,
-                sargon_core::input::echo(line)
-            );
+            return Err(PositionsError::NotAPosition {
+                line: i + 1,
+                text: line.to_string(),
+            });
         }
         let is_fen = fields.len() >= 6
             && fields[4].parse::<u32>().is_ok()
@@ -90,11 +93,11 @@ pub fn read_positions(text: &str) -> Result<Vec<String>> {
         position::parse_position(&fen)
             .and_then(|p| position::setup(&p, Book::Off))
             .map_err(|e| {
-                let e = e.quoting(line);
-                if e.quotes_the_input() {
-                    anyhow::anyhow!("line {}: {e}", i + 1)
-                } else {
-                    anyhow::anyhow!("line {} `{}`: {e}", i + 1, sargon_core::input::echo(line))
+                let cause = e.quoting(line);
+                PositionsError::Position {
+                    line: i + 1,
+                    text: (!cause.quotes_the_input()).then(|| line.to_string()),
+                    cause,
                 }
             })?;
         out.push(fen);
@@ -115,15 +118,12 @@ pub struct InputPosition {
 
 impl InputPosition {
     /// Parse a FEN (or `startpos`) and set it up, with or without the opening book.
-    pub fn new(index: usize, fen: &str, book: bool) -> Result<InputPosition> {
+    pub fn new(index: usize, fen: &str, book: bool) -> Result<InputPosition, InputPositionError> {
         // The position quoted once: by the error if it quotes it, else here.
-        let named = |e: position::PositionError| {
-            let what = if e.quotes_the_input() {
-                format!("position {index}")
-            } else {
-                format!("position {index} `{}`", sargon_core::input::echo(fen))
-            };
-            anyhow::Error::new(e).context(what)
+        let named = |cause: position::PositionError| InputPositionError {
+            index,
+            text: (!cause.quotes_the_input()).then(|| fen.to_string()),
+            cause,
         };
         let pos = position::parse_position(fen).map_err(named)?;
         let setup = position::setup(&pos, Book::from(book)).map_err(named)?;
@@ -161,7 +161,7 @@ pub fn plan<'a>(
 }
 
 /// Check every depth against every engine's range, before any search starts.
-pub fn check_depths(engines: &[&dyn Engine], depths: &[u8]) -> Result<()> {
+pub fn check_depths(engines: &[&dyn Engine], depths: &[u8]) -> Result<(), SearchError> {
     for engine in engines {
         for &depth in depths {
             engine.check_depth(depth)?;
@@ -221,26 +221,26 @@ pub fn check_resumable(
     identity: &RunIdentity,
     positions: &[InputPosition],
     records: &[SearchRecord],
-) -> Result<()> {
+) -> Result<(), ResumeError> {
     for r in records {
         if let Some(why) = identity.conflicts_with(r) {
-            bail!("the results file is from another run: {why}");
+            return Err(ResumeError::OtherRun(why));
         }
         match positions.get(r.position) {
             Some(p) if p.fen == r.fen => {}
-            Some(p) => bail!(
-                "the results file is from another position list: its position {} is `{}`, \
-                 the input's is `{}`",
-                r.position,
-                r.fen,
-                p.fen
-            ),
-            None => bail!(
-                "the results file is from another position list: it has position {}, the \
-                 input has {} positions",
-                r.position,
-                positions.len()
-            ),
+            Some(p) => {
+                return Err(ResumeError::OtherPosition {
+                    index: r.position,
+                    theirs: r.fen.clone(),
+                    ours: p.fen.clone(),
+                })
+            }
+            None => {
+                return Err(ResumeError::PastTheInput {
+                    index: r.position,
+                    positions: positions.len(),
+                })
+            }
         }
     }
     Ok(())
@@ -335,7 +335,7 @@ pub fn run(
     settings: RunSettings,
     mut out: Option<&mut ResultsFile>,
     observer: &mut dyn Observer,
-) -> Result<RunOutcome> {
+) -> Result<RunOutcome, ResultsError> {
     let RunSettings { keep_going, cache } = settings;
     let cores = (core_of(left.engine()), core_of(right.engine()));
     let traces = left.engine().capabilities().has(Capability::Trace)
@@ -543,6 +543,22 @@ mod tests {
             "{e}"
         );
         assert!(!e.contains(" 0 1"), "{e}");
+    }
+
+    #[test]
+    fn refusals_are_types_naming_the_line_or_the_index() {
+        let e = read_positions("startpos\n8/8 w\n").unwrap_err();
+        assert!(
+            matches!(&e, PositionsError::NotAPosition { line: 2, text } if text == "8/8 w"),
+            "{e:?}"
+        );
+        let kingless = "8/8/8/8/8/8/8/8 w - - 0 1";
+        let e = InputPosition::new(4, kingless, false).unwrap_err();
+        assert_eq!((e.index, e.text.as_deref()), (4, Some(kingless)));
+        assert_eq!(
+            crate::causes::with_causes(&e),
+            format!("position 4 `{kingless}`: {}", e.cause)
+        );
     }
 
     #[test]

@@ -12,9 +12,9 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
 use sargon_core::input::echo;
-use sargon_core::text_file::NotUtf8;
+use sargon_core::outputs::OutputError;
+use sargon_core::text_file::{NotUtf8, TextFileError};
 use serde::{Deserialize, Serialize};
 
 /// What a search found.
@@ -122,6 +122,69 @@ impl SearchRecord {
     }
 }
 
+/// Why a results file cannot be read, started, resumed or written. Each names the file;
+/// the OS's, the reader's or the JSON parser's words are its `source()`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResultsError {
+    /// The file could not be read.
+    #[error("cannot read {}", .path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The OS's words.
+        #[source]
+        cause: std::io::Error,
+    },
+    /// The file is not text (UTF-16, a line not UTF-8).
+    #[error("{}", .path.display())]
+    Text {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        cause: TextFileError,
+    },
+    /// A complete line that is not a search record.
+    #[error("{}:{line}: not a `sargon diff` search record", .path.display())]
+    Record {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// The JSON parser's words.
+        #[source]
+        cause: serde_json::Error,
+    },
+    /// The file could not be opened and locked for the run.
+    #[error(transparent)]
+    Open(#[from] OutputError),
+    /// A new run's file that already has results.
+    #[error("{} already has results: add --resume to go on with that run, or remove it", echo(&.path.display().to_string()))]
+    HasResults {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The incomplete last line of a resumed file could not be cut off.
+    #[error("cannot cut the incomplete line off {}", .path.display())]
+    Cut {
+        /// The file.
+        path: PathBuf,
+        /// The OS's words.
+        #[source]
+        cause: std::io::Error,
+    },
+    /// A record could not be written.
+    #[error("cannot write to {}", .path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The OS's words.
+        #[source]
+        cause: std::io::Error,
+    },
+}
+
 /// The complete records of a results file.
 #[derive(Clone, Debug, Default)]
 pub struct ResultsRead {
@@ -134,33 +197,38 @@ pub struct ResultsRead {
 
 /// Read a results file's complete lines. An incomplete last line is tolerated (and
 /// counted); a complete line that is not a record is an error naming the line.
-pub fn read_results(path: &Path) -> Result<ResultsRead> {
+pub fn read_results(path: &Path) -> Result<ResultsRead, ResultsError> {
     let mut bytes = Vec::new();
     File::open(path)
         .and_then(|mut f| f.read_to_end(&mut bytes))
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        .map_err(|cause| ResultsError::Read {
+            path: path.to_path_buf(),
+            cause,
+        })?;
     parse_results(&bytes, path)
 }
 
-fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead> {
+fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead, ResultsError> {
     let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     // Read as every person's text file is (a byte-order mark dropped, the line that is not
     // UTF-8 named).
     let text = sargon_core::text_file::decode(&bytes[..complete], NotUtf8::Refuse, "JSON")
-        .with_context(|| path.display().to_string())?
+        .map_err(|cause| ResultsError::Text {
+            path: path.to_path_buf(),
+            cause,
+        })?
         .text;
     let mut records = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let record: SearchRecord = serde_json::from_str(line).with_context(|| {
-            format!(
-                "{}:{}: not a `sargon diff` search record",
-                path.display(),
-                i + 1
-            )
-        })?;
+        let record: SearchRecord =
+            serde_json::from_str(line).map_err(|cause| ResultsError::Record {
+                path: path.to_path_buf(),
+                line: i + 1,
+                cause,
+            })?;
         records.push(record);
     }
     Ok(ResultsRead {
@@ -197,13 +265,12 @@ impl ResultsFile {
     /// Start a new results file. An existing file with results is refused: appending a
     /// second run to it would record searches twice. The file is locked for the run
     /// ([`sargon_core::outputs::open_results`]): a second run writing to it is refused.
-    pub fn create(path: &Path) -> Result<ResultsFile> {
+    pub fn create(path: &Path) -> Result<ResultsFile, ResultsError> {
         let file = sargon_core::outputs::open_results(path)?;
         if file.metadata().is_ok_and(|meta| meta.len() > 0) {
-            bail!(
-                "{} already has results: add --resume to go on with that run, or remove it",
-                echo(&path.display().to_string())
-            );
+            return Err(ResultsError::HasResults {
+                path: path.to_path_buf(),
+            });
         }
         Ok(ResultsFile {
             file,
@@ -213,19 +280,23 @@ impl ResultsFile {
 
     /// Go on with a results file (or start it if there is none): read its records and cut
     /// off an incomplete last line left by a killed run, so that new lines start cleanly.
-    pub fn resume(path: &Path) -> Result<(ResultsFile, Resumed)> {
+    pub fn resume(path: &Path) -> Result<(ResultsFile, Resumed), ResultsError> {
         // Locked before it is read: what another run appends meanwhile would be missed.
         let mut file = sargon_core::outputs::open_results(path)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+            .map_err(|cause| ResultsError::Read {
+                path: path.to_path_buf(),
+                cause,
+            })?;
         let read = parse_results(&bytes, path)?;
         if read.incomplete_tail > 0 {
             let keep = bytes.len() as u64 - read.incomplete_tail;
             file.set_len(keep)
                 .and_then(|_| file.sync_all())
-                .with_context(|| {
-                    format!("cannot cut the incomplete line off {}", path.display())
+                .map_err(|cause| ResultsError::Cut {
+                    path: path.to_path_buf(),
+                    cause,
                 })?;
         }
         let resumed = Resumed {
@@ -243,12 +314,15 @@ impl ResultsFile {
 
     /// Append one record: one write of the whole line, then a sync, so that the line is
     /// on disk before the next search starts.
-    pub(crate) fn append(&mut self, record: &SearchRecord) -> Result<()> {
+    pub(crate) fn append(&mut self, record: &SearchRecord) -> Result<(), ResultsError> {
         let line = record.to_line();
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.sync_data())
-            .with_context(|| format!("cannot write to {}", self.path.display()))
+            .map_err(|cause| ResultsError::Write {
+                path: self.path.clone(),
+                cause,
+            })
     }
 }
 
@@ -347,9 +421,11 @@ pub(crate) mod tests {
         let path = dir.path().join("out.jsonl");
         let good = record(0, 1).to_line();
         std::fs::write(&path, format!("{good}{{\"position\": 1}}\n{good}")).unwrap();
-        let e = format!("{:#}", read_results(&path).unwrap_err());
+        let e = read_results(&path).unwrap_err();
+        assert!(matches!(e, ResultsError::Record { line: 2, .. }), "{e:?}");
+        let e = crate::causes::with_causes(&e);
         assert!(
-            e.contains("out.jsonl:2: not a `sargon diff` search record"),
+            e.contains("out.jsonl:2: not a `sargon diff` search record: "),
             "{e}"
         );
         assert!(ResultsFile::resume(&path).is_err());

@@ -64,9 +64,8 @@
 //! order number or null).
 
 mod data;
+mod errors;
 mod text;
-
-use anyhow::{bail, Context as _};
 
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::{Hook, HookEvent, HookMask, HookPoint};
@@ -77,6 +76,7 @@ use sargon_core::trace::{Detail, Event};
 use sargon_core::vocab::{PieceKind, SMove, Score};
 
 pub use data::{Model, ModelNode, KEYS, MODELS};
+pub use errors::{MisfitError, ModelError};
 
 /// The real position Sargon searches: two pawns and a king each, White to move.
 ///
@@ -290,7 +290,7 @@ impl Hook for ModelHook<'_> {
 }
 
 /// Run one example (1-5) on `engine`.
-pub fn run_example(engine: &mut dyn Engine, number: u8) -> anyhow::Result<ModelRun> {
+pub fn run_example(engine: &mut dyn Engine, number: u8) -> Result<ModelRun, ModelError> {
     run_example_from(engine, number, REAL_FEN)
 }
 
@@ -303,11 +303,11 @@ pub fn trace_example(
     number: u8,
     max_instructions: u64,
     sink: impl FnMut(Event),
-) -> anyhow::Result<()> {
+) -> Result<(), ModelError> {
     let model = MODELS
         .iter()
         .find(|m| m.number == number)
-        .with_context(|| format!("there is no example {number} (1-5)"))?;
+        .ok_or(ModelError::NoExample(number))?;
     let setup = position::setup(&position::parse_position(REAL_FEN)?, Book::Off)?;
     let mut model_hook = ModelHook { model, stray: None };
     let opts = SearchOptions {
@@ -332,11 +332,11 @@ pub fn run_example_from(
     engine: &mut dyn Engine,
     number: u8,
     real_fen: &str,
-) -> anyhow::Result<ModelRun> {
+) -> Result<ModelRun, ModelError> {
     let model = MODELS
         .iter()
         .find(|m| m.number == number)
-        .with_context(|| format!("there is no example {number} (1-5)"))?;
+        .ok_or(ModelError::NoExample(number))?;
     let pos = position::parse_position(real_fen)?;
     let setup = position::setup(&pos, Book::Off)?;
     let mut model_hook = ModelHook { model, stray: None };
@@ -349,18 +349,18 @@ pub fn run_example_from(
         &mut [&mut model_hook],
     )?;
     if let Some(path) = model_hook.stray {
-        bail!("example {number}: the search scored a node the model does not have: {path}");
+        return Err(ModelError::Stray { number, path });
     }
     let pv = recorded.pv(&pos);
     let run = derive(model, &recorded.events, &pv.sargon)
-        .with_context(|| format!("example {number}: the trace does not fit the model"))?;
+        .map_err(|misfit| ModelError::Misfit { number, misfit })?;
     let best = recorded.outcome.best;
     if best.as_ref() != pv.sargon.first() {
-        bail!(
-            "example {number}: Sargon chose {:?} but the PV starts with {:?}",
-            best.map(|m| m.uci()),
-            pv.uci.first()
-        );
+        return Err(ModelError::NotThePv {
+            number,
+            chose: best.map(|m| m.uci()),
+            pv: pv.uci.first().cloned(),
+        });
     }
     Ok(run)
 }
@@ -370,11 +370,11 @@ pub(crate) fn derive(
     model: &'static Model,
     events: &[Event],
     pv_moves: &[SMove],
-) -> anyhow::Result<ModelRun> {
-    let key = |path: &[SMove]| -> anyhow::Result<String> {
-        key_of(path).with_context(|| {
+) -> Result<ModelRun, MisfitError> {
+    let key = |path: &[SMove]| -> Result<String, MisfitError> {
+        key_of(path).ok_or_else(|| {
             let p: Vec<String> = path.iter().map(|m| m.uci()).collect();
-            format!("no model node for the moves {}", p.join(" "))
+            MisfitError::NoNode(p.join(" "))
         })
     };
     let mut created = Vec::new();
@@ -406,20 +406,22 @@ pub(crate) fn derive(
                 cutoff,
             } => {
                 if let Some((ev, _)) = pending.take() {
-                    bail!("evaluation ({}) of {} had no best_test", ev.order, ev.key);
+                    return Err(MisfitError::NoBestTest {
+                        order: ev.order,
+                        key: ev.key,
+                    });
                 }
                 let ply = path.len();
                 if ply == 0 || ply >= table.len() {
-                    bail!("alpha_beta event at ply {ply}");
+                    return Err(MisfitError::Ply(ply));
                 }
                 let (expected, source) = &table[ply - 1];
                 if expected != two_above {
-                    bail!(
-                        "alpha_beta of {}: two plies up is {:02x}, the score table says {:02x}",
-                        key(path)?,
-                        two_above.0,
-                        expected.0
-                    );
+                    return Err(MisfitError::TwoAbove {
+                        key: key(path)?,
+                        found: two_above.0,
+                        table: expected.0,
+                    });
                 }
                 let ev = Evaluation {
                     order: evaluations.len() + 1,
@@ -445,25 +447,20 @@ pub(crate) fn derive(
                 ..
             } => {
                 let Some((mut ev, p)) = pending.take() else {
-                    bail!(
-                        "best_test of {} without an alpha_beta before it",
-                        key(path)?
-                    );
+                    return Err(MisfitError::BestTestAlone(key(path)?));
                 };
                 if p != *path {
-                    bail!(
-                        "best_test of {} after the alpha_beta of {}",
-                        key(path)?,
-                        ev.key
-                    );
+                    return Err(MisfitError::BestTestAfter {
+                        key: key(path)?,
+                        alpha_beta: ev.key,
+                    });
                 }
                 if table[path.len()].0 != *one_above {
-                    bail!(
-                        "best_test of {}: one ply up is {:02x}, the score table says {:02x}",
-                        ev.key,
-                        one_above.0,
-                        table[path.len()].0 .0
-                    );
+                    return Err(MisfitError::OneAbove {
+                        key: ev.key,
+                        found: one_above.0,
+                        table: table[path.len()].0 .0,
+                    });
                 }
                 ev.decision = if *accepted {
                     Decision::NewBest
@@ -482,11 +479,14 @@ pub(crate) fn derive(
         previous = Some(e);
     }
     if let Some((ev, _)) = pending {
-        bail!("evaluation ({}) of {} had no best_test", ev.order, ev.key);
+        return Err(MisfitError::NoBestTest {
+            order: ev.order,
+            key: ev.key,
+        });
     }
     let pv = (1..=pv_moves.len())
         .map(|n| key(&pv_moves[..n]))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(ModelRun {
         model,
         created,
@@ -502,7 +502,7 @@ pub fn run_models(
     engine: &mut dyn Engine,
     example: Option<u8>,
     format: ModelFormat,
-) -> anyhow::Result<String> {
+) -> Result<String, ModelError> {
     let numbers: Vec<u8> = match example {
         Some(n) => vec![n],
         None => MODELS.iter().map(|m| m.number).collect(),
@@ -510,7 +510,7 @@ pub fn run_models(
     let runs = numbers
         .into_iter()
         .map(|n| run_example(engine, n))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(match format {
         ModelFormat::Text => text::render(&runs),
         ModelFormat::Json => to_json(&runs),

@@ -193,3 +193,22 @@ fn the_pretend_lines_are_legal_san() {
         }
     }
 }
+
+#[test]
+fn refusals_are_types_naming_the_example_and_the_node() {
+    let mut port = sargon_port::Port::new();
+    let err = run_example(&mut port, 9).unwrap_err();
+    assert!(matches!(err, ModelError::NoExample(9)), "{err:?}");
+    assert_eq!(err.to_string(), "there is no example 9 (1-5)");
+    // A trace whose first node is a king move: no node of any model.
+    let events = [Event::Created {
+        path: vec![push("a1", "a2")],
+    }];
+    let misfit = derive(&MODELS[0], &events, &[]).unwrap_err();
+    assert_eq!(misfit, MisfitError::NoNode("a1a2".into()));
+    let shown = ModelError::Misfit { number: 1, misfit }.to_string();
+    assert_eq!(
+        shown,
+        "example 1: the trace does not fit the model: no model node for the moves a1a2"
+    );
+}
