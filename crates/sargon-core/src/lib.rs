@@ -15,6 +15,7 @@
 //!   back from its JSON Lines form (another program's).
 //! * [`pv`]: the principal variation from the "best so far" events.
 //! * [`clock`]: T-states as time on the machines of 1978.
+//! * [`causes`]: an error and its causes on one line, as the command prints them.
 //! * [`input`]: quoting what the user typed in an error.
 //! * [`text_file`]: a person's text file (PGN, EPD, JSON) as text: byte-order mark, character
 //!   set; [`outputs`]: the files a command writes (checked before any work, never an
@@ -37,6 +38,7 @@
 #![warn(unreachable_pub)]
 #![deny(missing_docs)]
 
+pub mod causes;
 pub mod clock;
 #[cfg(feature = "digest")]
 pub mod digest;

@@ -121,7 +121,7 @@ pub(crate) async fn models_route(
     })
     .await
     .map_err(|e| ApiError::bad(format!("the models failed: {e}")))?
-    .map_err(|e| ApiError::bad(format!("{:#}", anyhow::Error::from(e))))?;
+    .map_err(|e| ApiError::bad(sargon_core::causes::with_causes(&e)))?;
     let mut all: Value = serde_json::from_str(&sargon_views::models::to_json(&runs))
         .map_err(|e| ApiError::bad(e.to_string()))?;
     if let Some(list) = all.as_array_mut() {

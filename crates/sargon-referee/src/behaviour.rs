@@ -255,7 +255,7 @@ impl Case {
         let failed = self
             .replay(engine, |e| events.push(e))
             .err()
-            .map(|e| crate::causes::with_causes(&e));
+            .map(|e| sargon_core::causes::with_causes(&e));
         (events, failed)
     }
 }
@@ -628,7 +628,7 @@ mod tests {
         let err = parse("search\tx\tdeep\tbook\t1\taa\tresult\tstartpos\n").unwrap_err();
         assert!(matches!(err, TableError::Number { line: 1, .. }), "{err:?}");
         assert_eq!(
-            crate::causes::with_causes(&err),
+            sargon_core::causes::with_causes(&err),
             "line 1: invalid digit found in string"
         );
     }

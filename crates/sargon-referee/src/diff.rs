@@ -370,7 +370,7 @@ mod tests {
             command: "engine".into(),
             reason: "No such file".into(),
         });
-        let shown = crate::causes::with_causes(&e);
+        let shown = sargon_core::causes::with_causes(&e);
         assert_eq!(shown.matches("No such file").count(), 1, "{shown}");
     }
     use sargon_core::hooks::{HookPoint, Hooks, Pointer, Registers, SargonMemory, Table, Var};

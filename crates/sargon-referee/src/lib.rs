@@ -10,7 +10,6 @@
 
 #![warn(unreachable_pub)]
 pub mod behaviour;
-mod causes;
 mod cost;
 pub mod diff;
 pub mod diff_run;

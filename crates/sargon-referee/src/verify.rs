@@ -241,7 +241,7 @@ pub enum VerifyError {
     NothingKnown,
     /// The replay itself failed (an engine could not be made for a worker). The message
     /// carries the causes itself, on one line.
-    #[error("the check could not run: {}", crate::causes::with_causes(.0))]
+    #[error("the check could not run: {}", sargon_core::causes::with_causes(.0))]
     Check(behaviour::RunError),
 }
 

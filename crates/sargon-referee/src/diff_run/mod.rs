@@ -556,7 +556,7 @@ mod tests {
         let e = InputPosition::new(4, kingless, false).unwrap_err();
         assert_eq!((e.index, e.text.as_deref()), (4, Some(kingless)));
         assert_eq!(
-            crate::causes::with_causes(&e),
+            sargon_core::causes::with_causes(&e),
             format!("position 4 `{kingless}`: {}", e.cause)
         );
     }

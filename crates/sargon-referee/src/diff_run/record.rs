@@ -423,7 +423,7 @@ pub(crate) mod tests {
         std::fs::write(&path, format!("{good}{{\"position\": 1}}\n{good}")).unwrap();
         let e = read_results(&path).unwrap_err();
         assert!(matches!(e, ResultsError::Record { line: 2, .. }), "{e:?}");
-        let e = crate::causes::with_causes(&e);
+        let e = sargon_core::causes::with_causes(&e);
         assert!(
             e.contains("out.jsonl:2: not a `sargon diff` search record: "),
             "{e}"
