@@ -9,6 +9,34 @@ use super::progress::{self, GaveUp, Progress, PASSED};
 use sargon_core::engine::SearchError;
 use sargon_core::hooks::{HookPoint, Hooks, Registers};
 
+/// One call of a Sargon routine: what it is, where it starts, how far it may run, the byte
+/// the book reads for its random choice, and the flag that stops it.
+pub(crate) struct Call<'a> {
+    /// The routine's name, for the error of a call that does not return.
+    pub routine: &'a str,
+    /// Its address.
+    pub addr: u16,
+    /// The most instructions it may run.
+    pub budget: u64,
+    /// The byte `LD A,R` reads (the book's random choice).
+    pub book_random: u8,
+    /// Set to stop the call between chunks of instructions.
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+}
+
+impl<'a> Call<'a> {
+    /// A call of a helper routine (ROYALT, VALMOV): no book, no stop flag.
+    pub(crate) fn quick(routine: &'a str, addr: u16, budget: u64) -> Call<'a> {
+        Call {
+            routine,
+            addr,
+            budget,
+            book_random: 0,
+            stop: None,
+        }
+    }
+}
+
 impl Emulator {
     /// Set a call of the routine at `addr` up on `core`: the sentinel as its return
     /// address below Sargon's stack, SP and PC, and the sentinel marked in the hook table.
@@ -36,15 +64,10 @@ impl Emulator {
     /// Call the routine at `addr` and run until it returns (or the budget runs out), on the
     /// emulator's core. An active `observer`, or reads tracked, on a core other than iz80
     /// are refused ([`SearchError::NotOnThisCore`]) before anything runs.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn call<O: Observer>(
         &mut self,
-        routine: &str,
-        addr: u16,
-        budget: u64,
+        call: &Call<'_>,
         hooks: &mut Hooks,
-        book_random: u8,
-        stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
         self.check_core::<O>()?;
@@ -53,25 +76,13 @@ impl Emulator {
         let result = match &mut cpu {
             Processor::Iz80(cpu) => match self.lockstep.take() {
                 Some(mut ls) => {
-                    let result =
-                        self.run_lockstep(&mut ls, cpu, routine, addr, budget, hooks, book_random);
+                    let result = self.run_lockstep(&mut ls, cpu, call, hooks);
                     self.lockstep = Some(ls);
                     result
                 }
-                None => self.run_on(
-                    cpu,
-                    routine,
-                    addr,
-                    budget,
-                    hooks,
-                    book_random,
-                    stop,
-                    observer,
-                ),
+                None => self.run_on(cpu, call, hooks, observer),
             },
-            Processor::Z80emu(z) => {
-                self.run_on(z, routine, addr, budget, hooks, book_random, stop, observer)
-            }
+            Processor::Z80emu(z) => self.run_on(z, call, hooks, observer),
             Processor::Lent => {
                 unreachable!("the core of an earlier call that panicked (a search resets it)")
             }
@@ -81,56 +92,35 @@ impl Emulator {
     }
 
     /// [`Emulator::call`] on `core`.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn run_on<C: Z80, O: Observer>(
         &mut self,
         core: &mut C,
-        routine: &str,
-        addr: u16,
-        budget: u64,
+        call: &Call<'_>,
         hooks: &mut Hooks,
-        book_random: u8,
-        stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
         // Two run loops, so that the untracked one has no per-instruction test for tracking.
         if self.tracking() {
-            self.run::<C, O, true>(
-                core,
-                routine,
-                addr,
-                budget,
-                hooks,
-                book_random,
-                stop,
-                observer,
-            )
+            self.run::<C, O, true>(core, call, hooks, observer)
         } else {
-            self.run::<C, O, false>(
-                core,
-                routine,
-                addr,
-                budget,
-                hooks,
-                book_random,
-                stop,
-                observer,
-            )
+            self.run::<C, O, false>(core, call, hooks, observer)
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn run<C: Z80, O: Observer, const TRACK: bool>(
         &mut self,
         core: &mut C,
-        routine: &str,
-        addr: u16,
-        budget: u64,
+        call: &Call<'_>,
         hooks: &mut Hooks,
-        book_random: u8,
-        stop: Option<&std::sync::atomic::AtomicBool>,
         observer: &mut O,
     ) -> Result<(), SearchError> {
+        let &Call {
+            routine,
+            addr,
+            budget,
+            book_random,
+            stop,
+        } = call;
         self.enter(core, addr);
         let limit = self.instructions.saturating_add(budget);
         let mut n = self.instructions;

@@ -5,6 +5,7 @@ use std::time::Instant;
 use super::core::Core;
 use super::emulator::{Emulator, SCRATCH_ENTRY};
 use super::machine::{NoObserver, Observer};
+use super::run::Call;
 
 use sargon_core::engine::{
     Capabilities, Engine, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
@@ -30,7 +31,11 @@ impl Emulator {
         }
         self.poke(s.color, setup.side.byte());
         self.poke(s.moveno, setup.moveno);
-        self.call("ROYALT", s.royalt, budget, hooks, 0, None, &mut NoObserver)?;
+        self.call(
+            &Call::quick("ROYALT", s.royalt, budget),
+            hooks,
+            &mut NoObserver,
+        )?;
         if self.mlptrj_fix {
             for i in 0..6 {
                 self.poke(SCRATCH_ENTRY + i, 0);
@@ -42,7 +47,11 @@ impl Emulator {
             self.poke(s.kolor, setup.side.byte() ^ 0x80);
             self.poke(s.mvemsg, from.0);
             self.poke(s.mvemsg + 1, to.0);
-            self.call("VALMOV", s.valmov, budget, hooks, 0, None, &mut NoObserver)?;
+            self.call(
+                &Call::quick("VALMOV", s.valmov, budget),
+                hooks,
+                &mut NoObserver,
+            )?;
             if self.cpu.a() != 0 {
                 return Err(SearchError::ReplayRefused {
                     uci: format!("{from}{to}"),
@@ -124,15 +133,14 @@ impl Emulator {
         let cycles_before = self.cpu.cycles();
         let instructions_before = self.instructions;
         let t_states_before = self.t_states;
-        self.call(
-            "FNDMOV",
-            s.fndmov,
-            budget.saturating_sub(self.instructions),
-            hooks,
-            opts.book_random,
-            opts.stop.as_deref(),
-            observer,
-        )?;
+        let call = Call {
+            routine: "FNDMOV",
+            addr: s.fndmov,
+            budget: budget.saturating_sub(self.instructions),
+            book_random: opts.book_random,
+            stop: opts.stop.as_deref(),
+        };
+        self.call(&call, hooks, observer)?;
         let bestm = self.machine.word(s.bestm);
         // BESTM is 0 when no move was chosen; the book sets it into BMOVES, which may lie in
         // page 0, so the whole word is tested (not the high byte, as Sargon does for lists).

@@ -12,6 +12,7 @@ use super::stepper::Lockstep;
 use crate::emu::emulator::{Emulator, SENTINEL, SENTINEL_MARK};
 use crate::emu::machine::NoObserver;
 use crate::emu::progress::{GaveUp, Progress, PASSED};
+use crate::emu::run::Call;
 use crate::program::Program;
 use crate::rom::Rom;
 use sargon_core::engine::{SearchError, SearchOptions};
@@ -72,17 +73,20 @@ impl Crosscheck {
 
 impl Emulator {
     /// [`Emulator::call`] in lock-step with the second core (a [`Crosscheck`]).
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::emu) fn run_lockstep(
         &mut self,
         ls: &mut Lockstep,
         cpu: &mut Cpu,
-        routine: &str,
-        addr: u16,
-        budget: u64,
+        call: &Call<'_>,
         hooks: &mut Hooks,
-        book_random: u8,
     ) -> Result<(), SearchError> {
+        let &Call {
+            routine,
+            addr,
+            budget,
+            book_random,
+            ..
+        } = call;
         self.enter(cpu, addr);
         ls.load(cpu, &self.machine.mem);
         if routine == "FNDMOV" && ls.options.time_cores {
