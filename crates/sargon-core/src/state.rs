@@ -301,7 +301,7 @@ impl DataState {
     /// let vars = VARIABLES.len() + POINTERS.len();
     /// let j = start.first_difference(&other, &|j| j < vars).unwrap();
     /// assert_eq!(DataState::name(j), "BOARDA+28");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn first_difference(
         &self,
