@@ -9,8 +9,48 @@ use crate::memory::SargonMemory;
 /// Something that wants to run at hook points: a trace recorder, a score injector, ...
 pub trait Hook {
     /// The points this hook wants; the engine arms only these.
+    ///
+    /// ```
+    /// use sargon_core::{Hook, HookEvent, HookMask, HookPoint};
+    ///
+    /// /// Counts the leaves a search scores.
+    /// struct Leaves(usize);
+    /// impl Hook for Leaves {
+    ///     fn points(&self) -> HookMask {
+    ///         HookMask::of(&[HookPoint::PointsEnd])
+    ///     }
+    ///     fn at(&mut self, _: &mut HookEvent<'_>) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    /// assert_eq!(Leaves(0).points(), HookMask::of(&[HookPoint::PointsEnd]));
+    /// ```
     fn points(&self) -> HookMask;
     /// Called at each armed point; may change what the point's view lets it change.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, Hook, HookEvent, HookMask, HookPoint, Hooks, SearchOptions, Score};
+    ///
+    /// /// Sees every position scored level.
+    /// struct Level;
+    /// impl Hook for Level {
+    ///     fn points(&self) -> HookMask {
+    ///         HookMask::of(&[HookPoint::PointsEnd])
+    ///     }
+    ///     fn at(&mut self, event: &mut HookEvent<'_>) {
+    ///         if let HookEvent::PointsEnd(v) = event {
+    ///             v.set_score(Score(0x80));
+    ///         }
+    ///     }
+    /// }
+    /// let mut level = Level;
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut level);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// let found = sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// assert_eq!(found.root_score, Score(0x80));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn at(&mut self, event: &mut HookEvent<'_>);
 }
 
