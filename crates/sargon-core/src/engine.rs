@@ -32,6 +32,12 @@ pub enum Capability {
 
 impl Capability {
     /// What the capability is, as a sentence names it: `a trace of its search`.
+    ///
+    /// ```
+    /// use sargon_core::Capability;
+    /// assert_eq!(Capability::Trace.described(), "a trace of its search");
+    /// assert_eq!(Capability::Z80.described(), "a Z80");
+    /// ```
     pub fn described(self) -> &'static str {
         match self {
             Capability::Trace => "a trace of its search",
@@ -62,6 +68,13 @@ pub struct Capabilities {
 impl Capabilities {
     /// An engine with hooks: a trace (recorded at its hook points), hooks and full move
     /// flags; `state` and `z80` as given.
+    ///
+    /// ```
+    /// use sargon_core::Capabilities;
+    /// let emulator = Capabilities::hooked(true, true);
+    /// assert!(emulator.trace && emulator.hooks && emulator.move_flags && emulator.z80);
+    /// assert!(!Capabilities::hooked(false, false).state);
+    /// ```
     pub const fn hooked(state: bool, z80: bool) -> Capabilities {
         Capabilities {
             trace: true,
@@ -126,12 +139,30 @@ impl SearchOptions {
 
     /// The emulator's instruction budget for this search: the one given, or the depth's
     /// ([`instruction_budget`]).
+    ///
+    /// ```
+    /// use sargon_core::{engine::instruction_budget, SearchOptions};
+    /// let mut opts = SearchOptions::depth(2);
+    /// assert_eq!(opts.instruction_budget(), instruction_budget(2));
+    /// opts.max_instructions = Some(1_000);
+    /// assert_eq!(opts.instruction_budget(), 1_000);
+    /// ```
     pub fn instruction_budget(&self) -> u64 {
         self.max_instructions
             .unwrap_or_else(|| instruction_budget(self.depth))
     }
 
     /// Has a stop been requested?
+    ///
+    /// ```
+    /// use std::sync::{atomic::{AtomicBool, Ordering}, Arc};
+    /// use sargon_core::SearchOptions;
+    /// let stop = Arc::new(AtomicBool::new(false));
+    /// let opts = SearchOptions { stop: Some(stop.clone()), ..SearchOptions::depth(3) };
+    /// assert!(!opts.stop_requested());
+    /// stop.store(true, Ordering::Relaxed);
+    /// assert!(opts.stop_requested());
+    /// ```
     pub fn stop_requested(&self) -> bool {
         self.stop
             .as_ref()
@@ -157,6 +188,12 @@ impl Default for SearchOptions {
 /// The known image never comes near it. It is the backstop: an image that loops without
 /// reaching any hook point is stopped long before, within seconds at every depth, by the
 /// emulator's progress check (`docs/emulator.md`).
+///
+/// ```
+/// use sargon_core::engine::instruction_budget;
+/// assert_eq!(instruction_budget(1), 100_000_000);
+/// assert!(instruction_budget(5) < instruction_budget(6));
+/// ```
 pub const fn instruction_budget(depth: u8) -> u64 {
     match depth {
         0 | 1 => 100_000_000,
@@ -219,6 +256,18 @@ impl SearchOutcome {
 
     /// The search found a forced mate for the side to move (SCORE+1 = 0xff, which is also
     /// what makes Sargon shorten its search).
+    ///
+    /// ```
+    /// use sargon_core::{engine::SearchStats, SearchOutcome, Score};
+    /// let mate = SearchOutcome {
+    ///     best: None,
+    ///     root_score: Score(0xff),
+    ///     from_book: false,
+    ///     stats: SearchStats::default(),
+    /// };
+    /// assert!(mate.mates());
+    /// assert!(!SearchOutcome { root_score: Score(0x80), ..mate }.mates());
+    /// ```
     pub fn mates(&self) -> bool {
         self.root_score == Score(0xff)
     }
@@ -385,23 +434,54 @@ impl RomId {
 pub trait Engine {
     /// The name recorded with every result and accepted on the command line: `port`,
     /// `emulator`, `exec:COMMAND`, `uci:COMMAND`.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// assert_eq!(sargon_port::Port::new().id(), "port");
+    /// ```
     fn id(&self) -> String;
     /// The deepest PLYMAX this engine takes.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// assert_eq!(sargon_port::Port::new().max_depth(), sargon_port::MAX_DEPTH);
+    /// ```
     fn max_depth(&self) -> u8;
     /// What this engine can do beyond searching.
+    ///
+    /// ```
+    /// use sargon_core::{Capability, Engine};
+    /// let port = sargon_port::Port::new().capabilities();
+    /// assert!(port.has(Capability::State) && !port.has(Capability::Z80));
+    /// ```
     fn capabilities(&self) -> Capabilities;
     /// The imported program this engine runs (the emulator), or `None`.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// assert_eq!(sargon_port::Port::new().rom_id(), None); // the port runs no imported image
+    /// ```
     fn rom_id(&self) -> Option<&RomId> {
         None
     }
     /// The emulator's Z80 core when it is not the default one, `iz80`: `Some("z80emu")`
     /// (`sargon_original::emu::Core`). `None` for the default core and for engines
     /// without a Z80.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// assert_eq!(sargon_port::Port::new().core(), None);
+    /// ```
     fn core(&self) -> Option<&str> {
         None
     }
     /// The engine's recorded name, with the emulator's core when it is not the default
     /// one: `port`, `emulator`, `emulator on z80emu`.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// assert_eq!(sargon_port::Port::new().id_on_core(), "port");
+    /// ```
     fn id_on_core(&self) -> String {
         match self.core() {
             Some(core) => format!("{} on {core}", self.id()),
@@ -412,6 +492,11 @@ pub trait Engine {
     /// `emulator (ROM mine, NOT VERIFIED)`, or `emulator on z80emu (ROM sargon)`: every
     /// result that names its engine then says when it comes from an image that did not
     /// behave as Sargon, and on which core the emulator ran when not the default one.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// assert_eq!(sargon_port::Port::new().name(), "port");
+    /// ```
     fn name(&self) -> String {
         let id = self.id_on_core();
         match self.rom_id() {
@@ -429,6 +514,18 @@ pub trait Engine {
     }
     /// Search `setup` to `opts.depth`, running `hooks` at their points. An engine without
     /// [`Capability::Hooks`] refuses hooks ([`Engine::refuse_hooks`]).
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+    ///
+    /// let start = setup(&shakmaty::Chess::default(), Book::Allowed)?;
+    /// let mut port = sargon_port::Port::new();
+    /// let found = port.search(&start, &SearchOptions::depth(2), &mut Hooks::new())?;
+    /// // MOVENO 1: the book answers, and book_random 0 picks 1.e4.
+    /// assert!(found.from_book);
+    /// assert_eq!(found.best.unwrap().uci(), "e2e4");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn search(
         &mut self,
         setup: &Setup,
@@ -443,6 +540,24 @@ pub trait Engine {
     /// An engine with hooks records its trace at its hook points (this default); an engine
     /// that tells its trace another way (a program that prints it) overrides this, and one
     /// that cannot tell it at all hands over the result event alone.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Detail, Engine, Event, SearchOptions};
+    ///
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// let mut events = Vec::new();
+    /// let found = sargon_port::Port::new().trace(
+    ///     &start,
+    ///     &SearchOptions::depth(1),
+    ///     Detail::Full,
+    ///     &mut [],
+    ///     &mut |e| events.push(e),
+    /// )?;
+    /// let created = events.iter().filter(|e| matches!(e, Event::Created { .. })).count();
+    /// assert_eq!(created, 20); // the root's moves
+    /// assert_eq!(events.last(), Some(&Event::Result { best: found.best, score: found.root_score }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn trace(
         &mut self,
         setup: &Setup,
@@ -468,6 +583,14 @@ pub trait Engine {
     }
 
     /// Check the depth against [`Engine::max_depth`]; engines call this first.
+    ///
+    /// ```
+    /// use sargon_core::Engine;
+    /// let port = sargon_port::Port::new();
+    /// assert!(port.check_depth(20).is_ok());
+    /// let e = port.check_depth(0).unwrap_err();
+    /// assert_eq!(e.to_string(), "depth 0 is outside the port engine's range 1..=20");
+    /// ```
     fn check_depth(&self, depth: u8) -> Result<(), SearchError> {
         if depth == 0 || depth > self.max_depth() {
             return Err(SearchError::DepthOutOfRange {
@@ -481,6 +604,14 @@ pub trait Engine {
 
     /// Refuse, before any work, when this engine lacks `capability`, which `what` (`sargon
     /// models`) needs.
+    ///
+    /// ```
+    /// use sargon_core::{Capability, Engine};
+    /// let port = sargon_port::Port::new();
+    /// assert!(port.require(Capability::Hooks, "sargon models").is_ok());
+    /// let e = port.require(Capability::Z80, "sargon profile").unwrap_err();
+    /// assert_eq!(e.to_string(), "sargon profile needs a Z80, which the engine `port` does not have");
+    /// ```
     fn require(&self, capability: Capability, what: &str) -> Result<(), SearchError> {
         if self.capabilities().has(capability) {
             Ok(())
@@ -494,6 +625,30 @@ pub trait Engine {
     }
 
     /// For an engine without hooks: refuse a search that brings some.
+    ///
+    /// ```
+    /// use sargon_core::{Capabilities, Engine, FnHook, HookPoint, Hooks, SearchError, SearchOptions, Setup};
+    /// use sargon_core::engine::SearchOutcome;
+    ///
+    /// /// An engine that only answers (as a `uci:` engine does).
+    /// struct Answers;
+    /// impl Engine for Answers {
+    ///     fn id(&self) -> String { "answers".into() }
+    ///     fn max_depth(&self) -> u8 { 1 }
+    ///     fn capabilities(&self) -> Capabilities { Capabilities::default() }
+    ///     fn search(&mut self, _: &Setup, _: &SearchOptions, hooks: &mut Hooks)
+    ///         -> Result<SearchOutcome, SearchError> {
+    ///         self.refuse_hooks(hooks)?;
+    ///         Err(SearchError::Stopped)
+    ///     }
+    /// }
+    /// assert!(Answers.refuse_hooks(&Hooks::new()).is_ok());
+    /// let mut count = FnHook::new(&[HookPoint::PointsEnd], |_| {});
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut count);
+    /// let e = Answers.refuse_hooks(&hooks).unwrap_err();
+    /// assert_eq!(e.to_string(), "a search with hooks needs hooks, which the engine `answers` does not have");
+    /// ```
     fn refuse_hooks(&self, hooks: &Hooks) -> Result<(), SearchError> {
         if hooks.is_empty() {
             Ok(())

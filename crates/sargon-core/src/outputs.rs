@@ -150,11 +150,26 @@ pub struct Files {
 
 impl Files {
     /// No files yet.
+    ///
+    /// ```
+    /// use sargon_core::outputs::Files;
+    /// assert!(Files::new().check().is_ok()); // nothing to check
+    /// ```
     pub fn new() -> Files {
         Files::default()
     }
 
     /// A file the command reads, named by `what` (`--epd`, `the PGN file`).
+    ///
+    /// ```
+    /// use sargon_core::outputs::{Files, Mode};
+    /// let dir = tempfile::tempdir()?;
+    /// let epd = dir.path().join("a.epd");
+    /// std::fs::write(&epd, "")?;
+    /// let files = Files::new().input("--epd", Some(&epd)).output("-o", Some(&epd), Mode::Whole);
+    /// assert!(files.check().unwrap_err().to_string().contains("also an input (--epd)"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn input(mut self, what: &str, path: Option<&Path>) -> Files {
         if let Some(path) = path {
             self.inputs.push((what.to_string(), path.to_path_buf()));
@@ -164,6 +179,16 @@ impl Files {
 
     /// Files the command reads and adds together, all named by `what`: each must be a
     /// different file.
+    ///
+    /// ```
+    /// use sargon_core::outputs::Files;
+    /// let dir = tempfile::tempdir()?;
+    /// let a = dir.path().join("a.json");
+    /// std::fs::write(&a, "")?;
+    /// assert!(Files::new().inputs("--load", &[a.clone()]).check().is_ok());
+    /// assert!(Files::new().inputs("--load", &[a.clone(), a]).check().is_err()); // would count twice
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn inputs(mut self, what: &str, paths: &[PathBuf]) -> Files {
         for path in paths {
             self = self.input(what, Some(path));
@@ -173,12 +198,30 @@ impl Files {
     }
 
     /// The ROM store directory: the program's own input, never a place for an output.
+    ///
+    /// ```
+    /// use sargon_core::outputs::{Files, Mode};
+    /// let dir = tempfile::tempdir()?;
+    /// let inside = dir.path().join("out.txt");
+    /// let files = Files::new().store(dir.path()).output("-o", Some(&inside), Mode::Whole);
+    /// assert!(files.check().is_err()); // never an output in the ROM store
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn store(mut self, dir: &Path) -> Files {
         self.store = Some(dir.to_path_buf());
         self
     }
 
     /// A file the command writes, named by `what` (`--plot`, `-o`).
+    ///
+    /// ```
+    /// use sargon_core::outputs::{Files, Mode};
+    /// let dir = tempfile::tempdir()?;
+    /// let out = dir.path().join("plot.svg");
+    /// let twice = Files::new().output("--plot", Some(&out), Mode::Whole).output("-o", Some(&out), Mode::Whole);
+    /// assert!(twice.check().unwrap_err().to_string().starts_with("--plot and -o name the same file"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn output(mut self, what: &str, path: Option<&Path>, mode: Mode) -> Files {
         if let Some(path) = path {
             self.outputs
@@ -189,6 +232,16 @@ impl Files {
 
     /// Check every output before any work: writable, not an input, not another output,
     /// not in the ROM store.
+    ///
+    /// ```
+    /// use sargon_core::outputs::{Files, Mode};
+    /// let dir = tempfile::tempdir()?;
+    /// let ok = dir.path().join("results.jsonl");
+    /// assert!(Files::new().output("--out", Some(&ok), Mode::Results).check().is_ok());
+    /// let nowhere = dir.path().join("no-such-dir").join("results.jsonl");
+    /// assert!(Files::new().output("--out", Some(&nowhere), Mode::Results).check().is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check(&self) -> Result<()> {
         for (what, paths) in &self.lists {
             for (i, path) in paths.iter().enumerate() {
@@ -247,6 +300,17 @@ impl Files {
 
 /// Whether `a` and `b` are one file: the same device and inode, whatever the links
 /// between their names. A path that does not exist is no file yet, so no input.
+///
+/// ```
+/// use sargon_core::outputs::same_file;
+/// let dir = tempfile::tempdir()?;
+/// let (a, link) = (dir.path().join("a"), dir.path().join("link"));
+/// std::fs::write(&a, "")?;
+/// std::fs::hard_link(&a, &link)?;
+/// assert!(same_file(&a, &link));
+/// assert!(!same_file(&a, &dir.path().join("missing")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn same_file(a: &Path, b: &Path) -> bool {
     match (fs::metadata(a), fs::metadata(b)) {
         (Ok(a), Ok(b)) => same_inode(&a, &b),
@@ -410,6 +474,17 @@ fn temporary_beside(path: &Path) -> PathBuf {
 /// Write `bytes` as the whole of `path`: to a temporary file in its directory, synced,
 /// then renamed over it, so that an interrupted run leaves the old file whole. The old
 /// file's permissions are kept. A device or a pipe (`/dev/stdout`) is written directly.
+///
+/// ```
+/// use sargon_core::outputs::write_whole;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("report.txt");
+/// write_whole(&path, b"old")?;
+/// write_whole(&path, b"new")?;
+/// assert_eq!(std::fs::read(&path)?, b"new");
+/// assert_eq!(std::fs::read_dir(dir.path())?.count(), 1); // no temporary file left
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
     let context = |e: io::Error| OutputError::CannotWrite {
         what: String::new(),
@@ -440,6 +515,15 @@ pub fn write_whole(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Open a results file for the run: created if missing, read from the start, appended to
 /// at the end, and locked so that no second run writes to it at the same time. A second
 /// run is refused with the process that holds the lock, where the system says.
+///
+/// ```
+/// use sargon_core::outputs::open_results;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("results.jsonl");
+/// let _first = open_results(&path)?;
+/// assert!(open_results(&path).is_err()); // locked by the first run
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn open_results(path: &Path) -> Result<File> {
     if let Ok(meta) = fs::metadata(path) {
         if meta.is_dir() {
@@ -495,6 +579,19 @@ pub fn open_results(path: &Path) -> Result<File> {
 /// first result) is removed again, so that a failed command leaves nothing behind. Only
 /// under the file's lock: an empty file another run has just created and is writing is
 /// never touched.
+///
+/// ```
+/// use sargon_core::outputs::{open_results, removing_an_empty_new_results_file};
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("results.jsonl");
+/// let failed: Result<(), &str> = removing_an_empty_new_results_file(Some(&path), || {
+///     let _file = open_results(&path).map_err(|_| "cannot open")?;
+///     Err("the first search failed")
+/// });
+/// assert_eq!(failed, Err("the first search failed"));
+/// assert!(!path.exists()); // the empty file it made is gone
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn removing_an_empty_new_results_file<T, E>(
     path: Option<&Path>,
     work: impl FnOnce() -> Result<T, E>,

@@ -29,6 +29,17 @@ use crate::trace::Event;
 use crate::vocab::SMove;
 
 /// The principal variation from a trace's `best` events (other events are ignored).
+///
+/// ```
+/// use sargon_core::pv::principal_variation;
+/// use sargon_core::{Event, SMove, Score};
+///
+/// let (e4, e5, d4) = (SMove::plain(35, 55), SMove::plain(85, 65), SMove::plain(34, 54));
+/// let best = |path: Vec<SMove>| Event::Best { path, score: Score(0x80) };
+/// assert_eq!(principal_variation([best(vec![e4, e5]), best(vec![e4])].iter()), [e4, e5]);
+/// // A later ply-1 node without its reply replaces the line.
+/// assert_eq!(principal_variation([best(vec![e4, e5]), best(vec![e4]), best(vec![d4])].iter()), [d4]);
+/// ```
 pub fn principal_variation<'a>(events: impl DoubleEndedIterator<Item = &'a Event>) -> Vec<SMove> {
     let mut pv: Vec<SMove> = Vec::new();
     for e in events.rev() {
@@ -58,11 +69,31 @@ pub struct PvTracker {
 
 impl PvTracker {
     /// A tracker that has seen no event yet.
+    ///
+    /// ```
+    /// use sargon_core::pv::PvTracker;
+    /// assert!(PvTracker::new().line().is_empty());
+    /// ```
     pub fn new() -> PvTracker {
         PvTracker::default()
     }
 
     /// Take one event of the trace (all but `best` are ignored).
+    ///
+    /// ```
+    /// use sargon_core::pv::{principal_variation, PvTracker};
+    /// use sargon_core::{Event, SMove, Score};
+    ///
+    /// let (e4, e5, d4) = (SMove::plain(35, 55), SMove::plain(85, 65), SMove::plain(34, 54));
+    /// let best = |path: Vec<SMove>| Event::Best { path, score: Score(0x80) };
+    /// let events = [best(vec![d4]), best(vec![e4, e5]), best(vec![e4])];
+    /// let mut tracker = PvTracker::new();
+    /// for e in &events {
+    ///     tracker.add(e);
+    /// }
+    /// assert_eq!(tracker.line(), [e4, e5]);
+    /// assert_eq!(tracker.line(), principal_variation(events.iter()));
+    /// ```
     pub fn add(&mut self, event: &Event) {
         let Event::Best { path, .. } = event else {
             return;
@@ -83,6 +114,15 @@ impl PvTracker {
     }
 
     /// The principal variation of the events so far.
+    ///
+    /// ```
+    /// use sargon_core::pv::PvTracker;
+    /// use sargon_core::{Event, SMove, Score};
+    ///
+    /// let mut tracker = PvTracker::new();
+    /// tracker.add(&Event::Best { path: vec![SMove::plain(35, 55)], score: Score(0x80) });
+    /// assert_eq!(tracker.line(), [SMove::plain(35, 55)]);
+    /// ```
     pub fn line(&self) -> &[SMove] {
         self.lines.get(1).map_or(&[], |l| l.as_slice())
     }

@@ -183,6 +183,14 @@ impl DataState {
 
     /// The name of cell `i`: a variable (`NPLY`), or an area and offset (`BOARDA+21`,
     /// `MLIST+126`, `PLYIX+4`).
+    ///
+    /// ```
+    /// use sargon_core::state::{DataState, POINTERS, VARIABLES};
+    /// assert_eq!(DataState::name(0), "M1");
+    /// let tables = VARIABLES.len() + POINTERS.len();
+    /// assert_eq!(DataState::name(tables), "DIRECT");
+    /// assert_eq!(DataState::name(tables + 52 + 21), "BOARDA+21"); // a1
+    /// ```
     pub fn name(i: usize) -> String {
         let vars = VARIABLES.len();
         let ptrs = vars + POINTERS.len();
@@ -215,6 +223,29 @@ impl DataState {
     /// Whether cell `i` is the same in `self` and `other`: equal, or, in the move list,
     /// bytes of a pointer word that points at the same place in each engine's own areas
     /// (the word ending or starting at `i`).
+    ///
+    /// ```
+    /// use sargon_core::state::DataState;
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// // Sargon's state at the first POINTS, in two searches of the same position.
+    /// let first_state = || -> Result<DataState, Box<dyn std::error::Error>> {
+    ///     let mut first = None;
+    ///     let mut hook = FnHook::new(&[HookPoint::PointsEnd], |e| {
+    ///         first.get_or_insert_with(|| e.search().state());
+    ///     });
+    ///     let mut hooks = Hooks::new();
+    ///     hooks.add(&mut hook);
+    ///     let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    ///     sargon_port::Port::new().search(&start, &SearchOptions::depth(1), &mut hooks)?;
+    ///     drop(hooks);
+    ///     drop(hook);
+    ///     Ok(first.unwrap())
+    /// };
+    /// let (a, b) = (first_state()?, first_state()?);
+    /// assert!((0..a.cells.len()).all(|i| a.same(&b, i)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn same(&self, other: &DataState, i: usize) -> bool {
         let (a, b) = (self.cells[i], other.cells[i]);
         if a == b {
@@ -242,6 +273,36 @@ impl DataState {
     }
 
     /// The first cell where `self` and `other` differ, skipping the cells `skip` names.
+    ///
+    /// ```
+    /// use sargon_core::state::{DataState, POINTERS, VARIABLES};
+    /// use sargon_core::{parse_position, setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// // Sargon's state at the first POINTS of a search of `fen`.
+    /// let first_state = |fen: &str| -> Result<DataState, Box<dyn std::error::Error>> {
+    ///     let mut first = None;
+    ///     let mut hook = FnHook::new(&[HookPoint::PointsEnd], |e| {
+    ///         first.get_or_insert_with(|| e.search().state());
+    ///     });
+    ///     let mut hooks = Hooks::new();
+    ///     hooks.add(&mut hook);
+    ///     let s = setup(&parse_position(fen)?, Book::Off)?;
+    ///     sargon_port::Port::new().search(&s, &SearchOptions::depth(1), &mut hooks)?;
+    ///     drop(hooks);
+    ///     drop(hook);
+    ///     Ok(first.unwrap())
+    /// };
+    /// let start = first_state("startpos")?;
+    /// assert_eq!(start.first_difference(&first_state("startpos")?, &|_| false), None);
+    /// let other = first_state("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 0 1")?;
+    /// let i = start.first_difference(&other, &|_| false).unwrap();
+    /// assert_eq!(DataState::name(i), "BRDC"); // the board control, a variable
+    /// // Skipping the variables and pointers, the board: h1, without its rook.
+    /// let vars = VARIABLES.len() + POINTERS.len();
+    /// let j = start.first_difference(&other, &|j| j < vars).unwrap();
+    /// assert_eq!(DataState::name(j), "BOARDA+28");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn first_difference(
         &self,
         other: &DataState,

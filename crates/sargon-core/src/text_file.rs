@@ -85,12 +85,35 @@ pub const MAX_BYTES: u64 = 1 << 30;
 
 /// Read the file at `path` as text by the rules of the module; `what` names the format
 /// in a refusal ("JSON").
+///
+/// ```
+/// use sargon_core::text_file::{read, NotUtf8};
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("games.pgn");
+/// std::fs::write(&path, b"[White \"J\xF6rg\"]\n")?;
+/// let text = read(&path, NotUtf8::Latin1, "PGN")?;
+/// assert_eq!((text.text.as_str(), text.latin1_from_line), ("[White \"Jörg\"]\n", Some(1)));
+/// assert!(read(&path, NotUtf8::Refuse, "JSON").is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read(path: &Path, not_utf8: NotUtf8, what: &'static str) -> Result<Text, TextFileError> {
     decode(&read_bytes(path)?, not_utf8, what)
 }
 
 /// The bytes of the text file at `path`, at most [`MAX_BYTES`] (for a reader that decodes
 /// them itself: an assembly source or listing).
+///
+/// ```
+/// use sargon_core::text_file::read_bytes;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("sargon.asm");
+/// std::fs::write(&path, "\u{FEFF}        ORG 0\n")?;
+/// assert_eq!(read_bytes(&path)?, b"\xEF\xBB\xBF        ORG 0\n"); // the bytes as they are
+/// assert!(read_bytes(&dir.path().join("missing.asm")).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, TextFileError> {
     read_at_most(std::fs::File::open(path)?, MAX_BYTES)
 }
@@ -109,11 +132,28 @@ fn read_at_most(reader: impl std::io::Read, limit: u64) -> Result<Vec<u8>, TextF
 
 /// `bytes` without the UTF-8 byte-order mark it may start with (for a reader of text that
 /// is not one of the formats [`decode`] takes: an assembly listing).
+///
+/// ```
+/// use sargon_core::text_file::without_bom;
+/// assert_eq!(without_bom(b"\xEF\xBB\xBFORG 0"), b"ORG 0");
+/// assert_eq!(without_bom(b"ORG 0"), b"ORG 0");
+/// ```
 pub fn without_bom(bytes: &[u8]) -> &[u8] {
     bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
 }
 
 /// A file's bytes as text, by the rules of the module.
+///
+/// ```
+/// use sargon_core::text_file::{decode, NotUtf8};
+///
+/// let pgn = decode(b"\xEF\xBB\xBF1. e4 e5", NotUtf8::Latin1, "PGN")?;
+/// assert_eq!((pgn.text.as_str(), pgn.latin1_from_line), ("1. e4 e5", None));
+/// let e = decode(b"{}\n\xE9", NotUtf8::Refuse, "JSON").unwrap_err();
+/// assert_eq!(e.to_string(), "line 2 is not UTF-8 (JSON files are UTF-8)");
+/// assert!(decode(b"\xFF\xFEx", NotUtf8::Latin1, "PGN").is_err()); // UTF-16
+/// # Ok::<(), sargon_core::text_file::TextFileError>(())
+/// ```
 pub fn decode(bytes: &[u8], not_utf8: NotUtf8, what: &'static str) -> Result<Text, TextFileError> {
     if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
         return Err(TextFileError::Utf16);

@@ -280,6 +280,24 @@ pub struct Recorder<'s> {
 
 impl<'s> Recorder<'s> {
     /// A recorder passing events at `detail` to `sink`.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Detail, Engine, Event, Hooks, Recorder, SearchOptions};
+    ///
+    /// let mut best_events = 0;
+    /// let mut recorder = Recorder::new(Detail::BestOnly, |e| {
+    ///     assert!(matches!(e, Event::Best { .. }));
+    ///     best_events += 1;
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut recorder);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(recorder);
+    /// assert!(best_events > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(detail: Detail, sink: impl FnMut(Event) + 's) -> Self {
         Recorder {
             detail,
@@ -288,6 +306,23 @@ impl<'s> Recorder<'s> {
     }
 
     /// A recorder that appends to a vector.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Detail, Engine, Event, Hooks, Recorder, SearchOptions};
+    ///
+    /// let mut events = Vec::new();
+    /// let mut recorder = Recorder::into_vec(Detail::Full, &mut events);
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut recorder);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(1), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(recorder);
+    /// // The root's 20 moves are created.
+    /// let created = events.iter().filter(|e| matches!(e, Event::Created { path } if path.len() == 1));
+    /// assert_eq!(created.count(), 20);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_vec(detail: Detail, events: &'s mut Vec<Event>) -> Self {
         Recorder::new(detail, move |e| events.push(e))
     }

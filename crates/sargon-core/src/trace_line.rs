@@ -265,6 +265,16 @@ impl Event {
     /// The event as its written forms carry it: every move's flag byte reduced to the
     /// promotion bit (the `q` of `e7e8q`). Two events are written alike exactly when their
     /// `as_written` forms are equal.
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove, Sq};
+    ///
+    /// // Sargon's flag byte, reduced to the promotion bit of the written form.
+    /// let flagged = SMove { from: Sq(35), to: Sq(55), flags: 0x08 };
+    /// let event = Event::Created { path: vec![flagged] };
+    /// assert_eq!(event.as_written(), Event::Created { path: vec![SMove::plain(35, 55)] });
+    /// assert_eq!(event.as_written().to_json(), event.to_json());
+    /// ```
     pub fn as_written(&self) -> Event {
         let moves = |path: &Path| -> Path { path.iter().map(written_move).collect() };
         match self {

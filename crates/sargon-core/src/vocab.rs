@@ -130,6 +130,13 @@ pub struct SMove {
 impl SMove {
     /// A move without flags, from Sargon's square numbers: what a hand-made trace or a test
     /// writes (`SMove::plain(35, 55)` is e2-e4).
+    ///
+    /// ```
+    /// use sargon_core::{SMove, Sq};
+    /// let e2e4 = SMove::plain(35, 55);
+    /// assert_eq!((e2e4.from, e2e4.to, e2e4.flags), (Sq(35), Sq(55), 0));
+    /// assert_eq!(e2e4.uci(), "e2e4");
+    /// ```
     pub fn plain(from: u8, to: u8) -> SMove {
         SMove {
             from: Sq(from),
@@ -286,6 +293,11 @@ impl Side {
     }
 
     /// Sargon's colour byte for the side (0 or 0x80).
+    ///
+    /// ```
+    /// use sargon_core::vocab::Side;
+    /// assert_eq!((Side::White.byte(), Side::Black.byte()), (0, 0x80));
+    /// ```
     pub fn byte(self) -> u8 {
         match self {
             Side::White => 0,
@@ -326,6 +338,11 @@ impl PieceKind {
     }
 
     /// Sargon's code, 1-6.
+    ///
+    /// ```
+    /// use sargon_core::vocab::PieceKind;
+    /// assert_eq!((PieceKind::Pawn.code(), PieceKind::King.code()), (1, 6));
+    /// ```
     pub fn code(self) -> u8 {
         self as u8
     }
@@ -364,11 +381,27 @@ pub struct Board(pub [u8; BOARD_SIZE]);
 
 impl Board {
     /// The byte at a square index (any index 0-119, border included).
+    ///
+    /// ```
+    /// use sargon_core::{position::board_of, vocab::Board, Sq};
+    /// let board = Board(board_of(&shakmaty::Chess::default()));
+    /// assert_eq!(board.byte(Sq(21)), 4); // a1: a White rook (code 4) that has not moved
+    /// assert_eq!(board.byte(Sq(91)), 0x84); // a8: a Black one
+    /// assert_eq!(board.byte(Sq(55)), 0); // e4: empty
+    /// ```
     pub fn byte(&self, sq: Sq) -> u8 {
         self.0[sq.0 as usize]
     }
 
     /// The piece on a square; `None` when it is empty or on the border.
+    ///
+    /// ```
+    /// use sargon_core::{position::board_of, vocab::{Board, PieceKind, Side}, Sq};
+    /// let board = Board(board_of(&shakmaty::Chess::default()));
+    /// let d8 = board.piece_at(Sq(94)).unwrap();
+    /// assert_eq!((d8.kind, d8.side), (PieceKind::Queen, Side::Black));
+    /// assert_eq!(board.piece_at(Sq(0)), None); // the border
+    /// ```
     pub fn piece_at(&self, sq: Sq) -> Option<Piece> {
         Piece::from_board_byte(self.byte(sq))
     }

@@ -48,6 +48,12 @@ impl Default for Coverage {
 
 impl Coverage {
     /// Nothing executed yet.
+    ///
+    /// ```
+    /// use sargon_original::coverage::Coverage;
+    /// let nothing = Coverage::new();
+    /// assert!((0..=u16::MAX).all(|a| !nothing.ran(a)));
+    /// ```
     pub fn new() -> Coverage {
         Coverage {
             flags: vec![0; 0x10000],
@@ -78,6 +84,11 @@ impl Coverage {
     }
 
     /// Did the instruction at `addr` ever run?
+    ///
+    /// ```
+    /// use sargon_original::coverage::Coverage;
+    /// assert!(!Coverage::new().ran(0x100));
+    /// ```
     pub fn ran(&self, addr: u16) -> bool {
         self.flags[usize::from(addr)] & RAN != 0
     }
@@ -106,6 +117,12 @@ pub enum Missed {
 
 impl Missed {
     /// For people: `never ran`, `never taken`, `always taken`.
+    ///
+    /// ```
+    /// use sargon_original::coverage::Missed;
+    /// assert_eq!(Missed::NeverRan.describe(), "never ran");
+    /// assert_eq!(Missed::NeverTaken.describe(), "branch never taken");
+    /// ```
     pub fn describe(self) -> &'static str {
         match self {
             Missed::NeverRan => "never ran",
@@ -174,6 +191,19 @@ pub struct Report {
 
 impl Report {
     /// Instructions of the search routines, and how many ran.
+    ///
+    /// ```
+    /// use sargon_original::coverage::{report, Coverage};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("two.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+    /// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+    /// // Nothing ran: none of the four instructions a search can reach.
+    /// let r = report(&rom, &Coverage::new(), &[]);
+    /// assert_eq!(r.instructions(), (4, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn instructions(&self) -> (usize, usize) {
         self.routines.iter().fold((0, 0), |(t, r), c| {
             (t + c.instructions, r + c.instructions_ran)
@@ -181,6 +211,18 @@ impl Report {
     }
 
     /// Branch directions of the search routines, and how many occurred.
+    ///
+    /// ```
+    /// use sargon_original::coverage::{report, Coverage};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("two.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+    /// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+    /// // No conditional jump, call or return: no direction to take.
+    /// assert_eq!(report(&rom, &Coverage::new(), &[]).directions(), (0, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn directions(&self) -> (usize, usize) {
         self.routines
             .iter()
@@ -188,6 +230,17 @@ impl Report {
     }
 
     /// Bytes of the data regions, and how many were read.
+    ///
+    /// ```
+    /// use sargon_original::coverage::{report, Coverage};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("two.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+    /// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+    /// assert_eq!(report(&rom, &Coverage::new(), &[]).table_bytes(), (0, 0)); // no tables
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table_bytes(&self) -> (usize, usize) {
         self.tables
             .iter()
@@ -220,6 +273,19 @@ fn conditional(ins: &Instruction) -> bool {
 
 /// Lay `coverage` (instructions executed) and `reads` (for each address, whether a search
 /// read the image's byte there before anything overwrote it) over `rom`'s program map.
+///
+/// ```
+/// use sargon_original::coverage::report;
+/// # let dir = tempfile::tempdir()?;
+/// # let file = dir.path().join("two.asm");
+/// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+/// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+/// let r = report(&rom, &Default::default(), &[]);
+/// assert_eq!(r.instructions(), (4, 0));
+/// assert!(r.routines.iter().any(|routine| routine.name == "SUB"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn report(rom: &Rom, coverage: &Coverage, reads: &[bool]) -> Report {
     let program = Program::of_rom(rom);
     let blocks = program.code_blocks();

@@ -15,6 +15,17 @@ use crate::z80::{Flow, Instruction, Names};
 use sargon_core::hooks::HookPoint;
 
 /// The hook points' addresses, when the harness can use this ROM.
+///
+/// ```
+/// use sargon_original::listing::hook_addresses;
+/// # let dir = tempfile::tempdir()?;
+/// # let file = dir.path().join("tiny.asm");
+/// # std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+/// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+/// // A program that is not Sargon has no hook points to mark.
+/// assert!(hook_addresses(&rom).is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn hook_addresses(rom: &crate::rom::Rom) -> Vec<(u16, HookPoint)> {
     match emu::Symbols::resolve(rom) {
         Ok(s) => HookPoint::ALL
@@ -56,12 +67,36 @@ pub(crate) type Result<T, E = ListingError> = std::result::Result<T, E>;
 pub(crate) type Notes<'a> = &'a dyn Fn(&str) -> Vec<String>;
 
 /// The listing of one routine or label, by name.
+///
+/// ```
+/// use sargon_original::listing::listing_of;
+/// # use sargon_original::{asm::assemble, Program};
+/// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+/// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+/// let sub = listing_of(&program, &[], "sub")?;
+/// assert!(sub.starts_with("; routine SUB: 0x0104-0x0106, 2 instructions, 3 bytes\n"));
+/// assert!(listing_of(&program, &[], "SUBB").unwrap_err().to_string().contains("close names: SUB"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn listing_of(program: &Program, hooks: &[(u16, HookPoint)], name: &str) -> Result<String> {
     listing_with(program, hooks, None, name)
 }
 
 /// The listing of one routine or label with, under each label, the lines `notes` gives
 /// for it, each as a comment (`  ; LINE`).
+///
+/// ```
+/// use sargon_original::listing::listing_with_notes;
+/// # use sargon_original::{asm::assemble, Program};
+/// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+/// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+/// let notes = |label: &str| if label == "SUB" { vec!["loads 1".to_string()] } else { vec![] };
+/// let sub = listing_with_notes(&program, &[], &notes, "SUB")?;
+/// assert!(sub.contains("  ; loads 1"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn listing_with_notes(
     program: &Program,
     hooks: &[(u16, HookPoint)],
@@ -112,6 +147,18 @@ fn listing_with(
 
 /// Every block of code in address order (see [`Program::code_blocks`]), with a note for
 /// each stretch of bytes in none.
+///
+/// ```
+/// use sargon_original::listing::full_listing;
+/// # use sargon_original::{asm::assemble, Program};
+/// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+/// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+/// let all = full_listing(&program, &[]);
+/// assert!(all.starts_with("; image 0x0100-0x0106: 2 routines (FNDMOV and the targets of CALL instructions)\n"));
+/// assert!(all.contains("SUB"));
+/// # Ok::<(), sargon_original::asm::AsmError>(())
+/// ```
 pub fn full_listing(program: &Program, hooks: &[(u16, HookPoint)]) -> String {
     let blocks = program.code_blocks();
     let mut out = String::new();

@@ -117,6 +117,19 @@ pub struct Profiler {
 impl Profiler {
     /// A profiler for `program`'s routines; the observed code starts at `entry` (FNDMOV)
     /// with SP = `initial_sp`, the harness's call counting as the entry's first call.
+    ///
+    /// ```
+    /// use sargon_original::profile::{entry_sp, Profiler};
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// // Before any instruction, the harness's call of the entry is the only thing counted.
+    /// let profile = Profiler::new(&program, 0x100, entry_sp(0x4000)).finish();
+    /// assert_eq!(profile.rows.len(), 1);
+    /// assert_eq!((profile.rows[0].routine.as_str(), profile.rows[0].calls), ("FNDMOV", 1));
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn new(program: &Program, entry: u16, initial_sp: u16) -> Profiler {
         let mut rows: Vec<RoutineCost> = program
             .routines
@@ -184,6 +197,18 @@ impl Profiler {
     }
 
     /// The profile so far; calls still open are counted up to now.
+    ///
+    /// ```
+    /// use sargon_original::profile::{entry_sp, Profiler};
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// let profile = Profiler::new(&program, 0x104, entry_sp(0x4000)).finish();
+    /// assert_eq!(profile.rows[0].routine, "SUB");
+    /// assert_eq!(profile.totals.instructions, 0);
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn finish(mut self) -> Profile {
         self.close_below(u16::MAX);
         let mut rows: Vec<RoutineCost> = self
@@ -241,6 +266,21 @@ impl Observer for Profiler {
 }
 
 /// Profile one search of `setup` on `emulator`.
+///
+/// ```no_run
+/// use sargon_core::{parse_position, setup, Book, SearchOptions};
+/// use sargon_original::{profile::profile_search, Emulator};
+/// # let store = sargon_original::rom::RomStore::open(None);
+/// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+/// let rom = store.load(None)?;
+/// let mut emulator = Emulator::new(rom)?;
+/// let start = setup(&parse_position("startpos")?, Book::Off)?;
+/// let (profile, outcome) = profile_search(&mut emulator, &start, &SearchOptions::depth(2))?;
+/// // FNDMOV's instructions, which the search's figures count.
+/// assert_eq!(Some(profile.totals.instructions), outcome.stats.z80_instructions);
+/// assert!(profile.rows.iter().any(|r| r.routine == "POINTS"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn profile_search(
     emulator: &mut crate::emu::Emulator,
     setup: &sargon_core::position::Setup,

@@ -45,6 +45,18 @@ pub(crate) const SEARCH_ENTRY: &str = "FNDMOV";
 impl Program {
     /// Analyse an image: `memory` is the 64 KiB address space, the image occupies
     /// `start..end`, `symbols` is its symbol table.
+    ///
+    /// ```
+    /// use sargon_original::{asm::assemble, Program};
+    ///
+    /// let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// let (lo, hi) = a.extent.unwrap();
+    /// let program = Program::new(a.memory.clone(), lo, u32::from(hi) + 1, &a.symbols);
+    /// // The routines: FNDMOV (the search) and what code CALLs.
+    /// let routines: Vec<_> = program.routines.values().map(String::as_str).collect();
+    /// assert_eq!(routines, ["FNDMOV", "SUB"]);
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn new(
         memory: Vec<u8>,
         start: u16,
@@ -86,6 +98,18 @@ impl Program {
     }
 
     /// A program for an imported ROM.
+    ///
+    /// ```
+    /// use sargon_original::{rom::RomStore, Program};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("two.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// let rom = RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+    /// let program = Program::of_rom(&rom);
+    /// assert_eq!((program.start, program.end), (0x100, 0x107));
+    /// assert_eq!(program.routine_at(0x105), Some((0x104, "SUB")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn of_rom(rom: &crate::rom::Rom) -> Program {
         let start = rom.meta.load_address;
         Program::new(
@@ -115,6 +139,17 @@ impl Program {
     }
 
     /// The routine containing `pc`: the last routine entry at or below it.
+    ///
+    /// ```
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// assert_eq!(program.routine_at(0x103), Some((0x100, "FNDMOV")));
+    /// assert_eq!(program.routine_at(0x105), Some((0x104, "SUB")));
+    /// assert_eq!(program.routine_at(0xFF), None);
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn routine_at(&self, pc: u16) -> Option<(u16, &str)> {
         self.routines
             .range(..=pc)
@@ -134,6 +169,16 @@ impl Program {
     }
 
     /// The code starting at `start` (see [`Program`]'s extents).
+    ///
+    /// ```
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// let code: Vec<String> = program.extent(0x100).iter().map(|i| i.text()).collect();
+    /// assert_eq!(code, ["CALL 0104H", "RET"]);
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn extent(&self, start: u16) -> Vec<Instruction> {
         let limit = self.next_routine(start);
         let mut out = Vec::new();
@@ -163,6 +208,17 @@ impl Program {
     /// The code of the image as blocks by start address: every routine's extent, and the
     /// extent of every label outside them that code jumps to (repeated until no jump
     /// leads outside the blocks found).
+    ///
+    /// ```
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// let blocks = program.code_blocks();
+    /// assert_eq!(blocks.keys().copied().collect::<Vec<_>>(), [0x100, 0x104]);
+    /// assert_eq!(blocks[&0x104].len(), 2); // LD A,1 and RET
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn code_blocks(&self) -> std::collections::BTreeMap<u16, Vec<Instruction>> {
         let mut blocks: std::collections::BTreeMap<u16, Vec<Instruction>> =
             self.routines.keys().map(|&r| (r, self.extent(r))).collect();
@@ -233,11 +289,31 @@ impl Program {
     }
 
     /// Every symbol at an address.
+    ///
+    /// ```
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// assert_eq!(program.names_at(0x104), ["SUB"]);
+    /// assert!(program.names_at(0x105).is_empty());
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn names_at(&self, addr: u16) -> &[String] {
         self.names.get(&addr).map(|v| v.as_slice()).unwrap_or(&[])
     }
 
     /// The address of a symbol, by name (case-insensitive).
+    ///
+    /// ```
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+    /// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+    /// assert_eq!(program.lookup("sub"), Some(0x104));
+    /// assert_eq!(program.lookup("nothing"), None);
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
     pub fn lookup(&self, name: &str) -> Option<u16> {
         self.symbols.get(&name.to_ascii_uppercase()).copied()
     }
@@ -279,6 +355,18 @@ impl Program {
 }
 
 /// The block of `blocks` whose instructions cover `addr`: its start address.
+///
+/// ```
+/// use sargon_original::program::block_containing;
+/// # use sargon_original::{asm::assemble, Program};
+/// # let a = assemble("        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let program = Program::new(a.memory.clone(), 0x100, 0x107, &a.symbols);
+/// // `program`: FNDMOV (100H) calls SUB (104H), each ending in RET.
+/// let blocks = program.code_blocks();
+/// assert_eq!(block_containing(&blocks, 0x105), Some(0x104)); // inside LD A,1
+/// assert_eq!(block_containing(&blocks, 0x107), None); // past the image
+/// # Ok::<(), sargon_original::asm::AsmError>(())
+/// ```
 pub fn block_containing(
     blocks: &std::collections::BTreeMap<u16, Vec<Instruction>>,
     addr: u16,

@@ -54,6 +54,8 @@
 //! let outcome = Port::new().search(&setup, &SearchOptions::depth(3), &mut Hooks::new())?;
 //! let best = outcome.best.expect("a move");
 //! println!("{} ({:+.2} pawns)", best.uci(), outcome.score_for_mover().pawns());
+//! assert_eq!(best.uci(), "b1c3"); // the book is off: Sargon searches, and likes 1.Nc3
+//! assert!(!outcome.from_book);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 

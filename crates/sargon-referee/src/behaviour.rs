@@ -159,6 +159,13 @@ pub struct Case {
 
 impl Case {
     /// Part of the quick check?
+    ///
+    /// ```
+    /// use sargon_referee::behaviour::{known_cases, Case};
+    /// assert!(known_cases().iter().any(|c| c.quick() && c.depth <= 2));
+    /// assert!(!Case::unknown("deep", 5, "startpos", false).quick());
+    /// assert!(Case::unknown("shallow", 2, "startpos", false).quick());
+    /// ```
     pub fn quick(&self) -> bool {
         matches!(self.replay, Replay::Model(_)) || self.depth <= QUICK_MAX_DEPTH
     }
@@ -186,6 +193,13 @@ impl Case {
 
     /// A search whose behaviour is not known (`sargon rom coverage` over an EPD file):
     /// replayed, never compared.
+    ///
+    /// ```
+    /// use sargon_referee::behaviour::{Case, Replay};
+    /// let case = Case::unknown("epd-3", 3, "startpos", true);
+    /// assert_eq!(case.replay, Replay::Search { position: "startpos".into(), book: true, book_random: 0 });
+    /// assert_eq!((case.events, case.sha256.as_str()), (0, "")); // nothing known to compare
+    /// ```
     pub fn unknown(label: &str, depth: u8, position: &str, book: bool) -> Case {
         Case {
             label: label.to_string(),
@@ -311,6 +325,14 @@ pub(crate) fn book_field(book: bool, book_random: u8) -> String {
 }
 
 /// The book and random byte of a book column (see `book_field`).
+///
+/// ```
+/// use sargon_referee::behaviour::parse_book_field;
+/// assert_eq!(parse_book_field("nobook"), Some((false, 0)));
+/// assert_eq!(parse_book_field("book"), Some((true, 0)));
+/// assert_eq!(parse_book_field("book1"), Some((true, 1)));
+/// assert_eq!(parse_book_field("books"), None);
+/// ```
 pub fn parse_book_field(field: &str) -> Option<(bool, u8)> {
     match field {
         "nobook" => Some((false, 0)),
@@ -320,6 +342,13 @@ pub fn parse_book_field(field: &str) -> Option<(bool, u8)> {
 }
 
 /// The cases as `roms/behaviour.tsv` holds them.
+///
+/// ```
+/// use sargon_referee::behaviour::{table, Case};
+/// let text = table(&[Case::unknown("mine", 2, "startpos", false)]);
+/// let line = text.lines().find(|l| !l.starts_with('#')).unwrap();
+/// assert_eq!(line, "search\tmine\t2\tnobook\t0\t\t\tstartpos");
+/// ```
 pub fn table(cases: &[Case]) -> String {
     let mut out = String::from(HEADER);
     for c in cases {
@@ -393,6 +422,16 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Case>, TableError> {
 }
 
 /// The known behaviour built into the program.
+///
+/// ```
+/// use sargon_referee::behaviour::{known_cases, table, Replay};
+/// let cases = known_cases();
+/// // The five models of "A Window into Sargon" are among them.
+/// assert_eq!(cases.iter().filter(|c| matches!(c.replay, Replay::Model(_))).count(), 5);
+/// assert!(cases.iter().all(|c| c.events > 0 && c.sha256.len() == 64));
+/// // One line per case in the table, below its header.
+/// assert_eq!(table(&cases).lines().filter(|l| !l.starts_with('#')).count(), cases.len());
+/// ```
 pub fn known_cases() -> Vec<Case> {
     parse(TABLE)
         .expect("roms/behaviour.tsv is written by the tool (tests/it/rom_verify/ checks it)")
@@ -416,6 +455,21 @@ pub struct Mismatch {
 
 impl Mismatch {
     /// The mismatch in a few lines for people.
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove};
+    /// use sargon_referee::behaviour::{Case, Mismatch};
+    /// let m = Mismatch {
+    ///     case: Case::unknown("mine", 1, "startpos", false),
+    ///     event: 3,
+    ///     expected: Some(Event::Created { path: vec![SMove::plain(35, 55)] }),
+    ///     found: None,
+    ///     failure: None,
+    /// };
+    /// let text = m.describe();
+    /// assert!(text.starts_with("first difference: mine at depth 1 (startpos, no book), event #3"));
+    /// assert!(text.ends_with("image: (trace ended)"));
+    /// ```
     pub fn describe(&self) -> String {
         let show = |e: &Option<Event>| match e {
             Some(e) => e.to_string(),
@@ -454,6 +508,14 @@ pub struct Report {
 
 impl Report {
     /// Did every case replayed behave as known?
+    ///
+    /// ```
+    /// use sargon_referee::behaviour::Report;
+    /// let mut report = Report { searches: 3, not_run: 0, failed: false, differing: vec![], first: None };
+    /// assert!(report.alike());
+    /// report.differing.push("bench-2r1nrk1.d2".into());
+    /// assert!(!report.alike());
+    /// ```
     pub fn alike(&self) -> bool {
         self.differing.is_empty()
     }

@@ -47,6 +47,16 @@ pub struct Divergence {
 
 impl Divergence {
     /// The path of the node where the engines parted, from whichever event has one.
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove};
+    /// use sargon_referee::diff::Divergence;
+    ///
+    /// let e2e4 = SMove::plain(35, 55);
+    /// let d = Divergence { index: 7, left: Some(Event::Created { path: vec![e2e4] }), right: None };
+    /// assert_eq!(d.path(), Some(&vec![e2e4]));
+    /// assert_eq!(Divergence { index: 0, left: None, right: None }.path(), None);
+    /// ```
     pub fn path(&self) -> Option<&trace::Path> {
         self.left
             .as_ref()
@@ -56,6 +66,16 @@ impl Divergence {
 
     /// The chess position at the divergence: the root with the path's moves played (as far
     /// as they are legal).
+    ///
+    /// ```
+    /// use sargon_core::{position::fen_of, Event, SMove};
+    /// use sargon_referee::diff::Divergence;
+    ///
+    /// let path = vec![SMove::plain(35, 55), SMove::plain(85, 65)]; // 1.e4 e5
+    /// let d = Divergence { index: 0, left: None, right: Some(Event::Created { path }) };
+    /// let at = d.position(&shakmaty::Chess::default());
+    /// assert_eq!(fen_of(&at), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    /// ```
     pub fn position(&self, root: &Chess) -> Chess {
         let mut pos = root.clone();
         for m in self.path().map(|p| p.as_slice()).unwrap_or(&[]) {
@@ -144,6 +164,52 @@ pub struct Comparison {
 /// Run the same search on both engines at once and compare their traces event by event,
 /// in bounded memory; a divergence stops both. A stop flag in `opts` stops the comparison
 /// from outside ([`SearchError::Stopped`]).
+///
+/// ```
+/// use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
+/// use sargon_core::hooks::{FnHook, Hook, HookEvent, HookPoint, Hooks};
+/// use sargon_core::{setup, Book, Detail, Event, Score, Setup};
+/// use sargon_port::Port;
+/// use sargon_referee::diff::compare;
+///
+/// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+/// let opts = SearchOptions::depth(2);
+/// // The port against itself: the same trace, event for event.
+/// let same = compare(&mut Port::new(), &mut Port::new(), &start, &opts)?;
+/// assert!(same.divergence.is_none() && same.events > 100);
+///
+/// /// The port with every score nudged by one step: a port with a bug.
+/// struct Nudged(Port);
+/// impl Engine for Nudged {
+///     fn id(&self) -> String { "nudged".into() }
+///     fn max_depth(&self) -> u8 { self.0.max_depth() }
+///     fn capabilities(&self) -> Capabilities { self.0.capabilities() }
+///     fn search(&mut self, s: &Setup, o: &SearchOptions, h: &mut Hooks)
+///         -> Result<SearchOutcome, SearchError> {
+///         self.0.search(s, o, h)
+///     }
+///     fn trace(&mut self, s: &Setup, o: &SearchOptions, d: Detail, _: &mut [&mut dyn Hook],
+///         sink: &mut dyn FnMut(Event)) -> Result<SearchOutcome, SearchError> {
+///         let mut nudge = FnHook::new(&[HookPoint::PointsEnd], |e| {
+///             if let HookEvent::PointsEnd(v) = e {
+///                 v.set_score(Score(v.score().0.wrapping_add(1)));
+///             }
+///         });
+///         self.0.trace(s, o, d, &mut [&mut nudge], sink)
+///     }
+/// }
+/// let parted = compare(&mut Port::new(), &mut Nudged(Port::new()), &start, &opts)?;
+/// let d = parted.divergence.expect("the nudged port parts");
+/// // The first score differs, by the one step.
+/// match (d.left, d.right) {
+///     (Some(Event::Eval { score: a, .. }), Some(Event::Eval { score: b, .. })) => {
+///         assert_eq!(b.0, a.0.wrapping_add(1))
+///     }
+///     other => panic!("not two scores: {other:?}"),
+/// }
+/// assert_eq!(parted.events, d.index);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn compare(
     left: &mut (dyn Engine + Send),
     right: &mut (dyn Engine + Send),

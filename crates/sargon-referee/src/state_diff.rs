@@ -112,6 +112,12 @@ fn cell_count() -> usize {
 /// Of `names`, those that leave out no cell: neither a cell's name nor a variable's or an
 /// area's (`VALM`, `MLIST`, `PLYIX+32`). A name that matches nothing would compare what
 /// the person meant to leave out, so callers refuse these.
+///
+/// ```
+/// use sargon_referee::state_diff::unknown_names;
+/// let names = ["VALM".to_string(), "MLIST".into(), "BOARDA+21".into(), "NOSUCH".into()];
+/// assert_eq!(unknown_names(&names), ["NOSUCH"]);
+/// ```
 pub fn unknown_names(names: &[String]) -> Vec<&str> {
     let cells: Vec<String> = (0..cell_count()).map(DataState::name).collect();
     names
@@ -122,6 +128,39 @@ pub fn unknown_names(names: &[String]) -> Vec<&str> {
 }
 
 /// Run the same search on both engines and compare Sargon's whole data at every point.
+///
+/// ```
+/// use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
+/// use sargon_core::{setup, Book, Hooks, Setup};
+/// use sargon_port::Port;
+/// use sargon_referee::state_diff::{compare_state, StateOptions};
+///
+/// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+/// let opts = SearchOptions::depth(1);
+/// let same = compare_state(&mut Port::new(), &mut Port::new(), &start, &opts, &StateOptions::default())?;
+/// assert!(same.difference.is_none() && same.parted.is_none() && same.snapshots > 0);
+///
+/// /// The port, told a later move number than the position's.
+/// struct Later(Port);
+/// impl Engine for Later {
+///     fn id(&self) -> String { "later".into() }
+///     fn max_depth(&self) -> u8 { self.0.max_depth() }
+///     fn capabilities(&self) -> Capabilities { self.0.capabilities() }
+///     fn search(&mut self, s: &Setup, o: &SearchOptions, h: &mut Hooks)
+///         -> Result<SearchOutcome, SearchError> {
+///         let later = Setup { moveno: s.moveno + 10, ..s.clone() };
+///         self.0.search(&later, o, h)
+///     }
+/// }
+/// let found = compare_state(&mut Port::new(), &mut Later(Port::new()), &start, &opts, &StateOptions::default())?;
+/// let d = found.difference.expect("MOVENO differs");
+/// assert_eq!((d.snapshot, d.name.as_str()), (0, "MOVENO"));
+/// // Left out, MOVENO differs nowhere (at depth 1 its value changes no score).
+/// let skip = StateOptions { skip: vec!["MOVENO".into()] };
+/// let skipped = compare_state(&mut Port::new(), &mut Later(Port::new()), &start, &opts, &skip)?;
+/// assert!(skipped.difference.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn compare_state(
     left: &mut (dyn Engine + Send),
     right: &mut (dyn Engine + Send),

@@ -39,6 +39,13 @@ pub enum Scope {
 
 impl Scope {
     /// The known cases this scope replays.
+    ///
+    /// ```
+    /// use sargon_referee::verify::Scope;
+    /// let (quick, full) = (Scope::Quick.cases(), Scope::Full.cases());
+    /// assert!(quick.iter().all(|c| c.quick()));
+    /// assert!(quick.len() < full.len() && full.iter().any(|c| c.depth == 5));
+    /// ```
     pub fn cases(self) -> Vec<Case> {
         behaviour::known_cases()
             .into_iter()
@@ -47,6 +54,11 @@ impl Scope {
     }
 
     /// What the scope replays, for people.
+    ///
+    /// ```
+    /// use sargon_referee::verify::Scope;
+    /// assert_eq!(Scope::Quick.describe(), "the golden searches of depths 1-2 and the five models");
+    /// ```
     pub fn describe(self) -> &'static str {
         match self {
             Scope::Quick => "the golden searches of depths 1-2 and the five models",
@@ -71,6 +83,18 @@ pub struct Verification {
 
 impl Verification {
     /// Did the image behave as the known Sargon in every search replayed?
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// use sargon_referee::behaviour::Report;
+    /// use sargon_referee::verify::{Scope, Verification};
+    ///
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let mut check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
+    /// assert!(check.alike());
+    /// check.behaviour.differing.push("model-1.d3".into());
+    /// assert!(!check.alike());
+    /// ```
     pub fn alike(&self) -> bool {
         self.behaviour.alike()
     }
@@ -79,6 +103,20 @@ impl Verification {
     /// every search replayed, and the same code and data as the known transcription in
     /// every routine a search can reach and every table a search read? (Differences only
     /// where no search runs or reads are allowed, and named.)
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// use sargon_referee::behaviour::Report;
+    /// use sargon_referee::verify::{Scope, Verification};
+    ///
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let mut check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
+    /// // Differences where no search runs are allowed; where it runs, not.
+    /// check.differences.other_code.push("DSPBRD".into());
+    /// assert!(check.verified());
+    /// check.differences.search_code.push("POINTS".into());
+    /// assert!(check.alike() && !check.verified());
+    /// ```
     pub fn verified(&self) -> bool {
         self.alike() && !self.differences.in_search()
     }
@@ -116,6 +154,18 @@ impl Verification {
     }
 
     /// One line, as `rom.json` keeps it.
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// use sargon_referee::behaviour::Report;
+    /// use sargon_referee::verify::{Scope, Verification};
+    ///
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
+    /// assert!(check.summary().starts_with(
+    ///     "behaves as the known Sargon image in 40 searches (the golden searches of depths 1-2 and the five models)"
+    /// ));
+    /// ```
     pub fn summary(&self) -> String {
         let b = &self.behaviour;
         let mut s = if self.alike() {
@@ -151,6 +201,19 @@ impl Verification {
     }
 
     /// The findings for people, several lines.
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// use sargon_referee::behaviour::Report;
+    /// use sargon_referee::verify::{Scope, Verification};
+    ///
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec!["model-1.d3".into()], first: None };
+    /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
+    /// assert!(check.report().starts_with(
+    ///     "behaviour: DIFFERENT from the known Sargon image in 1 of 40 searches (the golden \
+    ///      searches of depths 1-2 and the five models), checked in 1.0 s\n"
+    /// ));
+    /// ```
     pub fn report(&self) -> String {
         let b = &self.behaviour;
         let mut out = String::new();
@@ -246,6 +309,11 @@ pub enum VerifyError {
 }
 
 /// Worker threads for a check: one per core, at most four.
+///
+/// ```
+/// let workers = sargon_referee::verify::default_workers();
+/// assert!((1..=4).contains(&workers));
+/// ```
 pub fn default_workers() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }
@@ -253,6 +321,22 @@ pub fn default_workers() -> usize {
 /// Check `rom`: replay `scope`'s known searches on it in the emulator (`workers`
 /// threads, `progress` called per search) and compare its routines' fingerprints. An
 /// image the harness cannot run is an error ([`RomError`]), not a verdict.
+///
+/// ```
+/// use sargon_original::rom::RomStore;
+/// use sargon_referee::verify::{verify, Scope};
+///
+/// // A tiny program of the project's assembler is no Sargon: the emulator refuses it
+/// // before any search (the known image needs one imported: `sargon rom verify`).
+/// let dir = tempfile::tempdir()?;
+/// let file = dir.path().join("tiny.asm");
+/// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+/// let tiny = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+/// let e = verify(&tiny, Scope::Quick, 1, &|_| {}).unwrap_err();
+/// let lacks = "ROM `tiny` lacks the symbol FNDMOV, which the emulator harness needs";
+/// assert_eq!(e.to_string(), format!("{lacks}: is it the Sargon transcription?"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify(
     rom: &Rom,
     scope: Scope,
@@ -292,6 +376,22 @@ pub fn verify(
 /// Run `cases` on `rom` in the emulator (`workers` threads, `progress` per search), noting
 /// every instruction executed and every image byte read, and lay that over the program
 /// map ([`sargon_original::coverage::report`]): `sargon rom coverage`.
+///
+/// ```
+/// use sargon_original::rom::RomStore;
+/// use sargon_referee::behaviour::Case;
+/// use sargon_referee::verify::coverage;
+///
+/// let dir = tempfile::tempdir()?;
+/// let file = dir.path().join("tiny.asm");
+/// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+/// let tiny = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+/// let cases = [Case::unknown("start", 1, "startpos", false)];
+/// let e = coverage(&tiny, &cases, 1, &|_| {}).unwrap_err();
+/// let lacks = "ROM `tiny` lacks the symbol FNDMOV, which the emulator harness needs";
+/// assert_eq!(e.to_string(), format!("{lacks}: is it the Sargon transcription?"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn coverage(
     rom: &Rom,
     cases: &[Case],
@@ -328,6 +428,22 @@ pub struct Imported {
 /// behaves differently from the known Sargon, unless `accept_different`, which stores it
 /// marked unverified. A file that assembles only in part (the harness lacks a symbol or
 /// a hook point) is refused in any case: there is nothing to run.
+///
+/// ```
+/// use sargon_original::rom::RomStore;
+/// use sargon_referee::verify::import;
+///
+/// // A file that is not Sargon is refused, and nothing is stored.
+/// let dir = tempfile::tempdir()?;
+/// let file = dir.path().join("tiny.asm");
+/// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+/// let store = RomStore::new(dir.path().join("roms"));
+/// let e = import(&store, &file, "tiny", false, false, &|_| {}).unwrap_err();
+/// assert!(e.to_string().ends_with("tiny.asm assembles only in part: it lacks the symbol FNDMOV, \
+///     which the emulator harness needs; nothing stored"));
+/// assert!(store.names()?.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn import(
     store: &RomStore,
     file: &Path,
@@ -369,6 +485,17 @@ pub fn import(
 /// A store where the verdict cannot be recorded is refused before the check; should the
 /// record still fail after it, `verdict` has already been given the findings, so that
 /// they are not lost with the error.
+///
+/// ```
+/// use sargon_original::rom::RomStore;
+/// use sargon_referee::verify::{verify_stored, Scope};
+///
+/// let dir = tempfile::tempdir()?;
+/// let empty = RomStore::new(dir.path().to_path_buf());
+/// let e = verify_stored(&empty, None, Scope::Quick, &|_| {}, &|_, _| {}).unwrap_err();
+/// assert!(e.to_string().starts_with("no Sargon ROM imported in "));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn verify_stored(
     store: &RomStore,
     name: Option<&str>,

@@ -9,8 +9,48 @@ use crate::memory::SargonMemory;
 /// Something that wants to run at hook points: a trace recorder, a score injector, ...
 pub trait Hook {
     /// The points this hook wants; the engine arms only these.
+    ///
+    /// ```
+    /// use sargon_core::{Hook, HookEvent, HookMask, HookPoint};
+    ///
+    /// /// Counts the leaves a search scores.
+    /// struct Leaves(usize);
+    /// impl Hook for Leaves {
+    ///     fn points(&self) -> HookMask {
+    ///         HookMask::of(&[HookPoint::PointsEnd])
+    ///     }
+    ///     fn at(&mut self, _: &mut HookEvent<'_>) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    /// assert_eq!(Leaves(0).points(), HookMask::of(&[HookPoint::PointsEnd]));
+    /// ```
     fn points(&self) -> HookMask;
     /// Called at each armed point; may change what the point's view lets it change.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, Hook, HookEvent, HookMask, HookPoint, Hooks, SearchOptions, Score};
+    ///
+    /// /// Sees every position scored level.
+    /// struct Level;
+    /// impl Hook for Level {
+    ///     fn points(&self) -> HookMask {
+    ///         HookMask::of(&[HookPoint::PointsEnd])
+    ///     }
+    ///     fn at(&mut self, event: &mut HookEvent<'_>) {
+    ///         if let HookEvent::PointsEnd(v) = event {
+    ///             v.set_score(Score(0x80));
+    ///         }
+    ///     }
+    /// }
+    /// let mut level = Level;
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut level);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// let found = sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// assert_eq!(found.root_score, Score(0x80));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn at(&mut self, event: &mut HookEvent<'_>);
 }
 
@@ -22,6 +62,21 @@ pub struct FnHook<F: FnMut(&mut HookEvent<'_>)> {
 
 impl<F: FnMut(&mut HookEvent<'_>)> FnHook<F> {
     /// A hook calling `f` at `points`.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut ascents = 0;
+    /// let mut count = FnHook::new(&[HookPoint::Ascend], |_| ascents += 1);
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut count);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(count);
+    /// assert!(ascents > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(points: &[HookPoint], f: F) -> Self {
         FnHook {
             mask: HookMask::of(points),
@@ -48,11 +103,28 @@ pub struct Hooks<'a> {
 
 impl<'a> Hooks<'a> {
     /// No hooks.
+    ///
+    /// ```
+    /// use sargon_core::{HookMask, Hooks};
+    /// let hooks = Hooks::new();
+    /// assert!(hooks.is_empty());
+    /// assert_eq!(hooks.mask(), HookMask::default());
+    /// ```
     pub fn new() -> Self {
         Hooks::default()
     }
 
     /// Add a hook, run after those already added.
+    ///
+    /// ```
+    /// use sargon_core::{FnHook, HookPoint, Hooks};
+    /// let mut first = FnHook::new(&[HookPoint::PointsEnd], |_| {});
+    /// let mut second = FnHook::new(&[HookPoint::Ascend], |_| {});
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut first).add(&mut second);
+    /// assert!(!hooks.is_empty());
+    /// assert!(hooks.mask().contains(HookPoint::PointsEnd) && hooks.mask().contains(HookPoint::Ascend));
+    /// ```
     pub fn add(&mut self, hook: &'a mut dyn Hook) -> &mut Self {
         self.mask = HookMask(self.mask.0 | hook.points().0);
         self.list.push(hook);
@@ -60,11 +132,28 @@ impl<'a> Hooks<'a> {
     }
 
     /// The union of the points every hook wants.
+    ///
+    /// ```
+    /// use sargon_core::{FnHook, HookMask, HookPoint, Hooks};
+    /// let mut hook = FnHook::new(&[HookPoint::AlphaBeta, HookPoint::BestTest], |_| {});
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// assert_eq!(hooks.mask(), HookMask::of(&[HookPoint::AlphaBeta, HookPoint::BestTest]));
+    /// ```
     pub fn mask(&self) -> HookMask {
         self.mask
     }
 
     /// Whether no hook was added.
+    ///
+    /// ```
+    /// use sargon_core::{FnHook, HookPoint, Hooks};
+    /// let mut hook = FnHook::new(&[HookPoint::Ascend], |_| {});
+    /// let mut hooks = Hooks::new();
+    /// assert!(hooks.is_empty());
+    /// hooks.add(&mut hook);
+    /// assert!(!hooks.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }

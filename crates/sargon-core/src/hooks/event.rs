@@ -98,6 +98,23 @@ impl<'a> HookEvent<'a> {
     }
 
     /// What every point shows.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut deepest = 0;
+    /// let mut hook = FnHook::new(&[HookPoint::PointsEnd], |event| {
+    ///     deepest = deepest.max(event.search().ply());
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert_eq!(deepest, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn search(&self) -> &Search<'a> {
         match self {
             HookEvent::MovegenPath(v) => &v.search,
@@ -112,6 +129,24 @@ impl<'a> HookEvent<'a> {
     }
 
     /// The point that fired.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut points = Vec::new();
+    /// let mut hook = FnHook::new(&[HookPoint::MovegenDone, HookPoint::Ascend], |event| {
+    ///     points.push(event.point());
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(1), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert_eq!(points.first(), Some(&HookPoint::MovegenDone));
+    /// assert!(points.iter().all(|p| matches!(p, HookPoint::MovegenDone | HookPoint::Ascend)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn point(&self) -> HookPoint {
         self.search().point
     }

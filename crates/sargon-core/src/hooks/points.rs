@@ -41,6 +41,12 @@ impl HookPoint {
     ];
 
     /// The stable, dotted name used in docs and on the command line.
+    ///
+    /// ```
+    /// use sargon_core::HookPoint;
+    /// assert_eq!(HookPoint::PointsEnd.name(), "points.end");
+    /// assert_eq!(HookPoint::BookRandom.name(), "book.random");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             HookPoint::MovegenPath => "movegen.path",
@@ -55,6 +61,12 @@ impl HookPoint {
     }
 
     /// The point with this name (as [`HookPoint::name`] gives it), if any.
+    ///
+    /// ```
+    /// use sargon_core::HookPoint;
+    /// assert_eq!(HookPoint::from_name("search.alpha_beta"), Some(HookPoint::AlphaBeta));
+    /// assert_eq!(HookPoint::from_name("nowhere"), None);
+    /// ```
     pub fn from_name(name: &str) -> Option<HookPoint> {
         HookPoint::ALL.into_iter().find(|p| p.name() == name)
     }
@@ -71,14 +83,34 @@ pub struct HookMask(pub u8);
 
 impl HookMask {
     /// Whether `p` is in the set.
+    ///
+    /// ```
+    /// use sargon_core::{HookMask, HookPoint};
+    /// let mask = HookMask::of(&[HookPoint::PointsEnd]);
+    /// assert!(mask.contains(HookPoint::PointsEnd) && !mask.contains(HookPoint::Ascend));
+    /// ```
     pub fn contains(self, p: HookPoint) -> bool {
         self.0 & p.bit() != 0
     }
     /// The set with `p` added.
+    ///
+    /// ```
+    /// use sargon_core::{HookMask, HookPoint};
+    /// let mask = HookMask::default().with(HookPoint::Ascend);
+    /// assert!(mask.contains(HookPoint::Ascend));
+    /// assert_eq!(mask.with(HookPoint::Ascend), mask);
+    /// ```
     pub fn with(self, p: HookPoint) -> HookMask {
         HookMask(self.0 | p.bit())
     }
     /// The set of these points.
+    ///
+    /// ```
+    /// use sargon_core::{HookMask, HookPoint};
+    /// let mask = HookMask::of(&[HookPoint::AlphaBeta, HookPoint::BestTest]);
+    /// assert_eq!(mask, HookMask::default().with(HookPoint::AlphaBeta).with(HookPoint::BestTest));
+    /// assert_eq!(HookMask::of(&[]), HookMask::default());
+    /// ```
     pub fn of(points: &[HookPoint]) -> HookMask {
         points.iter().fold(HookMask(0), |m, &p| m.with(p))
     }

@@ -17,6 +17,21 @@ pub struct Search<'a> {
 
 impl<'a> Search<'a> {
     /// The point that fired.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut seen = Vec::new();
+    /// let mut hook = FnHook::new(&[HookPoint::BestConfirmed], |e| seen.push(e.search().point()));
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(1), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert!(!seen.is_empty() && seen.iter().all(|&p| p == HookPoint::BestConfirmed));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn point(&self) -> HookPoint {
         self.point
     }
@@ -24,16 +39,65 @@ impl<'a> Search<'a> {
     /// NPLY: the current ply. 0 while the root is scored and while a set-up move is
     /// replayed, 1 for the root's moves; at the `movegen.*` points the ply whose moves are
     /// being generated; at `search.ascend` the ply being left.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut plies = std::collections::BTreeSet::new();
+    /// let mut hook = FnHook::new(&[HookPoint::PointsEnd], |e| { plies.insert(e.search().ply()); });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert_eq!(plies.into_iter().collect::<Vec<_>>(), [0, 1, 2]); // the root scored at ply 0
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn ply(&self) -> u8 {
         self.mem.var(Var::Nply)
     }
 
     /// PLYMAX: the nominal search depth (a check at the last ply searches one more).
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut depth = None;
+    /// let mut hook = FnHook::new(&[HookPoint::Ascend], |e| depth = Some(e.search().max_ply()));
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(3), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert_eq!(depth, Some(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_ply(&self) -> u8 {
         self.mem.var(Var::Plymax)
     }
 
     /// COLOR: the side to move at this ply.
+    ///
+    /// ```
+    /// use sargon_core::vocab::Side;
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut sides = Vec::new();
+    /// let mut hook = FnHook::new(&[HookPoint::MovegenDone], |e| {
+    ///     sides.push((e.search().ply(), e.search().side_to_move()));
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert_eq!(sides[0], (1, Side::White)); // the root's moves are White's
+    /// assert!(sides.contains(&(2, Side::Black)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn side_to_move(&self) -> Side {
         Side::of_byte(self.mem.var(Var::Color))
     }
@@ -44,6 +108,25 @@ impl<'a> Search<'a> {
     /// generated (NPLY - 1 moves: the current move of each ply above, from the ply
     /// table). Elsewhere it is the node of MLPTRJ's move, the move just scored or decided
     /// on (NPLY moves: the ply table's plies 1..NPLY-1, then MLPTRJ's move).
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut paths = Vec::new();
+    /// let mut hook = FnHook::new(&[HookPoint::PointsEnd], |e| {
+    ///     let search = e.search();
+    ///     paths.push((search.ply(), search.path()));
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(2), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// // Away from the movegen points, the path holds one move per ply.
+    /// assert!(paths.iter().all(|(ply, path)| path.len() == usize::from(*ply)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn path(&self) -> Vec<SMove> {
         let nply = self.ply();
         if nply == 0 {
@@ -62,11 +145,53 @@ impl<'a> Search<'a> {
     }
 
     /// Sargon's whole data state as it stands ([`crate::state`]).
+    ///
+    /// ```
+    /// use sargon_core::state::DataState;
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions};
+    ///
+    /// let mut first: Option<DataState> = None;
+    /// let mut hook = FnHook::new(&[HookPoint::PointsEnd], |e| {
+    ///     first.get_or_insert_with(|| e.search().state());
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(1), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// let state = first.unwrap();
+    /// assert_eq!(DataState::name(14), "MOVENO");
+    /// assert_eq!(state.cells[14].to_string(), "02"); // Book::Off: move 2
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn state(&self) -> crate::state::DataState {
         crate::state::DataState::of(self.mem)
     }
 
     /// The board as it stands (with the moves of the path made).
+    ///
+    /// ```
+    /// use sargon_core::vocab::PieceKind;
+    /// use sargon_core::{setup, Book, Engine, FnHook, HookPoint, Hooks, SearchOptions, Sq};
+    ///
+    /// // At ply 1 the root's move is made on the board: after 1.e4, e4 holds a pawn.
+    /// let mut e4_pawn = false;
+    /// let mut hook = FnHook::new(&[HookPoint::PointsEnd], |e| {
+    ///     let search = e.search();
+    ///     if search.path().first().map(|m| m.uci()).as_deref() == Some("e2e4") && search.ply() == 1 {
+    ///         e4_pawn = search.board().piece_at(Sq(55)).map(|p| p.kind) == Some(PieceKind::Pawn);
+    ///     }
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+    /// sargon_port::Port::new().search(&start, &SearchOptions::depth(1), &mut hooks)?;
+    /// drop(hooks);
+    /// drop(hook);
+    /// assert!(e4_pawn);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn board(&self) -> Board {
         let at = self.mem.table(Table::Board);
         let mut bytes = [0u8; BOARD_SIZE];

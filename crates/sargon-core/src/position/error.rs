@@ -39,6 +39,12 @@ pub enum PositionError {
 impl PositionError {
     /// Does the message quote the text that was read? An invalid FEN's does; the others
     /// quote a part (a move) or nothing, so a caller that names the input quotes it itself.
+    ///
+    /// ```
+    /// use sargon_core::position::{parse_position, read_position};
+    /// assert!(parse_position("8/8/8 w - - 0 1").unwrap_err().quotes_the_input());
+    /// assert!(!read_position("startpos moves e2e5").unwrap_err().quotes_the_input()); // quotes the move
+    /// ```
     pub fn quotes_the_input(&self) -> bool {
         matches!(self, PositionError::InvalidFen { .. })
     }
@@ -46,6 +52,14 @@ impl PositionError {
     /// The same error quoting `text`, what the person wrote, where it quotes the FEN that
     /// was read from it: a reader that puts a FEN together (an EPD line's four fields with
     /// `0 1` added) quotes the line, not a FEN nobody wrote.
+    ///
+    /// ```
+    /// use sargon_core::position::parse_position;
+    /// // An EPD line's fields, put together as a FEN with `0 1`: the error quotes the line.
+    /// let e = parse_position("8/8/8 w - - 0 1").unwrap_err().quoting("8/8/8 w - - bm e4;");
+    /// assert!(e.to_string().contains("8/8/8 w - - bm e4;"));
+    /// assert!(!e.to_string().contains("0 1"));
+    /// ```
     pub fn quoting(self, text: &str) -> PositionError {
         match self {
             PositionError::InvalidFen { field, problem, .. } => PositionError::InvalidFen {

@@ -36,6 +36,16 @@ const MAX_FULL_MOVES: u64 = 10_000;
 /// refused with the field named (a FEN with fields missing or added, crazyhouse pockets,
 /// Chess960 castling, counters out of range, a `moves` list). [`read_position`] is the
 /// lenient reading for what people type.
+///
+/// ```
+/// use sargon_core::position::{fen_of, parse_position};
+///
+/// let pos = parse_position("startpos")?;
+/// assert_eq!(fen_of(&pos), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+/// let e = parse_position("startpos moves e2e4").unwrap_err();
+/// assert!(e.to_string().contains("a `moves` list is not accepted here"));
+/// # Ok::<(), sargon_core::position::PositionError>(())
+/// ```
 pub fn parse_position(text: &str) -> Result<Chess, PositionError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     if let [word] = words[..] {
@@ -82,6 +92,20 @@ pub fn parse_position(text: &str) -> Result<Chess, PositionError> {
 ///   taken as `0 1` and the operations ignored.
 ///
 /// Everything [`parse_position`] refuses besides is refused here too.
+///
+/// ```
+/// use sargon_core::position::{fen_of, read_position};
+///
+/// let read = read_position("startpos moves e2e4 e7e5")?;
+/// assert_eq!(fen_of(&read.position), "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+/// assert!(read.notices.is_empty());
+/// // A board alone: the other fields are assumed, and a notice says so.
+/// let board_only = read_position("4k3/8/8/8/8/8/8/4K3")?;
+/// assert_eq!(fen_of(&board_only.position), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+/// assert_eq!(board_only.notices.len(), 1);
+/// assert!(read_position("startpos moves e2e5").is_err());
+/// # Ok::<(), sargon_core::position::PositionError>(())
+/// ```
 pub fn read_position(text: &str) -> Result<ReadPosition, PositionError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let (head, moves) = match words.iter().position(|&w| w == "moves") {
@@ -411,6 +435,16 @@ fn check_full_moves(text: &str) -> Result<(), String> {
 }
 
 /// FEN of a position (en passant written only when a capture is legal).
+///
+/// ```
+/// use sargon_core::position::{fen_of, parse_position};
+/// // En passant is written only where a capture is legal.
+/// let fen = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
+/// assert_eq!(fen_of(&parse_position(fen)?), fen);
+/// let no_capture = "4k3/8/8/3p4/8/8/8/4K3 w - d6 0 2";
+/// assert_eq!(fen_of(&parse_position(no_capture)?), "4k3/8/8/3p4/8/8/8/4K3 w - - 0 2");
+/// # Ok::<(), sargon_core::position::PositionError>(())
+/// ```
 pub fn fen_of(pos: &Chess) -> String {
     Fen::from_position(pos, EnPassantMode::Legal).to_string()
 }

@@ -22,6 +22,19 @@ pub struct Setup {
 
 impl Setup {
     /// The side to move when the search starts (after any replay), as Sargon's colour byte.
+    ///
+    /// ```
+    /// use sargon_core::position::{read_position, setup, Book};
+    /// use sargon_core::vocab::Side;
+    ///
+    /// // One White move after the initial position: the initial board is written and 1.e4
+    /// // replayed inside Sargon, so the board's side is White and the search's Black.
+    /// let pos = read_position("startpos moves e2e4")?.position;
+    /// let s = setup(&pos, Book::Allowed)?;
+    /// assert_eq!((s.side, s.replay.is_some()), (Side::White, true));
+    /// assert_eq!(s.search_color(), Side::Black.byte());
+    /// # Ok::<(), sargon_core::position::PositionError>(())
+    /// ```
     pub fn search_color(&self) -> u8 {
         color_byte(self.position.turn())
     }
@@ -29,6 +42,14 @@ impl Setup {
     /// The search will play its move from the opening book instead of searching: FNDMOV
     /// consults the book when MOVENO is 1. Both engines report this as
     /// [`crate::engine::SearchOutcome::from_book`], decided here once.
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book};
+    /// let start = shakmaty::Chess::default();
+    /// assert!(setup(&start, Book::Allowed)?.plays_from_book());
+    /// assert!(!setup(&start, Book::Off)?.plays_from_book());
+    /// # Ok::<(), sargon_core::position::PositionError>(())
+    /// ```
     pub fn plays_from_book(&self) -> bool {
         self.moveno == 1
     }
@@ -56,6 +77,17 @@ impl From<bool> for Book {
 
 /// Build Sargon's set-up for `pos`. With [`Book::Off`], a book position gets move number 2
 /// so that Sargon searches instead of playing from its book.
+///
+/// ```
+/// use sargon_core::position::{parse_position, setup, Book};
+///
+/// let s = setup(&shakmaty::Chess::default(), Book::Off)?;
+/// assert_eq!((s.moveno, s.replay), (2, None)); // move 2: no book move
+/// // A middlegame FEN saying "0 1": the move number is estimated from the men moved.
+/// let middlegame = parse_position("r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1")?;
+/// assert!(setup(&middlegame, Book::Allowed)?.moveno >= 2);
+/// # Ok::<(), sargon_core::position::PositionError>(())
+/// ```
 pub fn setup(pos: &Chess, book: Book) -> Result<Setup, PositionError> {
     let book = book == Book::Allowed;
     let initial = Chess::default();
@@ -166,6 +198,17 @@ fn before_double_push(pos: &Chess, ep: Square) -> Result<(Chess, Square, Square)
 /// Sargon's board for a position: piece codes, colour bit, and the moved flag on every
 /// man not on its home square; king and rooks on their home squares are marked moved only
 /// where that is needed to take a castling right away.
+///
+/// ```
+/// use sargon_core::position::board_of;
+/// use sargon_core::vocab::{Board, PieceKind, Side, Sq};
+///
+/// let board = Board(board_of(&shakmaty::Chess::default()));
+/// let e1 = board.piece_at(Sq::from_file_rank(4, 0)).unwrap();
+/// assert_eq!((e1.kind, e1.side, e1.moved), (PieceKind::King, Side::White, false));
+/// assert_eq!(board.piece_at(Sq::from_file_rank(4, 3)), None); // e4 is empty
+/// assert_eq!(board.byte(Sq(0)), 0xff); // the border
+/// ```
 pub fn board_of(pos: &Chess) -> [u8; BOARD_SIZE] {
     let mut board = [OFF_BOARD; BOARD_SIZE];
     let castles = pos.castles();

@@ -50,6 +50,12 @@ fn record_number(line: &str) -> Option<(usize, &str)> {
 }
 
 /// Does this text look like a zmac listing rather than source?
+///
+/// ```
+/// use sargon_original::asm::listing::looks_like_listing;
+/// assert!(looks_like_listing("   1:\t0100          \t        ORG     100H\n   2:\t0100  C9      \t        RET\n"));
+/// assert!(!looks_like_listing("        ORG 100H\n        RET\n"));
+/// ```
 pub fn looks_like_listing(text: &str) -> bool {
     let first: Vec<&str> = text
         .lines()
@@ -62,6 +68,15 @@ pub fn looks_like_listing(text: &str) -> bool {
 
 /// Build an [`Assembly`] from a listing: memory from the recorded bytes, symbols from its
 /// symbol table (upper-cased), `lines` from the per-line records.
+///
+/// ```
+/// use sargon_original::asm::listing::parse_listing;
+/// let lst = "   1:\t0100          \t        ORG     100H\n   2:\t0100  3E2A    \tSTART:  LD      A,42\n\nSymbol Table:\n\nstart            100     \n";
+/// let a = parse_listing(lst)?;
+/// assert_eq!(&a.memory[0x100..0x102], &[0x3E, 0x2A]);
+/// assert_eq!(a.symbols["START"], 0x100);
+/// # Ok::<(), sargon_original::asm::AsmError>(())
+/// ```
 pub fn parse_listing(text: &str) -> Result<Assembly, AsmError> {
     read_listing(text).map(|r| r.assembly)
 }
@@ -102,6 +117,15 @@ fn address_field(field: &str) -> Option<(u16, Vec<u8>)> {
 }
 
 /// Like [`parse_listing`], also reporting recovered lines.
+///
+/// ```
+/// use sargon_original::asm::listing::read_listing;
+/// let lst = "   1:\t0100          \t        ORG     100H\n   2:\t0100  C9      \t        RET\n";
+/// let read = read_listing(lst)?;
+/// assert_eq!(read.assembly.extent, Some((0x100, 0x100)));
+/// assert!(read.recovered.is_empty()); // no damaged record
+/// # Ok::<(), sargon_original::asm::AsmError>(())
+/// ```
 pub fn read_listing(text: &str) -> Result<ListingRead, AsmError> {
     let mut records: Vec<Record> = Vec::new();
     // Source text per line number, kept for recovering damaged records.

@@ -60,11 +60,37 @@ pub type ImageReads = std::sync::Arc<std::sync::Mutex<Vec<bool>>>;
 impl Emulator {
     /// Prepare an emulator for a ROM, checking its symbols and hook points; its calls run
     /// on iz80.
+    ///
+    /// ```
+    /// use sargon_original::Emulator;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: a tiny program of the project's assembler (`START: LD A,42 / RET`), no Sargon.
+    /// let e = Emulator::new(rom).err().unwrap();
+    /// assert_eq!(e.to_string(), "ROM `tiny` lacks the symbol FNDMOV, which the emulator harness needs: is it the Sargon transcription?");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(rom: Rom) -> Result<Emulator, RomError> {
         Emulator::with_core(rom, Core::Iz80)
     }
 
     /// [`Emulator::new`], the calls running on `core`.
+    ///
+    /// ```
+    /// use sargon_original::emu::Core;
+    /// use sargon_original::Emulator;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: a tiny program of the project's assembler (`START: LD A,42 / RET`), no Sargon.
+    /// // Refused on either core, before anything runs.
+    /// assert!(Emulator::with_core(rom.clone(), Core::Z80emu).is_err());
+    /// assert_eq!("z80emu".parse::<Core>()?, Core::Z80emu);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_core(rom: Rom, core: Core) -> Result<Emulator, RomError> {
         let syms = Symbols::resolve(&rom)?;
         let pristine = rom.memory();
@@ -102,6 +128,23 @@ impl Emulator {
     /// set-up (the board, the side, the depth, ...). This is what the ROM check uses to
     /// tell the bytes the search depends on from those it never reads. Costs one test per
     /// memory access while on.
+    ///
+    /// ```no_run
+    /// use std::sync::{Arc, Mutex};
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let reads = Arc::new(Mutex::new(vec![false; 0x10000]));
+    /// emulator.track_reads(reads.clone());
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// emulator.search(&start, &SearchOptions::depth(1), &mut Hooks::new())?;
+    /// let fndmov = emulator.symbols().fndmov as usize;
+    /// assert!(reads.lock().unwrap()[fndmov]); // FNDMOV's first byte was read as an instruction
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn track_reads(&mut self, into: ImageReads) {
         self.machine.first_access = Some(vec![UNTOUCHED; 0x10000]);
         self.reads = Some(into);
@@ -110,6 +153,23 @@ impl Emulator {
     /// From now on, after every search, add to `into` the instructions the search (its
     /// set-up included) executed and which way each conditional one went: what `sargon rom
     /// coverage` reports. Costs a table lookup per instruction while on.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::coverage::SharedCoverage;
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let executed = SharedCoverage::default();
+    /// emulator.track_coverage(executed.clone());
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// emulator.search(&start, &SearchOptions::depth(1), &mut Hooks::new())?;
+    /// let fndmov = emulator.symbols().fndmov;
+    /// assert!(executed.lock().unwrap().ran(fndmov));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn track_coverage(&mut self, into: SharedCoverage) {
         self.coverage = Some((Coverage::new(), into));
     }
@@ -137,16 +197,46 @@ impl Emulator {
     }
 
     /// The Z80 core the calls run on.
+    ///
+    /// ```no_run
+    /// use sargon_original::{emu::Core, Emulator};
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// assert_eq!(Emulator::new(rom.clone())?.core(), Core::Iz80);
+    /// assert_eq!(Emulator::with_core(rom, Core::Z80emu)?.core(), Core::Z80emu);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn core(&self) -> Core {
         self.core
     }
 
     /// The ROM loaded.
+    ///
+    /// ```no_run
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let sha = rom.meta.image_sha256.clone();
+    /// assert_eq!(Emulator::new(rom)?.rom().meta.image_sha256, sha);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rom(&self) -> &Rom {
         &self.rom
     }
 
     /// The harness's addresses in the ROM.
+    ///
+    /// ```no_run
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let fndmov = rom.symbol("FNDMOV")?;
+    /// assert_eq!(Emulator::new(rom)?.symbols().fndmov, fndmov);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn symbols(&self) -> &Symbols {
         &self.syms
     }
@@ -154,6 +244,23 @@ impl Emulator {
     /// Point MLPTRJ at a scratch entry before each search (on by default). Off, the
     /// original's uninitialised-pointer write corrupts M3 and the search goes wrong: kept
     /// switchable so the failure can be shown (see `docs/emulator.md`).
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let opts = SearchOptions::depth(2);
+    /// let mut fixed = Emulator::new(rom.clone())?;
+    /// let mut unfixed = Emulator::new(rom)?;
+    /// unfixed.set_mlptrj_fix(false);
+    /// let with_fix = fixed.search(&start, &opts, &mut Hooks::new())?;
+    /// let without = unfixed.search(&start, &opts, &mut Hooks::new())?;
+    /// assert_ne!(with_fix.root_score, without.root_score); // the stray write to M3 shows
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_mlptrj_fix(&mut self, on: bool) {
         self.mlptrj_fix = on;
     }
@@ -161,11 +268,40 @@ impl Emulator {
     /// How many instructions run between two looks at the stop flag (default 65,536).
     /// Changing it must change nothing but how soon a stop is noticed; the tests run
     /// with 1 to prove that.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let mut often = Emulator::new(rom.clone())?;
+    /// often.set_stop_check_interval(1);
+    /// let a = often.search(&start, &SearchOptions::depth(2), &mut Hooks::new())?;
+    /// let b = Emulator::new(rom)?.search(&start, &SearchOptions::depth(2), &mut Hooks::new())?;
+    /// assert_eq!((a.best, a.stats.z80_instructions), (b.best, b.stats.z80_instructions));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_stop_check_interval(&mut self, instructions: u64) {
         self.stop_check_interval = instructions.max(1);
     }
 
     /// The emulated memory (after the last search).
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let plymax = rom.symbol("PLYMAX")? as usize;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// emulator.search(&start, &SearchOptions::depth(3), &mut Hooks::new())?;
+    /// assert_eq!(emulator.memory()[plymax], 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn memory(&self) -> &[u8] {
         &self.machine.mem
     }
@@ -226,6 +362,20 @@ impl Emulator {
     }
 
     /// Instructions executed since the last reset.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let found = emulator.search(&start, &SearchOptions::depth(1), &mut Hooks::new())?;
+    /// // The set-up's calls (ROYALT) and FNDMOV's; the search's figures count FNDMOV's.
+    /// assert!(emulator.instructions() > found.stats.z80_instructions.unwrap());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn instructions(&self) -> u64 {
         self.instructions
     }
@@ -233,12 +383,40 @@ impl Emulator {
     /// The longest stretch of instructions the last search (its set-up included) went
     /// without reaching a hook point, from a call's start or to its return: what the
     /// progress check ([`STALL_LIMIT`](super::progress::STALL_LIMIT)) must stay far above.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::{emu::STALL_LIMIT, Emulator};
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// emulator.search(&start, &SearchOptions::depth(2), &mut Hooks::new())?;
+    /// assert!(emulator.longest_gap() > 0 && emulator.longest_gap() < STALL_LIMIT);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn longest_gap(&self) -> u64 {
         self.longest_gap
     }
 
     /// Documented T-states (Zilog's manual) of the instructions executed since the last
     /// reset.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
+    /// use sargon_original::Emulator;
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let found = emulator.search(&start, &SearchOptions::depth(1), &mut Hooks::new())?;
+    /// // The set-up's calls (ROYALT) and FNDMOV's; the search's figures count FNDMOV's.
+    /// assert!(emulator.t_states() > found.stats.t_states.unwrap());
+    /// assert!(emulator.t_states() > 4 * emulator.instructions()); // no Z80 instruction is shorter
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn t_states(&self) -> u64 {
         self.t_states
     }

@@ -100,6 +100,30 @@ impl Engine for Emulator {
 impl Emulator {
     /// A search whose FNDMOV call reports every instruction to `observer` (profiling).
     /// The set-up before it (ROYALT, a replayed move) is not observed.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book, Hooks, SearchOptions};
+    /// use sargon_original::emu::Observer;
+    /// use sargon_original::Emulator;
+    ///
+    /// /// Counts the instructions FNDMOV executes.
+    /// struct Count(u64);
+    /// impl Observer for Count {
+    ///     fn executed(&mut self, _pc: u16, _t_states: u32, _cpu: &iz80::Cpu, _mem: &[u8]) {
+    ///         self.0 += 1;
+    ///     }
+    /// }
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let mut count = Count(0);
+    /// let found = emulator.search_observed(&start, &SearchOptions::depth(1), &mut Hooks::new(), &mut count)?;
+    /// // FNDMOV's instructions, which the search's figures count (the set-up is not observed).
+    /// assert_eq!(Some(count.0), found.stats.z80_instructions);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn search_observed<O: Observer>(
         &mut self,
         setup: &Setup,

@@ -199,6 +199,18 @@ pub const REQUIRED_SYMBOLS: &[&str] = &[
 
 impl Symbols {
     /// Resolve every address and check the instruction bytes at every hook point.
+    ///
+    /// ```
+    /// use sargon_original::emu::Symbols;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: a tiny program of the project's assembler (`START: LD A,42 / RET`), no Sargon.
+    /// let e = Symbols::resolve(&rom).unwrap_err();
+    /// assert!(e.to_string().starts_with("ROM `tiny` lacks the symbol FNDMOV"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn resolve(rom: &Rom) -> Result<Symbols, RomError> {
         for s in REQUIRED_SYMBOLS {
             rom.symbol(s)?;

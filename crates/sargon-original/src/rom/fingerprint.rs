@@ -121,6 +121,20 @@ fn short_hash(bytes: &[u8]) -> String {
 }
 
 /// The regions of an image, in address order.
+///
+/// ```
+/// use sargon_original::rom::fingerprint::regions;
+/// # let dir = tempfile::tempdir()?;
+/// # let file = dir.path().join("two.asm");
+/// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+/// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+/// let found = regions(&rom);
+/// let names: Vec<_> = found.iter().map(|r| (r.name.as_str(), r.start, r.search)).collect();
+/// assert_eq!(names, [("FNDMOV", 0x100, true), ("SUB", 0x104, true)]);
+/// assert!(found.iter().all(|r| !r.hash.is_empty()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn regions(rom: &Rom) -> Vec<Region> {
     let program = Program::of_rom(rom);
     let names = StableNames(&program);
@@ -286,6 +300,20 @@ fn displacements_only<'a>(code: impl Iterator<Item = &'a Instruction>) -> BTreeS
 }
 
 /// The fingerprints as `roms/routines.tsv` holds them.
+///
+/// ```
+/// use sargon_original::rom::fingerprint::{regions, table};
+/// # let dir = tempfile::tempdir()?;
+/// # let file = dir.path().join("two.asm");
+/// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+/// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+/// let text = table(&regions(&rom));
+/// let rows: Vec<_> = text.lines().filter(|l| !l.starts_with('#')).collect();
+/// assert_eq!(rows.len(), 2);
+/// assert!(rows[1].starts_with("SUB\tcode\t") && rows[1].ends_with("\tsearch"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn table(regions: &[Region]) -> String {
     let mut out = String::from(
         "# Per-region fingerprints of the known Sargon image (see src/original/rom/fingerprint.rs):\n\
@@ -301,6 +329,12 @@ pub fn table(regions: &[Region]) -> String {
 }
 
 /// The known fingerprints: name, kind, hash, in address order.
+///
+/// ```
+/// use sargon_original::rom::fingerprint::known;
+/// let known = known();
+/// assert!(known.iter().any(|(name, kind, _)| name == "POINTS" && kind == "code"));
+/// ```
 pub fn known() -> Vec<(String, String, String)> {
     known_lines()
         .map(|f| (f[0].to_string(), f[1].to_string(), f[2].to_string()))
@@ -309,6 +343,12 @@ pub fn known() -> Vec<(String, String, String)> {
 
 /// The code regions a search of the known image runs: what a search normally runs, even
 /// where a changed image's own code no longer reaches it (a loop, an early return).
+///
+/// ```
+/// use sargon_original::rom::fingerprint::known_search_code;
+/// let search = known_search_code();
+/// assert!(search.contains("FNDMOV") && search.contains("POINTS"));
+/// ```
 pub fn known_search_code() -> BTreeSet<String> {
     known_lines()
         .filter(|f| f[3] == "search")
@@ -328,6 +368,20 @@ fn known_lines() -> impl Iterator<Item = Vec<&'static str>> {
 /// The regions of `image` that differ from the known transcription, in the image's
 /// address order then the known ones the image lacks: a changed hash, or a name only one
 /// side has (a renamed or missing label). Empty when no fingerprint is recorded.
+///
+/// ```
+/// use sargon_original::rom::fingerprint::{differing, regions};
+/// # let dir = tempfile::tempdir()?;
+/// # let file = dir.path().join("two.asm");
+/// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+/// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+/// // FNDMOV's code is not Sargon's, and all the other routines are missing.
+/// let differ = differing(&regions(&rom));
+/// assert_eq!(differ[0], "FNDMOV");
+/// assert!(differ.contains(&"POINTS (missing)".to_string()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn differing(image: &[Region]) -> Vec<String> {
     let known = known();
     if known.is_empty() {
@@ -376,16 +430,36 @@ pub struct Differences {
 
 impl Differences {
     /// Does the image differ where the search runs or reads?
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// let mut d = Differences { other_code: vec!["DSPBRD".into()], ..Differences::default() };
+    /// assert!(!d.in_search());
+    /// d.read_data.push("PVALUE".into());
+    /// assert!(d.in_search());
+    /// ```
     pub fn in_search(&self) -> bool {
         !self.search_code.is_empty() || !self.read_data.is_empty()
     }
 
     /// Does it differ anywhere?
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// assert!(!Differences::default().any());
+    /// assert!(Differences { unread_data: vec!["BOARDA".into()], ..Differences::default() }.any());
+    /// ```
     pub fn any(&self) -> bool {
         self.in_search() || !self.other_code.is_empty() || !self.unread_data.is_empty()
     }
 
     /// The regions where it differs in the search (code, then data).
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// let d = Differences { search_code: vec!["POINTS".into()], read_data: vec!["PVALUE".into()], ..Differences::default() };
+    /// assert_eq!(d.in_search_names(), ["POINTS", "PVALUE"]);
+    /// ```
     pub fn in_search_names(&self) -> Vec<String> {
         self.search_code
             .iter()
@@ -395,6 +469,12 @@ impl Differences {
     }
 
     /// The regions where it differs outside the search (code, then data).
+    ///
+    /// ```
+    /// use sargon_original::rom::fingerprint::Differences;
+    /// let d = Differences { other_code: vec!["DSPBRD".into()], unread_data: vec!["BOARDA".into()], ..Differences::default() };
+    /// assert_eq!(d.outside_names(), ["DSPBRD", "BOARDA"]);
+    /// ```
     pub fn outside_names(&self) -> Vec<String> {
         self.other_code
             .iter()
@@ -410,6 +490,18 @@ impl Differences {
 /// code a changed image no longer reaches is still code the search normally runs), data by whether a search read it (`read`: for each
 /// address, whether a search read the image's byte there before anything overwrote it;
 /// `None` counts all data as read).
+///
+/// ```
+/// use sargon_original::rom::fingerprint::differences;
+/// # let dir = tempfile::tempdir()?;
+/// # let file = dir.path().join("two.asm");
+/// # std::fs::write(&file, "        ORG 100H\nFNDMOV: CALL SUB\n        RET\nSUB:    LD A,1\n        RET\n")?;
+/// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "two", false)?.rom;
+/// // `rom`: FNDMOV (100H) calls SUB (104H), each ending in RET; not Sargon.
+/// let d = differences(&rom, None);
+/// assert!(d.in_search() && d.search_code.contains(&"FNDMOV".to_string()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn differences(rom: &Rom, read: Option<&[bool]>) -> Differences {
     let image = regions(rom);
     let changed: BTreeSet<String> = differing(&image).into_iter().collect();

@@ -81,6 +81,19 @@ pub struct Rom {
 
 impl Rom {
     /// The address of a symbol, or an error naming it.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: the tiny program `START: LD A,42 / RET` at 100H, prepared in a store.
+    /// assert_eq!(rom.symbol("start")?, 0x100);
+    /// assert_eq!(rom.symbol("FNDMOV").unwrap_err().to_string(),
+    ///     "ROM `tiny` lacks the symbol FNDMOV, which the emulator harness needs: is it the Sargon transcription?");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn symbol(&self, name: &str) -> Result<u16, RomError> {
         self.symbols
             .get(&name.to_ascii_uppercase())
@@ -92,6 +105,19 @@ impl Rom {
     }
 
     /// The 64 KiB memory with the image at its load address.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: the tiny program `START: LD A,42 / RET` at 100H, prepared in a store.
+    /// let memory = rom.memory();
+    /// assert_eq!(memory.len(), 0x10000);
+    /// assert_eq!(&memory[0xFF..0x104], &[0, 0x3E, 42, 0xC9, 0]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn memory(&self) -> Vec<u8> {
         let mut mem = vec![0u8; 0x10000];
         let start = self.meta.load_address as usize;
@@ -100,6 +126,17 @@ impl Rom {
     }
 
     /// The description of this image in the table of known images, if it is there.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: the tiny program `START: LD A,42 / RET` at 100H, prepared in a store.
+    /// assert_eq!(rom.known_as(), None); // not an image of roms/known.tsv
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn known_as(&self) -> Option<&'static str> {
         known_image(&self.meta.image_sha256)
     }
@@ -108,6 +145,19 @@ impl Rom {
     /// check found it behaving as the known image; for a ROM imported before checks
     /// existed, yes exactly when it *is* a known image (the reference behaviour was
     /// recorded from it).
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let mut rom = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: the tiny program `START: LD A,42 / RET` at 100H, prepared in a store.
+    /// assert!(!rom.verified()); // never checked, and not a known image
+    /// rom.meta.verified = Some(true);
+    /// assert!(rom.verified());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn verified(&self) -> bool {
         self.meta
             .verified
@@ -115,6 +165,22 @@ impl Rom {
     }
 
     /// Why the ROM is not verified (`None` when it is).
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let mut rom = RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: the tiny program `START: LD A,42 / RET` at 100H, prepared in a store.
+    /// assert_eq!(rom.unverified_reason().unwrap(),
+    ///     "it was imported before images were checked; run `sargon rom verify tiny`");
+    /// rom.meta.verified = Some(false);
+    /// assert_eq!(rom.unverified_reason().unwrap(), "it behaves differently from the known Sargon image");
+    /// rom.meta.verified = Some(true);
+    /// assert_eq!(rom.unverified_reason(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn unverified_reason(&self) -> Option<String> {
         if self.verified() {
             return None;

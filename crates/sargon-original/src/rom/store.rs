@@ -64,6 +64,15 @@ pub struct Candidate {
 
 impl RomStore {
     /// The store in `dir`.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// assert_eq!(store.dir(), dir.path().join("roms"));
+    /// assert!(store.names()?.is_empty()); // a store not yet made holds nothing
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(dir: PathBuf) -> Self {
         RomStore {
             dir,
@@ -74,6 +83,16 @@ impl RomStore {
     /// The store chosen by `explicit` (`--roms`) or the environment. Opening never fails,
     /// so that commands that do not need the store (the port) run without one; a store
     /// that cannot be located is an error at its first use.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// // `--roms DIR` wins over the environment.
+    /// let dir = tempfile::tempdir()?;
+    /// assert_eq!(RomStore::open(Some(dir.path())).dir(), dir.path());
+    /// std::env::set_var("SARGON_ROMS", dir.path().join("from-env"));
+    /// assert_eq!(RomStore::open(None).dir(), dir.path().join("from-env"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(explicit: Option<&Path>) -> Self {
         match store_dir(explicit) {
             Ok(dir) => RomStore::new(dir),
@@ -85,6 +104,12 @@ impl RomStore {
     }
 
     /// The store's directory.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    /// let store = RomStore::new("/somewhere/roms".into());
+    /// assert_eq!(store.dir(), std::path::Path::new("/somewhere/roms"));
+    /// ```
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -103,6 +128,20 @@ impl RomStore {
     }
 
     /// Names of the imported ROMs, sorted (none when the store does not exist yet).
+    ///
+    /// ```
+    /// use sargon_original::rom::{RomStore, Verdict};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+    /// for name in ["b-copy", "a-copy"] {
+    ///     store.store(store.prepare(&file, name, false)?, false, Verdict::default())?;
+    /// }
+    /// assert_eq!(store.names()?, ["a-copy", "b-copy"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn names(&self) -> Result<Vec<String>, RomError> {
         self.check()?;
         let entries = match fs::read_dir(&self.dir) {
@@ -126,6 +165,22 @@ impl RomStore {
     }
 
     /// Load a ROM by name; with `None`, the only one, or the one called `sargon`.
+    ///
+    /// ```
+    /// use sargon_original::rom::{RomStore, Verdict};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// assert!(store.load(None).unwrap_err().to_string().starts_with("no Sargon ROM imported in "));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// store.store(store.prepare(&file, "tiny", false)?, false, Verdict::default())?;
+    /// // The only ROM is the one loaded when none is named.
+    /// let rom = store.load(None)?;
+    /// assert_eq!((rom.meta.name.as_str(), rom.image.as_slice()), ("tiny", &[0x3E, 42, 0xC9][..]));
+    /// assert!(store.load(Some("other")).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load(&self, name: Option<&str>) -> Result<Rom, RomError> {
         let names = self.names()?;
         let name = match name {
@@ -195,6 +250,21 @@ impl RomStore {
     /// `name`, storing nothing. Checked here, before any verification is spent on it: the
     /// store is usable, the name is valid, the file is text that assembles to some bytes,
     /// and `force` is given if a different image already has the name.
+    ///
+    /// ```
+    /// use sargon_original::rom::RomStore;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// let candidate = store.prepare(&file, "tiny", false)?;
+    /// assert_eq!((candidate.kind.as_str(), candidate.rom.meta.load_address), ("asm", 0x100));
+    /// assert_eq!(candidate.rom.symbol("start")?, 0x100);
+    /// assert!(store.names()?.is_empty()); // nothing stored yet
+    /// assert!(store.prepare(&file, "../elsewhere", false).is_err()); // not a name
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn prepare(&self, file: &Path, name: &str, force: bool) -> Result<Candidate, RomError> {
         self.check()?;
         if name.is_empty()
@@ -282,6 +352,22 @@ impl RomStore {
 
     /// Store a prepared image with the verdict of its check: `verified` and a one-line
     /// `verification` (what was checked, or why it is not trusted).
+    ///
+    /// ```
+    /// use sargon_original::rom::{ImportResult, RomStore, Verdict};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+    /// let verdict = Verdict { verified: false, summary: "not Sargon".into(), ..Verdict::default() };
+    /// let (rom, result) = store.store(store.prepare(&file, "tiny", false)?, false, verdict.clone())?;
+    /// assert_eq!(result, ImportResult::Created);
+    /// assert_eq!(rom.unverified_reason().as_deref(), Some("not Sargon"));
+    /// let (_, again) = store.store(store.prepare(&file, "tiny", false)?, false, verdict)?;
+    /// assert_eq!(again, ImportResult::SameImage);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn store(
         &self,
         candidate: Candidate,
@@ -344,6 +430,19 @@ impl RomStore {
     /// Can the verdict of a check be recorded in the stored ROM `name`? A probe file made
     /// and removed in its directory, so that a read-only store is refused before minutes
     /// of checking, not after.
+    ///
+    /// ```
+    /// use sargon_original::rom::{RomStore, Verdict};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+    /// store.store(store.prepare(&file, "tiny", false)?, false, Verdict::default())?;
+    /// assert!(store.check_recordable("tiny").is_ok());
+    /// assert!(store.check_recordable("never-imported").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check_recordable(&self, name: &str) -> Result<(), RomError> {
         let probe = self
             .dir
@@ -359,6 +458,21 @@ impl RomStore {
 
     /// Record the verdict of a later check (`sargon rom verify`) in a stored ROM's
     /// `rom.json`, written under a temporary name and renamed over the old one.
+    ///
+    /// ```
+    /// use sargon_original::rom::{RomStore, Verdict};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+    /// store.store(store.prepare(&file, "tiny", false)?, false, Verdict::default())?;
+    /// let verdict = Verdict { verified: false, summary: "behaves differently".into(), ..Verdict::default() };
+    /// let rom = store.record_verification("tiny", verdict)?;
+    /// assert_eq!(rom.meta.verification.as_deref(), Some("behaves differently"));
+    /// assert_eq!(store.load(Some("tiny"))?.meta.verified, Some(false)); // kept in rom.json
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn record_verification(&self, name: &str, verdict: Verdict) -> Result<Rom, RomError> {
         let mut rom = self.load(Some(name))?;
         rom.meta.set_verdict(verdict);
@@ -457,6 +571,16 @@ impl RomStore {
 }
 
 /// The emitted bytes of an assembly, from its lowest to its highest address.
+///
+/// ```
+/// use sargon_original::asm::assemble;
+/// use sargon_original::rom::image_of;
+///
+/// let a = assemble("        ORG 200H\n        LD A,1\n        RET\n")?;
+/// assert_eq!(image_of(&a), Some((vec![0x3E, 1, 0xC9], 0x200)));
+/// assert_eq!(image_of(&assemble("N       EQU 5\n")?), None); // no byte emitted
+/// # Ok::<(), sargon_original::asm::AsmError>(())
+/// ```
 pub fn image_of(a: &Assembly) -> Option<(Vec<u8>, u16)> {
     let (lo, hi) = a.extent?;
     Some((a.memory[lo as usize..=hi as usize].to_vec(), lo))

@@ -21,6 +21,14 @@ pub enum Timing {
 
 impl Timing {
     /// T-states for an outcome (`taken` is ignored for fixed timings).
+    ///
+    /// ```
+    /// use sargon_original::z80::decode;
+    /// let mut mem = vec![0u8; 0x10000];
+    /// mem[0] = 0xC0; // RET NZ: 5 T-states when it goes on, 11 when it returns
+    /// let ret_nz = decode(&mem, 0).timing;
+    /// assert_eq!((ret_nz.t_states(false), ret_nz.t_states(true)), (5, 11));
+    /// ```
     pub fn t_states(self, taken: bool) -> u8 {
         match self {
             Timing::Fixed(t) => t,
@@ -140,16 +148,40 @@ impl Instruction {
     }
 
     /// The address of the next instruction.
+    ///
+    /// ```
+    /// use sargon_original::z80::decode;
+    /// let mut mem = vec![0u8; 0x10000];
+    /// mem[0xFFFF] = 0xC3; // JP nn at the top of memory: the address wraps
+    /// assert_eq!(decode(&mem, 0xFFFF).next(), 2);
+    /// assert_eq!(decode(&mem, 0).next(), 1); // NOP
+    /// ```
     pub fn next(&self) -> u16 {
         self.addr.wrapping_add(self.len())
     }
 
     /// Not a documented instruction: shown as `DB`.
+    ///
+    /// ```
+    /// use sargon_original::z80::decode;
+    /// let mut mem = vec![0u8; 0x10000];
+    /// mem[0..2].copy_from_slice(&[0xED, 0x00]); // not a documented instruction
+    /// assert!(decode(&mem, 0).is_data());
+    /// assert!(!decode(&mem, 2).is_data()); // NOP
+    /// ```
     pub fn is_data(&self) -> bool {
         self.mnemonic == "DB"
     }
 
     /// The instruction in assembler syntax, numbers in hexadecimal.
+    ///
+    /// ```
+    /// use sargon_original::z80::decode;
+    /// let mut mem = vec![0u8; 0x10000];
+    /// mem[0..4].copy_from_slice(&[0xDD, 0x7E, 0x05, 0xC9]); // LD A,(IX+5); RET
+    /// assert_eq!(decode(&mem, 0).text(), "LD   A,(IX+5)");
+    /// assert_eq!(decode(&mem, 3).text(), "RET");
+    /// ```
     pub fn text(&self) -> String {
         self.text_with(&NoNames)
     }

@@ -27,6 +27,13 @@ impl Default for TimingCache {
 
 impl TimingCache {
     /// An empty cache.
+    ///
+    /// ```
+    /// use sargon_original::z80::TimingCache;
+    /// let mut cache = TimingCache::new();
+    /// let mem = vec![0u8; 0x10000]; // NOPs
+    /// assert_eq!(cache.t_states(&mem, 0, 1, 0x4000, 0x4000), 4);
+    /// ```
     pub fn new() -> Self {
         TimingCache {
             table: vec![0; 0x10000],
@@ -35,6 +42,16 @@ impl TimingCache {
 
     /// The documented T-states of the instruction at `pc`, which has just executed in
     /// `mem`, leaving `pc_after` and `sp_after` (SP before it was `sp_before`).
+    ///
+    /// ```
+    /// use sargon_original::z80::TimingCache;
+    /// let mut cache = TimingCache::new();
+    /// let mut mem = vec![0u8; 0x10000];
+    /// mem[0x100..0x102].copy_from_slice(&[0x20, 0x10]); // JR NZ,+16
+    /// // Not taken (PC went on to 102H): 7 T-states; taken: 12.
+    /// assert_eq!(cache.t_states(&mem, 0x100, 0x102, 0x4000, 0x4000), 7);
+    /// assert_eq!(cache.t_states(&mem, 0x100, 0x112, 0x4000, 0x4000), 12);
+    /// ```
     #[inline]
     pub fn t_states(
         &mut self,

@@ -146,6 +146,23 @@ pub struct Search<'a> {
 
 /// The searches shard `shard` runs, in order: its positions (every N-th of the input), each
 /// at every depth, less the searches in `done` (position index, depth).
+///
+/// ```
+/// use std::collections::HashSet;
+/// use sargon_core::{setup, Book};
+/// use sargon_referee::diff_run::{plan, InputPosition, Shard};
+///
+/// let start = setup(&shakmaty::Chess::default(), Book::Off)?;
+/// let positions: Vec<InputPosition> = (0..3)
+///     .map(|index| InputPosition { index, fen: "startpos".into(), setup: start.clone() })
+///     .collect();
+/// let shard: Shard = "1/2".parse()?; // every second position, from the second
+/// let done = HashSet::from([(1, 2)]); // position 1 at depth 2 is in the results already
+/// let searches = plan(&positions, shard, &[1, 2], &done);
+/// let planned: Vec<_> = searches.iter().map(|s| (s.position.index, s.depth)).collect();
+/// assert_eq!(planned, [(1, 1)]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn plan<'a>(
     positions: &'a [InputPosition],
     shard: Shard,
@@ -281,6 +298,14 @@ impl Tally {
     }
 
     /// Did every search agree?
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::Tally;
+    /// let mut tally = Tally { searches: 10, events: 5_000, divergences: 0, errors: 0 };
+    /// assert!(tally.all_agree());
+    /// tally.errors = 1;
+    /// assert!(!tally.all_agree());
+    /// ```
     pub fn all_agree(&self) -> bool {
         self.divergences == 0 && self.errors == 0
     }

@@ -58,6 +58,14 @@ impl Shard {
     }
 
     /// The input indices this shard takes, of `len` positions.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::Shard;
+    /// let shard: Shard = "1/3".parse()?;
+    /// assert_eq!(shard.indices(8).collect::<Vec<_>>(), [1, 4, 7]);
+    /// assert_eq!(Shard::ALL.indices(2).collect::<Vec<_>>(), [0, 1]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> {
         (self.index..len).step_by(self.count)
     }
@@ -65,6 +73,17 @@ impl Shard {
     /// The shard a batch scheduler assigned, from its environment variables (read through
     /// `var`, so that tests need not touch the process environment). `shards` is the
     /// `--shards N` of the command line: required with Kubernetes, checked with Slurm.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::Shard;
+    ///
+    /// // A Kubernetes indexed Job: the index from the pod, the count from --shards.
+    /// let k8s = |name: &str| (name == "JOB_COMPLETION_INDEX").then(|| "2".to_string());
+    /// assert_eq!(Shard::from_env(k8s, Some(4))?.to_string(), "2/4");
+    /// assert!(Shard::from_env(k8s, None).is_err()); // Kubernetes does not tell the count
+    /// assert!(Shard::from_env(|_| None, None).is_err()); // no scheduler at all
+    /// # Ok::<(), sargon_referee::diff_run::ShardError>(())
+    /// ```
     pub fn from_env(
         var: impl Fn(&str) -> Option<String>,
         shards: Option<usize>,

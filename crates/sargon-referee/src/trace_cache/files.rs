@@ -53,6 +53,20 @@ pub enum CacheFile {
 
 /// Whether the file at `path` is one the cache wrote, and which kind: by its name and its
 /// first bytes. A directory, a link or any other file is `None`: never the cache's.
+///
+/// ```
+/// use sargon_referee::trace_cache::{cache_file, CacheFile};
+///
+/// let dir = tempfile::tempdir()?;
+/// let entry = dir.path().join(format!("{}.trace", "0".repeat(64)));
+/// std::fs::write(&entry, "sargon trace cache 1\n{}\n")?;
+/// assert_eq!(cache_file(&entry), Some(CacheFile::Entry));
+/// // The right name is not enough: the first line must be an entry's.
+/// std::fs::write(&entry, "my notes\n")?;
+/// assert_eq!(cache_file(&entry), None);
+/// assert_eq!(cache_file(dir.path()), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn cache_file(path: &Path) -> Option<CacheFile> {
     let name = path.file_name()?.to_str()?;
     let kind = if is_entry_name(name) {
@@ -314,6 +328,19 @@ pub struct Survey {
 }
 
 /// What the cache directory `dir` holds, changing nothing. `None` when `dir` does not exist.
+///
+/// ```
+/// use sargon_referee::trace_cache::{survey, TraceCache, DEFAULT_LIMIT};
+///
+/// let dir = tempfile::tempdir()?;
+/// assert_eq!(survey(&dir.path().join("nothing"))?, None);
+/// std::fs::write(dir.path().join("notes.txt"), "mine")?;
+/// TraceCache::open(dir.path(), DEFAULT_LIMIT)?;
+/// let found = survey(dir.path())?.unwrap();
+/// assert!(found.made);
+/// assert_eq!((found.entries.entries, found.others), (0, 1)); // the notes are not the cache's
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn survey(dir: &Path) -> Result<Option<Survey>, CacheError> {
     let made = match state(dir)? {
         State::Missing => return Ok(None),
@@ -362,6 +389,20 @@ pub struct Cleared {
 /// Remove every entry of the cache in `dir` (and every unfinished one), in its
 /// subdirectory and at the top (an earlier sargon's); nothing else. `None` when `dir`
 /// does not exist.
+///
+/// ```
+/// use sargon_referee::trace_cache::{clear, TraceCache, DEFAULT_LIMIT, OWN_DIR};
+///
+/// let dir = tempfile::tempdir()?;
+/// TraceCache::open(dir.path(), DEFAULT_LIMIT)?;
+/// let entry = dir.path().join(OWN_DIR).join(format!("{}.trace", "a".repeat(64)));
+/// std::fs::write(&entry, "sargon trace cache 1\n{}\n")?;
+/// std::fs::write(dir.path().join("notes.txt"), "mine")?;
+/// let cleared = clear(dir.path())?.unwrap();
+/// assert_eq!((cleared.removed.entries, cleared.others), (1, 1));
+/// assert!(!entry.exists() && dir.path().join("notes.txt").exists());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn clear(dir: &Path) -> Result<Option<Cleared>, CacheError> {
     let Some(survey) = survey(dir)? else {
         return Ok(None);

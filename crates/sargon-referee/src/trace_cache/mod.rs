@@ -78,6 +78,16 @@ pub enum CacheError {
 
 /// The default directory: `$SARGON_CACHE`, else `$XDG_CACHE_HOME/sargon/traces`, else
 /// `$HOME/.cache/sargon/traces`.
+///
+/// ```
+/// use sargon_referee::trace_cache::default_dir;
+/// std::env::set_var("SARGON_CACHE", "/var/cache/sargon-traces");
+/// assert_eq!(default_dir()?, std::path::PathBuf::from("/var/cache/sargon-traces"));
+/// std::env::remove_var("SARGON_CACHE");
+/// std::env::set_var("XDG_CACHE_HOME", "/home/me/.cache");
+/// assert_eq!(default_dir()?, std::path::PathBuf::from("/home/me/.cache/sargon/traces"));
+/// # Ok::<(), sargon_referee::trace_cache::CacheError>(())
+/// ```
 pub fn default_dir() -> Result<PathBuf, CacheError> {
     let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
     if let Some(dir) = var("SARGON_CACHE") {
@@ -158,6 +168,20 @@ impl TraceCache {
     /// the cache's name that is not the cache's. A cache that cannot be written (no
     /// permission, a read-only or full file system) is opened all the same: it is read
     /// from, nothing is kept, and [`TraceCache::unsaid_write_failure`] says why.
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::{TraceCache, DEFAULT_LIMIT, MARKER, OWN_DIR};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT)?;
+    /// assert!(dir.path().join(OWN_DIR).join(MARKER).is_file());
+    /// assert_eq!(cache.size()?.entries, 0);
+    /// // A file is no directory for a cache.
+    /// let file = dir.path().join("file");
+    /// std::fs::write(&file, "")?;
+    /// assert!(TraceCache::open(&file, DEFAULT_LIMIT).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(dir: impl Into<PathBuf>, limit: u64) -> Result<TraceCache, CacheError> {
         let dir = dir.into();
         let own = files::own_dir(&dir);
@@ -191,6 +215,13 @@ impl TraceCache {
     }
 
     /// The directory given.
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::{TraceCache, DEFAULT_LIMIT};
+    /// let dir = tempfile::tempdir()?;
+    /// assert_eq!(TraceCache::open(dir.path(), DEFAULT_LIMIT)?.dir(), dir.path());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -198,6 +229,14 @@ impl TraceCache {
     /// Why the cache could not be written, the first time this is asked after it could
     /// not (on opening, or at a search it could not keep); `None` ever after, so that it
     /// is said once.
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::{TraceCache, DEFAULT_LIMIT};
+    /// let dir = tempfile::tempdir()?;
+    /// let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT)?;
+    /// assert_eq!(cache.unsaid_write_failure(), None); // a writable cache has nothing to say
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn unsaid_write_failure(&self) -> Option<String> {
         let mut failure = self.write_failure.lock().unwrap();
         if failure.said {
@@ -209,16 +248,38 @@ impl TraceCache {
     }
 
     /// Why the cache could not be written, if it could not (said or not).
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::{TraceCache, DEFAULT_LIMIT};
+    /// let dir = tempfile::tempdir()?;
+    /// assert_eq!(TraceCache::open(dir.path(), DEFAULT_LIMIT)?.write_failure(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn write_failure(&self) -> Option<String> {
         self.write_failure.lock().unwrap().why.clone()
     }
 
     /// The size limit in bytes.
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::TraceCache;
+    /// let dir = tempfile::tempdir()?;
+    /// assert_eq!(TraceCache::open(dir.path(), 1_000_000)?.limit(), 1_000_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn limit(&self) -> u64 {
         self.limit
     }
 
     /// What this cache did so far.
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::{CacheCounts, TraceCache, DEFAULT_LIMIT};
+    /// let dir = tempfile::tempdir()?;
+    /// let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT)?;
+    /// assert_eq!(cache.counts(), CacheCounts::default()); // nothing read or kept yet
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn counts(&self) -> CacheCounts {
         *self.counts.lock().unwrap()
     }
@@ -239,6 +300,14 @@ impl TraceCache {
     }
 
     /// Entries and bytes in the cache.
+    ///
+    /// ```
+    /// use sargon_referee::trace_cache::{CacheSize, TraceCache, DEFAULT_LIMIT};
+    /// let dir = tempfile::tempdir()?;
+    /// let cache = TraceCache::open(dir.path(), DEFAULT_LIMIT)?;
+    /// assert_eq!(cache.size()?, CacheSize { entries: 0, bytes: 0 });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn size(&self) -> io::Result<CacheSize> {
         let entries = self.entries()?;
         Ok(CacheSize {

@@ -26,6 +26,17 @@ pub struct Crosscheck {
 
 impl Crosscheck {
     /// Prepare both cores for a ROM.
+    ///
+    /// ```
+    /// use sargon_original::emu::lockstep::{Crosscheck, Options};
+    /// # let dir = tempfile::tempdir()?;
+    /// # let file = dir.path().join("tiny.asm");
+    /// # std::fs::write(&file, "        ORG 100H\nSTART:  LD A,42\n        RET\n")?;
+    /// # let rom = sargon_original::rom::RomStore::new(dir.path().join("roms")).prepare(&file, "tiny", false)?.rom;
+    /// // `rom`: a tiny program of the project's assembler (`START: LD A,42 / RET`), no Sargon.
+    /// assert!(Crosscheck::new(rom, Options::default()).is_err()); // no Sargon to run
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(rom: Rom, options: Options) -> Result<Crosscheck, CrosscheckError> {
         let program = Program::of_rom(&rom);
         let mut emu = Emulator::new(rom)?;
@@ -34,6 +45,19 @@ impl Crosscheck {
     }
 
     /// Search `setup` to `depth` on both cores, comparing every instruction.
+    ///
+    /// ```no_run
+    /// use sargon_core::{parse_position, setup, Book};
+    /// use sargon_original::emu::lockstep::{Crosscheck, Options};
+    /// # let store = sargon_original::rom::RomStore::open(None);
+    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
+    /// let rom = store.load(None)?;
+    /// let mut both = Crosscheck::new(rom, Options::default())?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let check = both.search(&start, 1, 0)?;
+    /// assert!(check.disagreement.is_none() && check.instructions > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn search(
         &mut self,
         setup: &Setup,

@@ -49,6 +49,12 @@ impl fmt::Display for CoreState {
 }
 
 /// The names of the set bits of a flag byte, S Z 5 H 3 P N C.
+///
+/// ```
+/// use sargon_original::emu::lockstep::flag_names;
+/// assert_eq!(flag_names(0x41), "Z C");
+/// assert_eq!(flag_names(0), "-");
+/// ```
 pub fn flag_names(bits: u8) -> String {
     const NAMES: [&str; 8] = ["C", "N", "P/V", "3", "H", "5", "Z", "S"];
     let mut v: Vec<&str> = (0..8)

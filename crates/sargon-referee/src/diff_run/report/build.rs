@@ -13,6 +13,16 @@ use crate::diff_run::Tally;
 /// Judge the records of a run that should hold every position of `fens` (the input, in
 /// order) at each depth of `plan` over the positions it names. `incomplete_lines` is what
 /// reading the files found.
+///
+/// ```
+/// use sargon_referee::diff_run::report::{build, DepthPlan};
+///
+/// // Two positions at depth 1, and no records: two searches missing, and the report fails.
+/// let fens = vec!["startpos".to_string(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1".to_string()];
+/// let report = build(&fens, &DepthPlan::every(&[1], fens.len()), &[], 0);
+/// assert_eq!((report.coverage.expected_searches, report.coverage.missing.len()), (2, 2));
+/// assert!(!report.ok && !report.problems.is_empty());
+/// ```
 pub fn build(
     fens: &[String],
     plan: &[DepthPlan],
@@ -300,6 +310,17 @@ fn unverified_problem(searches: usize) -> String {
 impl Report {
     /// Accept searches run on an unverified ROM (`diff report --allow-unverified`): they
     /// are still counted, but no longer make the report fail.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::report::{build, DepthPlan};
+    ///
+    /// let fens = vec!["startpos".to_string()];
+    /// let mut report = build(&fens, &DepthPlan::every(&[1], 1), &[], 0);
+    /// let problems = report.problems.clone();
+    /// report.allow_unverified(); // no search ran on an unverified ROM: nothing to accept
+    /// assert_eq!(report.problems, problems);
+    /// assert!(!report.ok); // the missing search still fails it
+    /// ```
     pub fn allow_unverified(&mut self) {
         let problem = unverified_problem(self.summary.unverified);
         self.problems.retain(|p| *p != problem);

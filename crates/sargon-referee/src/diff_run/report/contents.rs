@@ -27,6 +27,12 @@ pub struct DepthPlan {
 
 impl DepthPlan {
     /// Each of `depths` over all `positions` positions.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::report::DepthPlan;
+    /// let plan = DepthPlan::every(&[1, 2], 100);
+    /// assert_eq!(plan, [DepthPlan { depth: 1, positions: 100 }, DepthPlan { depth: 2, positions: 100 }]);
+    /// ```
     pub fn every(depths: &[u8], positions: usize) -> Vec<DepthPlan> {
         depths
             .iter()

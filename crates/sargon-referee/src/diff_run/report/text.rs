@@ -123,6 +123,15 @@ impl Report {
     }
 
     /// The report for people.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::report::{build, DepthPlan};
+    ///
+    /// let fens = vec!["startpos".to_string()];
+    /// let text = build(&fens, &DepthPlan::every(&[1, 2], 1), &[], 0).to_text();
+    /// assert!(text.starts_with("coverage: "));
+    /// assert!(text.contains("2 searches expected, 0 recorded"));
+    /// ```
     pub fn to_text(&self) -> String {
         let mut s = String::new();
         let c = &self.coverage;
@@ -334,6 +343,14 @@ impl Report {
 
 /// `positions: P, searches: S, events compared: E, divergences: D`, the line that ends a
 /// run and a report (errors, rare, are added when there are any).
+///
+/// ```
+/// use sargon_referee::diff_run::{report::summary_line, Tally};
+/// let tally = Tally { searches: 4, events: 1234, divergences: 1, errors: 0 };
+/// assert_eq!(summary_line(2, &tally), "positions: 2, searches: 4, events compared: 1234, divergences: 1");
+/// let failed = Tally { errors: 2, ..tally };
+/// assert!(summary_line(2, &failed).ends_with(", errors: 2"));
+/// ```
 pub fn summary_line(positions: usize, tally: &Tally) -> String {
     let mut line = format!(
         "positions: {positions}, searches: {}, events compared: {}, divergences: {}",
