@@ -275,6 +275,19 @@ impl Case {
 }
 
 /// Record a case's known behaviour: replay it on `engine` (the known image).
+///
+/// ```
+/// use sargon_referee::behaviour::{record_case, Replay};
+///
+/// let replay = Replay::Search { position: "startpos".into(), book: false, book_random: 0 };
+/// let case = record_case(&mut sargon_port::Port::new(), "the start", 2, replay)?;
+/// assert_eq!((case.label.as_str(), case.depth), ("the start", 2));
+/// assert!(case.events > 0 && case.sha256.len() == 64);
+/// // The same search recorded again is the same behaviour.
+/// let again = record_case(&mut sargon_port::Port::new(), "the start", 2, case.replay.clone())?;
+/// assert_eq!(again, case);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn record_case(
     engine: &mut dyn Engine,
     label: &str,
@@ -525,12 +538,23 @@ impl Report {
 pub(crate) type EngineFactory<'a> =
     dyn Fn() -> Result<Box<dyn Engine + Send>, OpenError> + Sync + 'a;
 
-/// Replay `cases` on engines from `make` (on `workers` threads), compare each with its
-/// known digest, and find the first difference of the first differing case against the
-/// native port. `progress` is called once per finished case.
 /// Replay every case on engines from `make` (`workers` threads, `progress` called per
 /// case), comparing nothing: for engines that collect something as they run (coverage).
 /// The first search that fails ends the run with its error.
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use sargon_referee::behaviour::{known_cases, replay_all};
+///
+/// let cases: Vec<_> = known_cases().into_iter().filter(|c| c.quick()).take(3).collect();
+/// let done = AtomicUsize::new(0);
+/// let make = || Ok(Box::new(sargon_port::Port::new()) as Box<dyn sargon_core::Engine + Send>);
+/// replay_all(&cases, &make, 2, &|_| {
+///     done.fetch_add(1, Ordering::Relaxed);
+/// })?;
+/// assert_eq!(done.into_inner(), cases.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn replay_all(
     cases: &[Case],
     make: &EngineFactory,
@@ -575,6 +599,18 @@ pub fn replay_all(
 
 /// Replay `cases` on engines from `make` and compare each with its known behaviour
 /// (`workers` threads, `progress` called per case).
+///
+/// ```
+/// use sargon_referee::behaviour::{check, known_cases};
+///
+/// // The port behaves as the known Sargon in the quick cases.
+/// let cases: Vec<_> = known_cases().into_iter().filter(|c| c.quick()).take(4).collect();
+/// let make = || Ok(Box::new(sargon_port::Port::new()) as Box<dyn sargon_core::Engine + Send>);
+/// let report = check(&cases, &make, 2, &|_| {})?;
+/// assert_eq!(report.searches, cases.len());
+/// assert!(report.alike() && report.first.is_none());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check(
     cases: &[Case],
     make: &EngineFactory,

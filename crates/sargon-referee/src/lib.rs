@@ -5,7 +5,7 @@
 //! over many positions with their reports ([`diff_run`]), the whole data area compared
 //! at every hook point ([`state_diff`]), the original's traces cached so that a port is
 //! checked without rerunning it ([`trace_cache`]), and the check of an engine, or an
-//! imported image, against the known Sargon's behaviour ([`behaviour`]; [`verify`] with
+//! imported image, against the known Sargon's behaviour ([`behaviour`]; `verify` with
 //! feature `emulator`).
 
 #![warn(unreachable_pub)]

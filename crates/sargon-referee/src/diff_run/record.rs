@@ -110,11 +110,55 @@ pub struct SearchRecord {
 
 impl SearchRecord {
     /// The search the record is about: (position index, depth).
+    ///
+    /// ```
+    /// # use sargon_engines::engines::Side;
+    /// # use sargon_referee::diff_run::{self, InputPosition, RunIdentity, RunSettings, Shard};
+    /// # let positions = vec![InputPosition::new(0, "startpos", false)?];
+    /// # let identity = RunIdentity {
+    /// #     left: "port".into(), right: "port".into(), rom: None, book: false,
+    /// #     shard: "0/1".parse::<Shard>()?,
+    /// # };
+    /// # let searches = diff_run::plan(&positions, identity.shard, &[1, 2], &Default::default());
+    /// # let mut left = Side::Engine(Box::new(sargon_port::Port::new()));
+    /// # let mut right = Side::Engine(Box::new(sargon_port::Port::new()));
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("results.jsonl");
+    /// let mut out = diff_run::record::ResultsFile::create(&path)?;
+    /// diff_run::run(&mut left, &mut right, &searches, &identity, RunSettings::default(), Some(&mut out), &mut ())?;
+    /// let read = diff_run::record::read_results(&path)?;
+    /// let keys: Vec<_> = read.records.iter().map(|r| r.key()).collect();
+    /// assert_eq!(keys, [(0, 1), (0, 2)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn key(&self) -> (usize, u8) {
         (self.position, self.depth)
     }
 
     /// The record as one line of the results file, with its newline.
+    ///
+    /// ```
+    /// # use sargon_engines::engines::Side;
+    /// # use sargon_referee::diff_run::{self, InputPosition, RunIdentity, RunSettings, Shard};
+    /// # let positions = vec![InputPosition::new(0, "startpos", false)?];
+    /// # let identity = RunIdentity {
+    /// #     left: "port".into(), right: "port".into(), rom: None, book: false,
+    /// #     shard: "0/1".parse::<Shard>()?,
+    /// # };
+    /// # let searches = diff_run::plan(&positions, identity.shard, &[1, 2], &Default::default());
+    /// # let mut left = Side::Engine(Box::new(sargon_port::Port::new()));
+    /// # let mut right = Side::Engine(Box::new(sargon_port::Port::new()));
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("results.jsonl");
+    /// let mut out = diff_run::record::ResultsFile::create(&path)?;
+    /// diff_run::run(&mut left, &mut right, &searches, &identity, RunSettings::default(), Some(&mut out), &mut ())?;
+    /// let read = diff_run::record::read_results(&path)?;
+    /// // The file is the records' lines, one after another.
+    /// let lines: String = read.records.iter().map(|r| r.to_line()).collect();
+    /// assert!(std::fs::read_to_string(&path)?.ends_with(&lines));
+    /// assert!(lines.ends_with('\n') && lines.contains("\"verdict\":\"agree\""));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_line(&self) -> String {
         let mut line = serde_json::to_string(self).expect("plain data serialises");
         line.push('\n');
@@ -197,6 +241,23 @@ pub struct ResultsRead {
 
 /// Read a results file's complete lines. An incomplete last line is tolerated (and
 /// counted); a complete line that is not a record is an error naming the line.
+///
+/// ```
+/// use sargon_referee::diff_run::record::read_results;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("results.jsonl");
+/// std::fs::write(&path, "")?;
+/// let read = read_results(&path)?;
+/// assert!(read.records.is_empty() && read.incomplete_tail == 0);
+/// std::fs::write(&path, "not a record\n")?;
+/// let e = read_results(&path).unwrap_err();
+/// assert!(e.to_string().ends_with(":1: not a `sargon diff` search record"), "{e}");
+/// // A killed run's incomplete last line is counted, not an error.
+/// std::fs::write(&path, "{\"position\":0,")?;
+/// assert_eq!(read_results(&path)?.incomplete_tail, 14);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read_results(path: &Path) -> Result<ResultsRead, ResultsError> {
     let mut bytes = Vec::new();
     File::open(path)
@@ -265,6 +326,22 @@ impl ResultsFile {
     /// Start a new results file. An existing file with results is refused: appending a
     /// second run to it would record searches twice. The file is locked for the run
     /// ([`sargon_core::outputs::open_results`]): a second run writing to it is refused.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::record::ResultsFile;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("results.jsonl");
+    /// let first = ResultsFile::create(&path)?;
+    /// // While a run holds it, a second run is refused.
+    /// let e = ResultsFile::create(&path).unwrap_err();
+    /// assert!(e.to_string().contains("being written by another run"), "{e}");
+    /// drop(first);
+    /// // A file with results is never appended to by a new run.
+    /// std::fs::write(&path, "{}\n")?;
+    /// assert!(ResultsFile::create(&path).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn create(path: &Path) -> Result<ResultsFile, ResultsError> {
         let file = sargon_core::outputs::open_results(path)?;
         if file.metadata().is_ok_and(|meta| meta.len() > 0) {
@@ -280,6 +357,22 @@ impl ResultsFile {
 
     /// Go on with a results file (or start it if there is none): read its records and cut
     /// off an incomplete last line left by a killed run, so that new lines start cleanly.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::record::ResultsFile;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("results.jsonl");
+    /// // No file yet: the run starts it.
+    /// let (_, resumed) = ResultsFile::resume(&path)?;
+    /// assert!(resumed.records.is_empty());
+    /// // An incomplete last line left by a killed run is cut off.
+    /// std::fs::write(&path, "{\"position\":0,")?;
+    /// let (_, resumed) = ResultsFile::resume(&path)?;
+    /// assert_eq!(resumed.cut_bytes, 14);
+    /// assert_eq!(std::fs::read_to_string(&path)?, "");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn resume(path: &Path) -> Result<(ResultsFile, Resumed), ResultsError> {
         // Locked before it is read: what another run appends meanwhile would be missed.
         let mut file = sargon_core::outputs::open_results(path)?;
