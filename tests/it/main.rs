@@ -16,6 +16,7 @@ mod batch;
 mod core_z80emu;
 mod crosscheck;
 mod diff;
+mod diff_causes;
 mod diff_exec;
 mod diff_state;
 mod emulator;

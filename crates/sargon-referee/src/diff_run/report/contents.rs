@@ -218,6 +218,9 @@ pub struct Report {
     pub by_depth: Vec<DepthRow>,
     /// The searches whose engines disagreed.
     pub divergences: Vec<Finding>,
+    /// The divergences grouped into likely causes, the largest first
+    /// ([`super::causes::causes`]).
+    pub causes: Vec<super::causes::Cause>,
     /// The searches that failed.
     pub errors: Vec<Finding>,
     /// Incomplete last lines found in the files (searches in flight when a shard stopped).

@@ -8,12 +8,14 @@
 //! ROM image, one pair of engines) before it counts, and fails on any gap.
 
 mod build;
+mod causes;
 mod contents;
 #[cfg(test)]
 mod tests;
 mod text;
 
 pub use build::build;
+pub use causes::{causes, causes_of_records, causes_text, Cause};
 pub use contents::{
     Comparison, Consistency, Coverage, DepthPlan, DepthRow, Duplicate, FenMismatch, Finding,
     Program, Report, RomImage, SearchKey, Summary, Unexpected,

@@ -124,6 +124,13 @@ impl Report {
 
     /// The report for people.
     pub fn to_text(&self) -> String {
+        self.to_text_looking(&|_| Vec::new())
+    }
+
+    /// The report for people, with the lines `look` gives under each likely cause: where
+    /// to look (the original's listing at the hook point, the port's function), which
+    /// the command has when a ROM is imported.
+    pub fn to_text_looking(&self, look: &dyn Fn(&super::Cause) -> Vec<String>) -> String {
         let mut s = String::new();
         let c = &self.coverage;
         let _ = writeln!(
@@ -322,6 +329,11 @@ impl Report {
                 e.error.as_deref().unwrap_or("")
             );
         }
+        s.push_str(&super::causes::causes_text(
+            &self.causes,
+            (&left_name, &right_name),
+            look,
+        ));
         let _ = writeln!(s);
         if self.ok {
             let _ = writeln!(s, "report: OK");
