@@ -13,6 +13,7 @@ mod bad_input;
 mod bad_input_messages;
 mod bad_input_rom;
 mod batch;
+mod checking_your_port;
 mod core_z80emu;
 mod crosscheck;
 mod diff;
