@@ -581,7 +581,7 @@ impl Printer<'_> {
 
     fn show(&self, search: &Search, d: &Divergence) {
         let show = |e: &Option<sargon_core::trace::Event>| match e {
-            Some(e) => e.to_string(),
+            Some(e) => e.readable(),
             None => "(trace ended)".to_string(),
         };
         println!(

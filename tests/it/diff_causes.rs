@@ -124,6 +124,12 @@ fn three_planted_faults_of_three_kinds_make_three_causes_with_their_counts() {
     assert!(stdout.contains("divergences: 12"), "{stdout}");
     // The end of the --keep-going run names the causes.
     assert!(stdout.contains("LIKELY CAUSES (3,"), "{stdout}");
+    // Score bytes for people are written as the listing writes them, with their pawns.
+    assert!(stdout.contains("\n  port     eval 0 : 0x"), "{stdout}");
+    assert!(
+        stdout.contains(" pawns)\n  exec     eval 0 : 0x"),
+        "{stdout}"
+    );
 
     let json = report(dir.path(), &results, "json");
     let json: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -154,6 +160,8 @@ fn three_planted_faults_of_three_kinds_make_three_causes_with_their_counts() {
     assert_eq!(json["causes"][1]["hook_point"], "movegen.done");
     assert_eq!(json["causes"][2]["hook_point"], "search.alpha_beta");
     assert_eq!(json["causes"][2]["example"]["position"], 3);
+    // JSON keeps the recorded events, with decimal numbers.
+    assert!(eval["example"]["left"]["score"].is_u64(), "{eval}");
 
     // The text: one headline each, largest first, with its worked example.
     let text = report(dir.path(), &results, "text");
@@ -175,6 +183,9 @@ fn three_planted_faults_of_three_kinds_make_three_causes_with_their_counts() {
         "{text}"
     );
     assert!(text.contains("   board:    "), "{text}");
+    assert!(text.contains("\n   port      eval 0 : 0x"), "{text}");
+    assert!(text.contains("\n  port     eval 0 : 0x"), "{text}");
+    assert!(!text.contains("\"score\":"), "{text}");
     // Where to look: the port's function always; the original's code at the hook point
     // from the user's import, when there is one.
     assert!(

@@ -58,8 +58,8 @@ impl Cause {
     /// The cause in a few words: `eval score higher on the right (by +4) in POINTS`.
     pub fn headline(&self) -> String {
         let by = match self.deltas {
-            Some((lo, hi)) if lo == hi => format!(" by {lo:+}"),
-            Some((lo, hi)) => format!(" by {lo:+} to {hi:+}"),
+            Some((lo, hi)) if lo == hi => format!(" by {lo:+} ({})", pawns(lo)),
+            Some((lo, hi)) => format!(" by {lo:+} to {hi:+} ({} to {})", pawns(lo), pawns(hi)),
             None => String::new(),
         };
         let plies = match self.plies.as_slice() {
@@ -85,6 +85,12 @@ impl Cause {
             }
         )
     }
+}
+
+/// A difference of score bytes in pawns (8 units to a pawn; a larger byte is worse for
+/// the side it belongs to).
+fn pawns(units: i16) -> String {
+    format!("{:+.3} pawns", -f64::from(units) / 8.0)
 }
 
 /// The hook point and routine of an event kind (see `docs/hooks.md`).
@@ -192,6 +198,20 @@ fn key_of(left: Option<&Value>, right: Option<&Value>) -> Key {
     key(&lk, "event", "differs".into(), None)
 }
 
+/// A recorded event for people: its text line with score bytes written `0x78` and their
+/// pawns ([`sargon_core::trace::Event::readable`]); what is not a trace event (the answers
+/// of a `uci:` side) as recorded.
+pub(super) fn readable(v: &Option<Value>) -> String {
+    use sargon_core::trace_line::{parse_trace_line, TraceLine};
+    match v {
+        Some(v) => match parse_trace_line(&v.to_string()) {
+            Ok(TraceLine::Event(e)) => e.readable(),
+            _ => v.to_string(),
+        },
+        None => "(trace ended)".into(),
+    }
+}
+
 /// The board at a divergence: the example's position with its path played (UCI moves).
 fn board_at(fen: &str, path: &[String]) -> Option<String> {
     use shakmaty::{uci::UciMove, Position};
@@ -282,10 +302,7 @@ pub fn causes_text(
             e.depth,
             e.event.unwrap_or(0)
         );
-        let event = |v: &Option<Value>| match v {
-            Some(v) => v.to_string(),
-            None => "(trace ended)".into(),
-        };
+        let event = readable;
         let _ = writeln!(s, "   position: {}", e.fen);
         if let Some(path) = &e.path {
             let _ = writeln!(
@@ -367,8 +384,8 @@ mod tests {
         );
         assert_eq!(
             causes[0].headline(),
-            "eval score higher on the right by +4 to +6 at ply 1, in POINTS (and what it \
-             calls: ATTACK, XCHNG, PNCK...) (hook point points.end)"
+            "eval score higher on the right by +4 to +6 (-0.500 pawns to -0.750 pawns) at ply 1, \
+             in POINTS (and what it calls: ATTACK, XCHNG, PNCK...) (hook point points.end)"
         );
         assert_eq!(causes[1].change, "lower on the right");
         assert_eq!(

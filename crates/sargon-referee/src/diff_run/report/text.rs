@@ -292,10 +292,7 @@ impl Report {
             ),
             _ => ("left".into(), "right".into()),
         };
-        let event = |e: &Option<serde_json::Value>| match e {
-            Some(v) => v.to_string(),
-            None => "(trace ended)".into(),
-        };
+        let event = super::causes::readable;
         for d in &self.divergences {
             let _ = writeln!(
                 s,
