@@ -186,6 +186,20 @@ fn three_planted_faults_of_three_kinds_make_three_causes_with_their_counts() {
     assert!(text.contains("\n   port      eval 0 : 0x"), "{text}");
     assert!(text.contains("\n  port     eval 0 : 0x"), "{text}");
     assert!(!text.contains("\"score\":"), "{text}");
+    // docs/checking-your-port.md shows these three headlines as they are.
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/checking-your-port.md"),
+    )
+    .unwrap();
+    let shown: Vec<&str> = page
+        .lines()
+        .filter(|l| l.len() > 3 && l.as_bytes()[0].is_ascii_digit() && l[1..].starts_with(". "))
+        .filter(|l| l.contains("(hook point "))
+        .collect();
+    assert_eq!(shown.len(), 3, "{shown:?}");
+    for line in shown {
+        assert!(text.contains(&format!("\n{line}\n")), "{line}\n{text}");
+    }
     // Where to look: the port's function always; the original's code at the hook point
     // from the user's import, when there is one.
     assert!(
