@@ -13,46 +13,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use super::contents::Finding;
-use super::text::plural;
-
-/// One likely cause: the divergences whose first differing event has one key.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Cause {
-    /// The kind of the original's (left) event: `created`, `eval`, `alpha_beta`,
-    /// `best_test`, `best`, `ascend`, `result`; `end` when the left trace had ended.
-    pub event: String,
-    /// The hook point where that event is recorded (`points.end`); none for the result,
-    /// which is made from the search's outcome, and for the end of the trace.
-    pub hook_point: Option<String>,
-    /// The routine of the original where the event arises (`POINTS`).
-    pub routine: String,
-    /// The field that differs: `score`, `two_above`, `negated`, `one_above`, `cutoff`,
-    /// `accepted`, `moves`, `best`, `path`, `ply`, or `event` (the right side's event is
-    /// of another kind, or its trace ended).
-    pub field: String,
-    /// How it differs, as the key has it: `higher on the right`, `true on the left, false
-    /// on the right`, `right trace ended`...
-    pub change: String,
-    /// Divergences with this cause.
-    pub searches: usize,
-    /// Distinct positions among them.
-    pub positions: usize,
-    /// For a score: the smallest and largest difference, right minus left, in score units
-    /// (8 to a pawn).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub deltas: Option<(i16, i16)>,
-    /// The plies (path lengths) of the differing events.
-    pub plies: Vec<usize>,
-    /// The first divergence of the group (by position, then depth): the worked example.
-    pub example: Finding,
-    /// The board at the example's divergence (FEN), when its path can be played.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub board: Option<String>,
-}
+use super::contents::{Cause, Finding};
+use super::words::plural;
 
 impl Cause {
     /// The cause in a few words: `eval score higher on the right (by +4) in POINTS`.
@@ -125,6 +89,9 @@ fn origin(kind: &str) -> (Option<&'static str>, &'static str) {
 /// The fields of each kind that say something, in the order they are compared.
 const SCORES: [&str; 4] = ["score", "two_above", "negated", "one_above"];
 const FLAGS: [&str; 2] = ["cutoff", "accepted"];
+
+/// What divergences of one cause share: the event's kind, the field, how it differs.
+type GroupKey = (String, String, String);
 
 struct Key {
     event: String,
@@ -226,7 +193,7 @@ fn board_at(fen: &str, path: &[String]) -> Option<String> {
 /// Group `divergences` into likely causes, the largest first (then by the first example's
 /// position). Divergences of answers (a `uci:` side) group by their differing field too.
 pub fn causes(divergences: &[Finding]) -> Vec<Cause> {
-    let mut groups: BTreeMap<(String, String, String), Vec<(&Finding, Key)>> = BTreeMap::new();
+    let mut groups: BTreeMap<GroupKey, Vec<(&Finding, Key)>> = BTreeMap::new();
     for d in divergences {
         let k = key_of(d.left.as_ref(), d.right.as_ref());
         groups

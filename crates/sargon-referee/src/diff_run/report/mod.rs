@@ -13,11 +13,12 @@ mod contents;
 #[cfg(test)]
 mod tests;
 mod text;
+mod words;
 
 pub use build::build;
-pub use causes::{causes, causes_of_records, causes_text, Cause};
+pub use causes::{causes, causes_of_records, causes_text};
 pub use contents::{
-    Comparison, Consistency, Coverage, DepthPlan, DepthRow, Duplicate, FenMismatch, Finding,
+    Cause, Comparison, Consistency, Coverage, DepthPlan, DepthRow, Duplicate, FenMismatch, Finding,
     Program, Report, RomImage, SearchKey, Summary, Unexpected,
 };
 pub use text::summary_line;

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::contents::{DepthPlan, Report};
+use super::contents::{Cause, DepthPlan, Report};
 use crate::diff_run::Tally;
 
 /// How many items of a long list the text report shows.
@@ -20,9 +20,7 @@ pub(super) fn side_label(engine: &str) -> &str {
     }
 }
 
-pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub(super) use super::words::plural;
 
 /// A list in text, the first [`SHOWN`] items and how many more.
 fn abbreviated<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
@@ -130,7 +128,7 @@ impl Report {
     /// The report for people, with the lines `look` gives under each likely cause: where
     /// to look (the original's listing at the hook point, the port's function), which
     /// the command has when a ROM is imported.
-    pub fn to_text_looking(&self, look: &dyn Fn(&super::Cause) -> Vec<String>) -> String {
+    pub fn to_text_looking(&self, look: &dyn Fn(&Cause) -> Vec<String>) -> String {
         let mut s = String::new();
         let c = &self.coverage;
         let _ = writeln!(
