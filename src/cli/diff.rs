@@ -441,7 +441,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         let mut records = earlier;
         records.append(&mut printer.records);
         let causes = report::causes_of_records(&records);
-        let places = super::diff_causes::Places::new(store);
+        let places = super::diff_causes::Places::for_causes(store, &causes);
         print!(
             "{}",
             report::causes_text(&causes, (&printer.left, &printer.right), &|c| places
@@ -633,7 +633,7 @@ fn run_report(store: &RomStore, args: &ReportArgs) -> Result<bool> {
     }
     match args.format {
         Format::Text => {
-            let places = super::diff_causes::Places::new(store);
+            let places = super::diff_causes::Places::for_causes(store, &report.causes);
             print!("{}", report.to_text_looking(&|c| places.lines(c)))
         }
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),

@@ -22,15 +22,24 @@ pub(crate) struct Places {
 
 impl Places {
     /// The places of the ROM the store would load by default (none when nothing, or more
-    /// than one ROM without a default, is imported).
-    pub(crate) fn new(store: &RomStore) -> Places {
-        let program = store.load(None).ok().map(|rom| {
-            let hooks = hook_addresses(&rom);
-            (Program::of_rom(&rom), hooks)
-        });
+    /// than one ROM without a default, is imported), read only when there are `causes` to
+    /// place: reading and analysing the image is the slow part of a report.
+    pub(crate) fn for_causes(store: &RomStore, causes: &[Cause]) -> Places {
+        let program = if causes.is_empty() {
+            None
+        } else {
+            store.load(None).ok().map(|rom| {
+                let hooks = hook_addresses(&rom);
+                (Program::of_rom(&rom), hooks)
+            })
+        };
         Places {
             program,
-            links: PortLinks::of_port(),
+            links: if causes.is_empty() {
+                PortLinks::default()
+            } else {
+                PortLinks::of_port()
+            },
         }
     }
 

@@ -82,6 +82,10 @@ fn origin(kind: &str) -> (Option<&'static str>, &'static str) {
         ),
         "ascend" => (Some("search.ascend"), "ASCEND"),
         "result" => (None, "FNDMOV's end (BESTM and SCORE+1)"),
+        "answer" => (
+            None,
+            "the UCI answer (bestmove, the last info line's score)",
+        ),
         _ => (None, "the trace's end"),
     }
 }
@@ -149,6 +153,10 @@ fn key_of(left: Option<&Value>, right: Option<&Value>) -> Key {
                 return key(&lk, field, format!("{way} on the right"), Some(delta));
             }
         }
+    }
+    // A UCI answer's score is words (`cp 25`), not a byte.
+    if l.get("score") != r.get("score") {
+        return key(&lk, "score", "differs".into(), None);
     }
     for field in FLAGS {
         if let (Some(a), Some(b)) = (l[field].as_bool(), r[field].as_bool()) {
@@ -373,6 +381,29 @@ mod tests {
             2,
             Some(json!({"event": "created", "ply": 1, "path": ["e1e2"]})),
             Some(eval(0x80)),
+        );
+        // A UCI answer's move or score (the only events of a `uci:` side).
+        let answer = |best: &str, score: &str| {
+            Some(json!({"event": "answer", "best": best, "score": score}))
+        };
+        let moved = finding(3, answer("e2e4", "cp 25"), answer("d2d4", "cp 25"));
+        let scored = finding(4, answer("e2e4", "cp 25"), answer("e2e4", "cp 12"));
+        let answers = causes(&[moved, scored]);
+        assert_eq!(
+            answers
+                .iter()
+                .map(|c| (c.field.as_str(), c.routine.as_str()))
+                .collect::<Vec<_>>(),
+            [
+                (
+                    "best",
+                    "the UCI answer (bestmove, the last info line's score)"
+                ),
+                (
+                    "score",
+                    "the UCI answer (bestmove, the last info line's score)"
+                ),
+            ]
         );
         // One each, in the order of their first positions.
         let causes = causes(&[ended, other, dropped]);
