@@ -213,9 +213,23 @@ fn three_planted_faults_of_three_kinds_make_three_causes_with_their_counts() {
                 && text.contains("<- hook search.alpha_beta"),
             "{text}"
         );
-    } else {
-        assert!(text.contains("where to look: import a ROM"), "{text}");
     }
+    // Without an imported ROM (an empty store), the port's side alone.
+    let empty = tempfile::tempdir().unwrap();
+    let bare = Command::new(SARGON)
+        .env("SARGON_ROMS", empty.path())
+        .args(["diff", "report", "--depths", "1-2", "--epd"])
+        .arg(dir.path().join("positions.epd"))
+        .arg(&results)
+        .output()
+        .unwrap();
+    let bare = String::from_utf8_lossy(&bare.stdout);
+    assert!(
+        bare.contains("where to look: import a ROM")
+            && bare.contains("POINTS: crates/sargon-port/src/faithful/eval.rs:")
+            && !bare.contains("<- hook"),
+        "{bare}"
+    );
 }
 
 #[test]
