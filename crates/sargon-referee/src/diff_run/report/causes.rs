@@ -200,6 +200,31 @@ fn board_at(fen: &str, path: &[String]) -> Option<String> {
 
 /// Group `divergences` into likely causes, the largest first (then by the first example's
 /// position). Divergences of answers (a `uci:` side) group by their differing field too.
+///
+/// ```
+/// use sargon_referee::diff_run::report::{causes, causes_text, Finding};
+/// use serde_json::json;
+///
+/// let eval = |score: u8| json!({"event": "eval", "ply": 1, "path": ["e1e2"], "score": score});
+/// let found = |position, right: u8| Finding {
+///     position,
+///     fen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(),
+///     depth: 1,
+///     event: Some(5),
+///     left: Some(eval(0x80)),
+///     right: Some(eval(right)),
+///     path: Some(vec!["e1e2".into()]),
+///     error: None,
+/// };
+/// // Two scores a pawn too high on the right, one a pawn too low: two causes.
+/// let causes = causes(&[found(2, 0x88), found(0, 0x78), found(1, 0x88)]);
+/// assert_eq!(causes.len(), 2);
+/// assert_eq!((causes[0].searches, causes[0].example.position), (2, 1));
+/// assert!(causes[0].headline().starts_with("eval score higher on the right by +8"));
+/// let text = causes_text(&causes, ("port", "exec"), &|_| vec!["look here".into()]);
+/// assert!(text.contains("   port      eval 1 e1e2 : 0x80 (+0.000 pawns)\n"));
+/// assert!(text.contains("   look here\n"));
+/// ```
 pub fn causes(divergences: &[Finding]) -> Vec<Cause> {
     let mut groups: BTreeMap<GroupKey, Vec<(&Finding, Key)>> = BTreeMap::new();
     for d in divergences {
@@ -309,6 +334,13 @@ pub fn causes_text(
 }
 
 /// The likely causes of the divergences among `records` (the end of a `--keep-going` run).
+///
+/// ```
+/// use sargon_referee::diff_run::report::causes_of_records;
+///
+/// // Records that agree have no cause to find.
+/// assert!(causes_of_records(&[]).is_empty());
+/// ```
 pub fn causes_of_records(records: &[crate::diff_run::SearchRecord]) -> Vec<Cause> {
     let findings: Vec<Finding> = records
         .iter()
