@@ -265,7 +265,7 @@ fn none_unless(args: &DiffArgs, spec: &EngineSpec) -> CoreArgs {
 /// report, whether the run is complete and consistent).
 pub(crate) fn run(store: &RomStore, args: DiffArgs) -> Result<bool> {
     match &args.command {
-        Some(DiffCommand::Report(report_args)) => run_report(report_args),
+        Some(DiffCommand::Report(report_args)) => run_report(store, report_args),
         None => {
             sargon_core::outputs::removing_an_empty_new_results_file(args.out.as_deref(), || {
                 run_diff(store, &args)
@@ -405,6 +405,7 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         cache: cache.as_ref(),
         left: column_name(&args.left, &left),
         right: column_name(&args.right, &right),
+        records: Vec::new(),
     };
     let outcome = diff_run::run(
         &mut left,
@@ -433,6 +434,18 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
                 "divergence"
             },
             outcome.left_undone
+        );
+    }
+    if args.keep_going {
+        // The run's divergences (a resumed file's included), grouped into likely causes.
+        let mut records = earlier;
+        records.append(&mut printer.records);
+        let causes = report::causes_of_records(&records);
+        let places = super::diff_causes::Places::for_causes(store, &causes);
+        print!(
+            "{}",
+            report::causes_text(&causes, (&printer.left, &printer.right), &|c| places
+                .lines(c))
         );
     }
     println!("{}", report::summary_line(shard_positions, &tally));
@@ -508,6 +521,8 @@ struct Printer<'a> {
     cache: Option<&'a TraceCache>,
     left: String,
     right: String,
+    /// The run's records, for the likely causes at its end.
+    records: Vec<SearchRecord>,
 }
 
 impl Observer for Printer<'_> {
@@ -525,6 +540,9 @@ impl Observer for Printer<'_> {
         difference: Option<&Difference>,
     ) {
         self.progress.inc();
+        if record.verdict == Verdict::Diverge {
+            self.records.push(record.clone());
+        }
         if let Some(cache) = self.cache {
             say_write_failure(cache, Some(self.progress));
         }
@@ -563,7 +581,7 @@ impl Printer<'_> {
 
     fn show(&self, search: &Search, d: &Divergence) {
         let show = |e: &Option<sargon_core::trace::Event>| match e {
-            Some(e) => e.to_string(),
+            Some(e) => e.readable(),
             None => "(trace ended)".to_string(),
         };
         println!(
@@ -592,7 +610,7 @@ impl Printer<'_> {
     }
 }
 
-fn run_report(args: &ReportArgs) -> Result<bool> {
+fn run_report(store: &RomStore, args: &ReportArgs) -> Result<bool> {
     let fens = read_epd(&args.epd)?;
     let plan = parse_plan(&args.depths, fens.len())?;
     let mut records = Vec::new();
@@ -614,7 +632,10 @@ fn run_report(args: &ReportArgs) -> Result<bool> {
         report.allow_unverified();
     }
     match args.format {
-        Format::Text => print!("{}", report.to_text()),
+        Format::Text => {
+            let places = super::diff_causes::Places::for_causes(store, &report.causes);
+            print!("{}", report.to_text_looking(&|c| places.lines(c)))
+        }
         Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
     }
     Ok(report.ok)

@@ -23,6 +23,7 @@ pub(crate) mod annotate;
 pub(crate) mod bench;
 pub(crate) mod cache;
 pub(crate) mod diff;
+pub(crate) mod diff_causes;
 pub(crate) mod diff_state;
 pub(crate) mod emulator;
 pub(crate) mod graphviz;

@@ -199,6 +199,80 @@ impl Event {
     }
 }
 
+impl Event {
+    /// The event for people to read (the text of `sargon diff` and `diff report`): the
+    /// text line's words, with every score byte written as the original's listing writes
+    /// it, `0x78`, and a score's value in pawns beside it (for the side that just moved;
+    /// for the result, for the side to move). The trace's own forms are unchanged: the
+    /// text line (`: 78`) and JSON (decimal numbers), which programs read.
+    ///
+    /// ```
+    /// use sargon_core::{Event, SMove, Score};
+    /// let e4 = vec![SMove::plain(35, 55)];
+    /// let eval = Event::Eval { ply: 1, path: e4.clone(), score: Score(0x78) };
+    /// assert_eq!(eval.readable(), "eval 1 e2e4 : 0x78 (+1.000 pawns)");
+    /// let ab = Event::AlphaBeta { path: e4, score: Score(0x70), two_above: Score(0x78), cutoff: true };
+    /// assert_eq!(ab.readable(), "alpha_beta 1 e2e4 : 0x70 <= 0x78 cutoff");
+    /// ```
+    pub fn readable(&self) -> String {
+        let moves = |path: &Path| -> String { path.iter().map(|m| format!(" {m}")).collect() };
+        let pawns = |s: Score| format!("0x{:02x} ({:+.3} pawns)", s.0, s.pawns());
+        match self {
+            Event::Created { .. } | Event::Ascend { .. } => self.to_string(),
+            Event::Eval { ply, path, score } => {
+                format!("eval {ply}{} : {}", moves(path), pawns(*score))
+            }
+            Event::AlphaBeta {
+                path,
+                score,
+                two_above,
+                cutoff,
+            } => {
+                let (op, verdict) = if *cutoff {
+                    ("<=", "cutoff")
+                } else {
+                    (">", "pass")
+                };
+                format!(
+                    "alpha_beta {}{} : 0x{:02x} {op} 0x{:02x} {verdict}",
+                    path.len(),
+                    moves(path),
+                    score.0,
+                    two_above.0
+                )
+            }
+            Event::BestTest {
+                path,
+                negated,
+                one_above,
+                accepted,
+            } => {
+                let (op, verdict) = if *accepted {
+                    (">", "new_best")
+                } else {
+                    ("<=", "discard")
+                };
+                format!(
+                    "best_test {}{} : 0x{:02x} {op} 0x{:02x} {verdict}",
+                    path.len(),
+                    moves(path),
+                    negated.0,
+                    one_above.0
+                )
+            }
+            Event::Best { path, score } => {
+                format!("best {}{} : {}", path.len(), moves(path), pawns(*score))
+            }
+            Event::Result { best, score } => format!(
+                "result {} : 0x{:02x} ({:+.3} pawns for the side to move)",
+                best.map_or("none".to_string(), |m| m.to_string()),
+                score.0,
+                score.negated().pawns()
+            ),
+        }
+    }
+}
+
 fn write_path(f: &mut fmt::Formatter<'_>, path: &Path) -> fmt::Result {
     for m in path {
         write!(f, " {m}")?;

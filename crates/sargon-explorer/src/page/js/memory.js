@@ -28,6 +28,9 @@ export function setupMemory() {
 // PIECES' order in Sargon's board byte: 1 pawn .. 6 king; bit 7 black.
 const SARGON_PIECE = ["", "p", "n", "b", "r", "q", "k"];
 
+// A score byte as Sargon's listing writes it (the API gives two hex digits).
+const hex = (byte) => (byte == null ? byte : `0x${byte}`);
+
 function memoryColumn(name, snap, other, reason) {
   if (!snap) return `<div><h3>${name}</h3><div class="note">${escapeHtml(reason || "the search never reached this node")}</div></div>`;
   let t = `<div><h3>${name}</h3>`;
@@ -37,7 +40,7 @@ function memoryColumn(name, snap, other, reason) {
   };
   if (snap.evaluated) {
     t += "<table>" + field("NPLY", "nply", snap.nply) + field("PLYMAX", "plymax", snap.plymax) + field("COLOR", "color", snap.color) +
-      field("score", "score", snap.score) + field("two plies up", "two_plies_up", snap.two_plies_up) + field("one ply up", "one_ply_up", snap.one_ply_up) + "</table>";
+      field("score", "score", hex(snap.score)) + field("two plies up", "two_plies_up", hex(snap.two_plies_up)) + field("one ply up", "one_ply_up", hex(snap.one_ply_up)) + "</table>";
     t += "<div class=\"sub\">BOARDA, 120 bytes (10 per row, a1 at 21):</div><table class=\"bytes\">";
     for (let row = 11; row >= 0; row--) {
       t += "<tr>";

@@ -83,7 +83,7 @@ function showSearch(s, selectPath) {
   if (r.no_legal_move) rows.push(["result", r.result]);
   else {
     rows.push(["best move", `<b id="best-move">${r.best_san}</b> (${r.best_uci})${r.from_book ? " from the book" : ""}`]);
-    rows.push(["score", `${r.score_pawns >= 0 ? "+" : ""}${r.score_pawns.toFixed(3)} pawns for the side to move (byte ${r.sargon_score.toString(16)})${r.mate ? ", mates" : ""}`]);
+    rows.push(["score", `${r.score_pawns >= 0 ? "+" : ""}${r.score_pawns.toFixed(3)} pawns for the side to move (byte 0x${r.sargon_score.toString(16).padStart(2, "0")})${r.mate ? ", mates" : ""}`]);
     rows.push(["PV", `<span id="pv-san">${r.pv_san.join(" ")}</span>`]);
   }
   rows.push(["nodes", `${(r.nodes_created ?? s.nodes).toLocaleString()}`]);

@@ -12,7 +12,7 @@ function nodeText(n) {
   let t = `<span class="tw">${n.children_count ? "\u25B8" : ""}</span>`;
   t += `<span class="label">${escapeHtml(n.label)}</span>`;
   if (n.eval) {
-    t += ` <span class="sub">(${n.eval.order})</span> <span class="score">${n.eval.pawns}</span> <span class="byte">[${n.eval.byte}]</span>`;
+    t += ` <span class="sub">(${n.eval.order})</span> <span class="score">${n.eval.pawns}</span> <span class="byte">[0x${n.eval.byte}]</span>`;
     t += `<span class="badge ${n.eval.decision}">${n.eval.decision.replace("_", " ")}</span>`;
   } else if (n.status.kind !== "root") {
     t += ` <span class="sub">${n.status.kind.replace("_", " ")}</span>`;
@@ -113,8 +113,8 @@ function showDetail(n) {
   const kind = n.status.kind;
   if (n.eval) {
     const e = n.eval;
-    rows.push(["score", `${e.pawns} pawns for the side that moved, byte ${e.byte} (evaluation ${e.order})`]);
-    rows.push(["alpha-beta", `against ${e.alpha_beta} [${e.alpha_beta_byte}] two plies up: ${e.decision === "cutoff" ? "<b>cutoff</b>: the rest of this ply is skipped" : "pass"}`]);
+    rows.push(["score", `${e.pawns} pawns for the side that moved, byte 0x${e.byte} (evaluation ${e.order})`]);
+    rows.push(["alpha-beta", `against ${e.alpha_beta} [0x${e.alpha_beta_byte}] two plies up: ${e.decision === "cutoff" ? "<b>cutoff</b>: the rest of this ply is skipped" : "pass"}`]);
     if (e.decision !== "cutoff") rows.push(["best test", `against ${e.minimax ?? "?"} one ply up: ${e.decision === "new_best" ? "<b>new best</b>" : "discard"}`]);
   } else if (kind === "refuted") {
     rows.push(["status", `refuted: one of its replies caused a cutoff (evaluation ${n.status.by_evaluation}), so its score was never backed up`]);

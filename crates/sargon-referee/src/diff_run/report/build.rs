@@ -140,16 +140,7 @@ pub fn build(
         .map(|depth| depth_row(depth, records.iter().filter(|r| r.depth == depth)))
         .collect();
 
-    let finding = |r: &SearchRecord| Finding {
-        position: r.position,
-        fen: r.fen.clone(),
-        depth: r.depth,
-        event: r.divergence.as_ref().map(|d| d.event),
-        left: r.divergence.as_ref().and_then(|d| d.left.clone()),
-        right: r.divergence.as_ref().and_then(|d| d.right.clone()),
-        path: r.divergence.as_ref().and_then(|d| d.path.clone()),
-        error: r.error.clone(),
-    };
+    let finding = Finding::of;
     let mut divergences: Vec<Finding> = records
         .iter()
         .filter(|r| r.verdict == Verdict::Diverge)
@@ -203,6 +194,7 @@ pub fn build(
             fen_mismatches,
         },
         by_depth,
+        causes: super::causes::causes(&divergences),
         divergences,
         errors,
         incomplete_lines,
@@ -221,6 +213,22 @@ fn count_by<K: Ord>(records: &[SearchRecord], key: impl Fn(&SearchRecord) -> K) 
         *counts.entry(key(r)).or_insert(0) += 1;
     }
     counts.into_iter().collect()
+}
+
+impl Finding {
+    /// What a record says of its divergence or error.
+    pub(crate) fn of(r: &SearchRecord) -> Finding {
+        Finding {
+            position: r.position,
+            fen: r.fen.clone(),
+            depth: r.depth,
+            event: r.divergence.as_ref().map(|d| d.event),
+            left: r.divergence.as_ref().and_then(|d| d.left.clone()),
+            right: r.divergence.as_ref().and_then(|d| d.right.clone()),
+            path: r.divergence.as_ref().and_then(|d| d.path.clone()),
+            error: r.error.clone(),
+        }
+    }
 }
 
 fn depth_row<'a>(depth: u8, records: impl Iterator<Item = &'a SearchRecord>) -> DepthRow {

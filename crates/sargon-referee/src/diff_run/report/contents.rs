@@ -224,6 +224,9 @@ pub struct Report {
     pub by_depth: Vec<DepthRow>,
     /// The searches whose engines disagreed.
     pub divergences: Vec<Finding>,
+    /// The divergences grouped into likely causes, the largest first
+    /// ([`super::causes::causes`]).
+    pub causes: Vec<Cause>,
     /// The searches that failed.
     pub errors: Vec<Finding>,
     /// Incomplete last lines found in the files (searches in flight when a shard stopped).
@@ -232,4 +235,39 @@ pub struct Report {
     pub problems: Vec<String>,
     /// True when there are no problems.
     pub ok: bool,
+}
+
+/// One likely cause: the divergences whose first differing event has one key.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Cause {
+    /// The kind of the original's (left) event: `created`, `eval`, `alpha_beta`,
+    /// `best_test`, `best`, `ascend`, `result`; `end` when the left trace had ended.
+    pub event: String,
+    /// The hook point where that event is recorded (`points.end`); none for the result,
+    /// which is made from the search's outcome, and for the end of the trace.
+    pub hook_point: Option<String>,
+    /// The routine of the original where the event arises (`POINTS`).
+    pub routine: String,
+    /// The field that differs: `score`, `two_above`, `negated`, `one_above`, `cutoff`,
+    /// `accepted`, `moves`, `best`, `path`, `ply`, or `event` (the right side's event is
+    /// of another kind, or its trace ended).
+    pub field: String,
+    /// How it differs, as the key has it: `higher on the right`, `true on the left, false
+    /// on the right`, `right trace ended`...
+    pub change: String,
+    /// Divergences with this cause.
+    pub searches: usize,
+    /// Distinct positions among them.
+    pub positions: usize,
+    /// For a score: the smallest and largest difference, right minus left, in score units
+    /// (8 to a pawn).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deltas: Option<(i16, i16)>,
+    /// The plies (path lengths) of the differing events.
+    pub plies: Vec<usize>,
+    /// The first divergence of the group (by position, then depth): the worked example.
+    pub example: Finding,
+    /// The board at the example's divergence (FEN), when its path can be played.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
 }

@@ -8,14 +8,17 @@
 //! ROM image, one pair of engines) before it counts, and fails on any gap.
 
 mod build;
+mod causes;
 mod contents;
 #[cfg(test)]
 mod tests;
 mod text;
+mod words;
 
 pub use build::build;
+pub use causes::{causes, causes_of_records, causes_text};
 pub use contents::{
-    Comparison, Consistency, Coverage, DepthPlan, DepthRow, Duplicate, FenMismatch, Finding,
+    Cause, Comparison, Consistency, Coverage, DepthPlan, DepthRow, Duplicate, FenMismatch, Finding,
     Program, Report, RomImage, SearchKey, Summary, Unexpected,
 };
 pub use text::summary_line;

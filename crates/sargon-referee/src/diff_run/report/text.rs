@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::contents::{DepthPlan, Report};
+use super::contents::{Cause, DepthPlan, Report};
 use crate::diff_run::Tally;
 
 /// How many items of a long list the text report shows.
@@ -20,9 +20,7 @@ pub(super) fn side_label(engine: &str) -> &str {
     }
 }
 
-pub(super) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+pub(super) use super::words::plural;
 
 /// A list in text, the first [`SHOWN`] items and how many more.
 fn abbreviated<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
@@ -133,6 +131,13 @@ impl Report {
     /// assert!(text.contains("2 searches expected, 0 recorded"));
     /// ```
     pub fn to_text(&self) -> String {
+        self.to_text_looking(&|_| Vec::new())
+    }
+
+    /// The report for people, with the lines `look` gives under each likely cause: where
+    /// to look (the original's listing at the hook point, the port's function), which
+    /// the command has when a ROM is imported.
+    pub fn to_text_looking(&self, look: &dyn Fn(&Cause) -> Vec<String>) -> String {
         let mut s = String::new();
         let c = &self.coverage;
         let _ = writeln!(
@@ -294,10 +299,7 @@ impl Report {
             ),
             _ => ("left".into(), "right".into()),
         };
-        let event = |e: &Option<serde_json::Value>| match e {
-            Some(v) => v.to_string(),
-            None => "(trace ended)".into(),
-        };
+        let event = super::causes::readable;
         for d in &self.divergences {
             let _ = writeln!(
                 s,
@@ -331,6 +333,11 @@ impl Report {
                 e.error.as_deref().unwrap_or("")
             );
         }
+        s.push_str(&super::causes::causes_text(
+            &self.causes,
+            (&left_name, &right_name),
+            look,
+        ));
         let _ = writeln!(s);
         if self.ok {
             let _ = writeln!(s, "report: OK");
