@@ -4,7 +4,8 @@
 //! events through a bounded channel; the second engine's recorder takes them one by one and
 //! compares them with its own as they are produced. Memory stays bounded however deep the
 //! search (a depth-5 trace has millions of events), and the first divergence stops both
-//! searches at once.
+//! searches at once (but an original's search that the trace cache keeps, which runs to
+//! its end: see [`crate::trace_cache`]).
 //!
 //! Each engine's thread also measures its own CPU time (the clock of the thread, not of
 //! the process: the two engines run at once, and a wall clock would charge each with the
@@ -213,6 +214,19 @@ pub(crate) fn compare_search_cached(
         .stop
         .clone()
         .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+    // The original's trace does not depend on the other side: when it is to be kept, it
+    // runs to its end even past a divergence (its events then go nowhere), so that the
+    // rerun after a fix reads it instead of searching again. A caller's own stop, when it
+    // gives one, is also the divergence's, so the left then stops with the right.
+    let left_kept_whole = cache.is_some() && left.rom_id().is_some() && opts.stop.is_none();
+    let left_opts = if left_kept_whole {
+        opts.clone()
+    } else {
+        SearchOptions {
+            stop: Some(stop.clone()),
+            ..opts.clone()
+        }
+    };
     let mut opts = opts.clone();
     opts.stop = Some(stop.clone());
     let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);
@@ -221,7 +235,6 @@ pub(crate) fn compare_search_cached(
     let written = !(left.capabilities().move_flags && right.capabilities().move_flags);
 
     std::thread::scope(|scope| {
-        let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
             // A closed channel means the comparison is over: nothing more to send.
             left_search(left, cache, setup, &left_opts, |e| {
