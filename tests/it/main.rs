@@ -17,6 +17,7 @@ mod core_z80emu;
 mod crosscheck;
 mod diff;
 mod diff_exec;
+mod diff_plan;
 mod diff_state;
 mod emulator;
 mod epd;

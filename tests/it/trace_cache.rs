@@ -75,7 +75,8 @@ fn a_rerun_reads_the_originals_traces_from_the_cache() {
     );
     assert_eq!(code, Some(0), "{err}");
     let record: serde_json::Value =
-        serde_json::from_str(std::fs::read_to_string(&out).unwrap().trim()).unwrap();
+        // The last line (the first is the run's plan).
+        serde_json::from_str(std::fs::read_to_string(&out).unwrap().lines().last().unwrap()).unwrap();
     assert_eq!(record["left"]["cached"], true, "{record}");
     assert!(record["left"]["z80_instructions"].as_u64().unwrap() > 0);
     assert!(record["right"].get("cached").is_none(), "{record}");

@@ -23,11 +23,13 @@ use sargon_core::trace::Event;
 use sargon_engines::engines::Side;
 
 mod errors;
+pub mod header;
 pub mod record;
 pub mod report;
 pub mod shard;
 
 pub use errors::{InputPositionError, PositionsError, ResumeError};
+pub use header::{PlanError, RunPlan};
 pub use record::{
     read_results, DivergenceRecord, EngineRecord, ResultsError, ResultsFile, ResultsRead, Resumed,
     SearchRecord, Verdict,
@@ -212,6 +214,15 @@ impl RunIdentity {
         } else {
             None
         }
+    }
+}
+
+/// Check that a resumed file's plan (`None` in a file made before plans were written) is
+/// this run's.
+pub fn check_plan(ours: &RunPlan, theirs: Option<&RunPlan>) -> Result<(), ResumeError> {
+    match theirs.and_then(|theirs| ours.differs_from(theirs)) {
+        Some(why) => Err(ResumeError::OtherPlan(why)),
+        None => Ok(()),
     }
 }
 
