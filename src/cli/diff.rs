@@ -379,14 +379,29 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
         }
         Some(path) => (Some(ResultsFile::create(path, &plan)?), Vec::new()),
     };
+    // A search that ended in an error (a port that failed or timed out, perhaps fixed
+    // since) is done again: its new record supersedes the error's in the report.
+    let (earlier, _) = diff_run::without_retried_errors(earlier);
+    let retried = earlier
+        .iter()
+        .filter(|r| r.verdict == Verdict::Error)
+        .count();
+    let earlier: Vec<SearchRecord> = earlier
+        .into_iter()
+        .filter(|r| r.verdict != Verdict::Error)
+        .collect();
     let done = earlier.iter().map(SearchRecord::key).collect();
     let searches = diff_run::plan(&positions, shard, &depths, &done);
     let shard_positions = shard.indices(positions.len()).count();
-    if !earlier.is_empty() {
+    if !earlier.is_empty() || retried > 0 {
         eprintln!(
-            "resuming: {} searches already recorded, {} to do",
+            "resuming: {} searches already recorded, {} to do{}",
             earlier.len(),
-            searches.len()
+            searches.len(),
+            match retried {
+                0 => String::new(),
+                n => format!(" ({n} of them ended in an error before and are tried again)"),
+            }
         );
     }
 
@@ -632,6 +647,10 @@ fn run_report(args: &ReportArgs) -> Result<bool> {
             );
         }
         records.extend(read.records);
+    }
+    let (records, retried) = diff_run::without_retried_errors(records);
+    if retried > 0 {
+        eprintln!("{retried} error records left out: their searches were tried again (--resume)");
     }
     let (fens, plan) = match input {
         Some((epd, fens)) => {

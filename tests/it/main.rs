@@ -21,6 +21,7 @@ mod diff_plan;
 mod diff_state;
 mod emulator;
 mod epd;
+mod exec_edges;
 mod fuzz_corpus;
 mod golden;
 mod gui;

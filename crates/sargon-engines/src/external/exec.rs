@@ -351,6 +351,40 @@ impl Running {
         }
     }
 
+    /// The next piece of output once the `result` event is read, within `time`: the end
+    /// of the output when the program has exited and nothing more comes, even if a process
+    /// it left behind still holds its stdout open (else the search would wait out the
+    /// whole timeout). What such a process holds is ended with it.
+    fn next_after_result(&mut self, time: Duration) -> Result<Piece, RecvTimeoutError> {
+        // How long to wait for more lines once the program has exited: what it wrote
+        // before exiting is in the pipe already and is read at once.
+        const QUIET: Duration = Duration::from_millis(50);
+        let deadline = Instant::now() + time;
+        let mut exited = false;
+        loop {
+            let slice = QUIET.min(deadline.saturating_duration_since(Instant::now()));
+            match self.lines.recv_timeout(slice) {
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
+                other => return other,
+            }
+            if exited {
+                self.kill_group();
+                return Ok(Piece::End);
+            }
+            exited = matches!(self.child.try_wait(), Ok(Some(_)));
+        }
+    }
+
+    /// Kill what is left of the program's process group (the program itself has exited).
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: as in `kill`: the group is alive (one of its processes holds the pipe
+        // we read), so its id is still its own.
+        unsafe {
+            libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+        }
+    }
+
     /// Wait for the program to exit, at most `time`.
     fn wait(&mut self, time: Duration) -> Option<ExitStatus> {
         let deadline = Instant::now() + time;
@@ -395,7 +429,10 @@ fn read_trace(
         }
         let left_time = timeout.saturating_sub(waited);
         let started = Instant::now();
-        let piece = running.lines.recv_timeout(left_time);
+        let piece = match result {
+            None => running.lines.recv_timeout(left_time),
+            Some(_) => running.next_after_result(left_time),
+        };
         waited += started.elapsed();
         let bytes = match piece {
             Err(RecvTimeoutError::Timeout) => {
@@ -421,6 +458,11 @@ fn read_trace(
                 text: echo(&String::from_utf8_lossy(&bytes)),
             })
         })?;
+        // A byte-order mark, as some editors and runtimes (PowerShell, .NET) write first.
+        let text = match lines {
+            1 => text.strip_prefix('\u{feff}').unwrap_or(text),
+            _ => text,
+        };
         let event = match parse_trace_line(text) {
             Ok(TraceLine::Event(e)) => e,
             Ok(TraceLine::Rom) if lines == 1 => continue,

@@ -257,6 +257,39 @@ pub fn check_resumable(
     Ok(())
 }
 
+/// The records that count, once `--resume` has retried the searches that ended in an
+/// error: a search's error records are dropped when it has another record that is not an
+/// error (the retry's), and when it has only errors, all but the last are. The others stay,
+/// in order; how many were dropped is returned with them.
+pub fn without_retried_errors(records: Vec<SearchRecord>) -> (Vec<SearchRecord>, usize) {
+    use std::collections::HashMap;
+    // For each search: the index of the record that stands for it when it has only errors.
+    let mut last_error: HashMap<(usize, u8), usize> = HashMap::new();
+    let mut answered: HashSet<(usize, u8)> = HashSet::new();
+    for (i, r) in records.iter().enumerate() {
+        match r.verdict {
+            Verdict::Error => {
+                last_error.insert(r.key(), i);
+            }
+            _ => {
+                answered.insert(r.key());
+            }
+        }
+    }
+    let before = records.len();
+    let kept: Vec<SearchRecord> = records
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            r.verdict != Verdict::Error
+                || (!answered.contains(&r.key()) && last_error.get(&r.key()) == Some(i))
+        })
+        .map(|(_, r)| r)
+        .collect();
+    let dropped = before - kept.len();
+    (kept, dropped)
+}
+
 /// Counts over records.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
