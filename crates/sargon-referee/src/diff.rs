@@ -35,6 +35,29 @@ use sargon_engines::uci_client::{ClientError, EngineScore};
 /// Events in flight between the two engines.
 pub(crate) const CHANNEL_DEPTH: usize = 1 << 14;
 
+/// Events the left side sends at once: one wake-up of the comparing thread per batch
+/// rather than per event, which was most of the cost of comparing with a cached original
+/// (docs/checking-your-port.md, "The referee's own speed").
+const BATCH: usize = 1024;
+
+/// The left side's events as they arrive, in batches.
+struct LeftEvents {
+    rx: mpsc::Receiver<Vec<Event>>,
+    pending: std::vec::IntoIter<Event>,
+}
+
+impl LeftEvents {
+    /// The next event, `None` once the left side has ended (or stopped).
+    fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(event) = self.pending.next() {
+                return Some(event);
+            }
+            self.pending = self.rx.recv().ok()?.into_iter();
+        }
+    }
+}
+
 /// Where two traces first differ.
 #[derive(Clone, Debug)]
 pub struct Divergence {
@@ -229,7 +252,7 @@ pub(crate) fn compare_search_cached(
     };
     let mut opts = opts.clone();
     opts.stop = Some(stop.clone());
-    let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);
+    let (tx, rx) = mpsc::sync_channel::<Vec<Event>>(CHANNEL_DEPTH / BATCH);
     // A trace read from text carries only the promotion bit of a move's flags: with such
     // an engine on either side, events are compared as they are written.
     let written = !(left.capabilities().move_flags && right.capabilities().move_flags);
@@ -237,31 +260,41 @@ pub(crate) fn compare_search_cached(
     std::thread::scope(|scope| {
         let left_thread = scope.spawn(move || {
             // A closed channel means the comparison is over: nothing more to send.
-            left_search(left, cache, setup, &left_opts, |e| {
-                let _ = tx.send(e);
-            })
+            let mut batch = Vec::with_capacity(BATCH);
+            let run = left_search(left, cache, setup, &left_opts, |e| {
+                batch.push(e);
+                if batch.len() == BATCH {
+                    let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            let _ = tx.send(batch);
+            run
         });
+        let mut theirs_in = LeftEvents {
+            rx,
+            pending: Vec::new().into_iter(),
+        };
 
         let mut events = 0u64;
         let mut divergence: Option<Divergence> = None;
-        let mut compare = |mine: Event, rx: &mpsc::Receiver<Event>| {
+        let mut compare = |mine: Event, left: &mut LeftEvents| {
             if divergence.is_some() {
                 return;
             }
-            match rx.recv() {
-                Ok(theirs)
+            match left.next() {
+                Some(theirs)
                     if theirs == mine || (written && theirs.as_written() == mine.as_written()) =>
                 {
                     events += 1
                 }
-                Ok(theirs) => {
+                Some(theirs) => {
                     divergence = Some(Divergence {
                         index: events,
                         left: Some(theirs),
                         right: Some(mine),
                     });
                 }
-                Err(_) => {
+                None => {
                     divergence = Some(Divergence {
                         index: events,
                         left: None,
@@ -275,12 +308,12 @@ pub(crate) fn compare_search_cached(
         };
         let (right_result, right_cpu) = cpu_timed(|| {
             record::search_streaming(right, setup, &opts, Detail::Full, &mut [], |e| {
-                compare(e, &rx)
+                compare(e, &mut theirs_in)
             })
         });
         // The left trace must end where the right one did.
         if divergence.is_none() && right_result.is_ok() {
-            if let Ok(extra) = rx.recv() {
+            if let Some(extra) = theirs_in.next() {
                 divergence = Some(Divergence {
                     index: events,
                     left: Some(extra),
@@ -289,7 +322,7 @@ pub(crate) fn compare_search_cached(
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        drop(rx);
+        drop(theirs_in);
         let LeftRun {
             result: left_result,
             cost: left,
