@@ -256,6 +256,10 @@ fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead, ResultsError>
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
+    /// The plan line, written with the first record (so that a run that fails before its
+    /// first search leaves the file empty, and removed: see
+    /// [`sargon_core::outputs::removing_an_empty_new_results_file`]).
+    plan_line: Option<String>,
 }
 
 /// What [`ResultsFile::resume`] found in the file.
@@ -279,7 +283,8 @@ impl Resumed {
 }
 
 impl ResultsFile {
-    /// Start a new results file with `plan` as its first line. An existing file with
+    /// Start a new results file with `plan` as its first line (written with the first
+    /// record). An existing file with
     /// results is refused: appending a second run to it would record searches twice. The
     /// file is locked for the run ([`sargon_core::outputs::open_results`]): a second run
     /// writing to it is refused.
@@ -290,16 +295,15 @@ impl ResultsFile {
                 path: path.to_path_buf(),
             });
         }
-        let mut file = ResultsFile {
+        Ok(ResultsFile {
             file,
             path: path.to_path_buf(),
-        };
-        file.write_line(&plan.to_line())?;
-        Ok(file)
+            plan_line: Some(plan.to_line()),
+        })
     }
 
-    /// Go on with a results file (or start it with `plan` if there is none, or it is
-    /// empty): read its plan and records and cut off an incomplete last line left by a
+    /// Go on with a results file (or start it with `plan`, written with the first record,
+    /// if there is none, or it is empty): read its plan and records and cut off an incomplete last line left by a
     /// killed run, so that new lines start cleanly. Whether the file's plan is this run's
     /// is for the caller to check ([`RunPlan::differs_from`]).
     pub fn resume(path: &Path, plan: &RunPlan) -> Result<(ResultsFile, Resumed), ResultsError> {
@@ -327,23 +331,22 @@ impl ResultsFile {
             records: read.records,
             cut_bytes: read.incomplete_tail,
         };
-        let mut file = ResultsFile {
+        let file = ResultsFile {
             file,
             path: path.to_path_buf(),
+            plan_line: started.then(|| plan.to_line()),
         };
-        if started {
-            file.write_line(&plan.to_line())?;
-        }
         Ok((file, resumed))
     }
 
     /// Append one record: one write of the whole line, then a sync, so that the line is
     /// on disk before the next search starts.
+    /// The first record comes after the plan line, in the same write.
     pub(crate) fn append(&mut self, record: &SearchRecord) -> Result<(), ResultsError> {
-        self.write_line(&record.to_line())
-    }
-
-    fn write_line(&mut self, line: &str) -> Result<(), ResultsError> {
+        let line = match self.plan_line.take() {
+            Some(plan) => plan + &record.to_line(),
+            None => record.to_line(),
+        };
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.sync_data())
@@ -453,11 +456,16 @@ pub(crate) mod tests {
         let new = dir.path().join("new.jsonl");
         let (_, resumed) = ResultsFile::resume(&new, &plan()).unwrap();
         assert!(resumed.records.is_empty() && resumed.plan.is_none());
-        // ... with the plan as its first line, which the next resume reads.
+        // ... empty until its first record, which comes after the plan line; the next
+        // resume reads that plan.
+        let (mut f, _) = ResultsFile::resume(&new, &plan()).unwrap();
+        assert_eq!(std::fs::read_to_string(&new).unwrap(), "");
+        f.append(&record(0, 1)).unwrap();
+        drop(f);
         assert_eq!(read_results(&new).unwrap().plan, Some(plan()));
         let (_, resumed) = ResultsFile::resume(&new, &plan()).unwrap();
         assert_eq!(resumed.plan, Some(plan()));
-        assert_eq!(std::fs::read_to_string(&new).unwrap().lines().count(), 1);
+        assert_eq!(std::fs::read_to_string(&new).unwrap().lines().count(), 2);
     }
 
     #[test]
