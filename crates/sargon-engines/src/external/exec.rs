@@ -227,10 +227,28 @@ enum Piece {
     Failed(io::Error),
 }
 
+/// The pieces of a program's output as they arrive, in batches.
+struct Pieces {
+    rx: Receiver<Vec<Piece>>,
+    pending: std::collections::VecDeque<Piece>,
+}
+
+impl Pieces {
+    /// The next piece, waiting at most `time` for one.
+    fn recv_timeout(&mut self, time: Duration) -> Result<Piece, RecvTimeoutError> {
+        loop {
+            if let Some(piece) = self.pending.pop_front() {
+                return Ok(piece);
+            }
+            self.pending = self.rx.recv_timeout(time)?.into();
+        }
+    }
+}
+
 /// A running `exec:` program: its process, its stdout as lines, the end of its stderr.
 struct Running {
     child: Child,
-    lines: Receiver<Piece>,
+    lines: Pieces,
     stderr: Arc<Mutex<Vec<String>>>,
     stderr_done: Receiver<()>,
 }
@@ -264,9 +282,15 @@ impl Running {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
 
-        let (tx, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
+        // Batches of at most a quarter of the lines in flight, four in the channel: the
+        // memory bound stays about what LINES_IN_FLIGHT says.
+        let (tx, lines) = mpsc::sync_channel(4);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
+            // Lines go in batches of what was read at once: one wake-up of the reading
+            // thread per batch, not per line (docs/checking-your-port.md, "The referee's
+            // own speed"); a slow program's line is sent as soon as it is read.
+            let mut batch = Vec::new();
             loop {
                 let mut line = Vec::new();
                 let read = (&mut reader)
@@ -284,8 +308,11 @@ impl Running {
                     Ok(_) => Piece::Line(line),
                 };
                 let last = !matches!(piece, Piece::Line(_));
-                if tx.send(piece).is_err() || last {
-                    return;
+                batch.push(piece);
+                if last || reader.buffer().is_empty() || batch.len() == LINES_IN_FLIGHT / 4 {
+                    if tx.send(std::mem::take(&mut batch)).is_err() || last {
+                        return;
+                    }
                 }
             }
         });
@@ -316,7 +343,10 @@ impl Running {
         });
         Ok(Running {
             child,
-            lines,
+            lines: Pieces {
+                rx: lines,
+                pending: Default::default(),
+            },
             stderr,
             stderr_done,
         })
