@@ -310,7 +310,8 @@ impl Running {
                 let last = !matches!(piece, Piece::Line(_));
                 batch.push(piece);
                 if last || reader.buffer().is_empty() || batch.len() == LINES_IN_FLIGHT / 4 {
-                    if tx.send(std::mem::take(&mut batch)).is_err() || last {
+                    let nobody_reads = tx.send(std::mem::take(&mut batch)).is_err();
+                    if nobody_reads || last {
                         return;
                     }
                 }
