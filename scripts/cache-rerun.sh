@@ -15,7 +15,7 @@ run() {
   local t1=$(date +%s.%N)
   python3 - "$D/$name.jsonl" "$name" "$(echo "$t1 - $t0" | bc)" "$rc" <<'PY'
 import json, sys
-rs = [json.loads(l) for l in open(sys.argv[1])]
+rs = [r for r in map(json.loads, open(sys.argv[1])) if 'plan' not in r]  # the first line is the run's plan
 left = sum(r['left']['cpu_us'] or 0 for r in rs) / 1e6
 right = sum(r['right']['cpu_us'] or 0 for r in rs) / 1e6
 cached = sum(1 for r in rs if r['left'].get('cached'))

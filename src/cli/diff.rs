@@ -18,7 +18,7 @@ use sargon_engines::external;
 use sargon_original::rom::RomStore;
 use sargon_referee::diff::{AnswerDifference, Difference, Divergence};
 use sargon_referee::diff_run::{
-    self, report, InputPosition, Observer, ResultsFile, RunIdentity, RunSettings, Search,
+    self, report, InputPosition, Observer, ResultsFile, RunIdentity, RunPlan, RunSettings, Search,
     SearchRecord, Shard, Tally, Verdict,
 };
 use sargon_referee::trace_cache::TraceCache;
@@ -119,12 +119,13 @@ pub(crate) enum DiffCommand {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct ReportArgs {
-    /// The run's positions: the file given to `sargon diff --epd`
-    #[arg(long)]
-    pub epd: PathBuf,
+    /// The run's positions: the file given to `sargon diff --epd` (needed, with --depths,
+    /// only for results files without the plan line that `sargon diff` now writes first)
+    #[arg(long, requires = "depths")]
+    pub epd: Option<PathBuf>,
     /// The run's depths, e.g. 1-4 (or one depth); `A-B:N` for depths run on the first N
     /// positions only (`diff --first N`). Repeat for each part: `--depths 1-4 --depths 5:200`
-    #[arg(long, required = true)]
+    #[arg(long, requires = "epd")]
     pub depths: Vec<String>,
     /// The results files (`--out`) of the run's shards
     #[arg(required = true, value_name = "RESULTS")]
@@ -295,6 +296,19 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     };
     let depths = parse_depths(args)?;
     let shard = shard_of(args)?;
+    // What the results file's first line says the run is, for `diff report` and --resume.
+    let plan = RunPlan {
+        epd_sha256: match &args.epd {
+            Some(f) => Some(RunPlan::sha256_of(
+                &std::fs::read(f).with_context(|| format!("cannot read {}", super::shown(f)))?,
+            )),
+            None => None,
+        },
+        positions: fens.len(),
+        depths: depths.clone(),
+        first: args.first,
+        shard: shard.to_string(),
+    };
     let skip = super::diff_state::skip_list(&args.state_skip)?;
     let book = !args.no_book;
     let fens = match args.first {
@@ -349,8 +363,9 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
     let (mut out, earlier) = match &args.out {
         None => (None, Vec::new()),
         Some(path) if args.resume => {
-            let (file, resumed) = ResultsFile::resume(path)?;
-            diff_run::check_resumable(&identity, &positions, &resumed.records)
+            let (file, resumed) = ResultsFile::resume(path, &plan)?;
+            diff_run::check_plan(&plan, resumed.plan.as_ref())
+                .and_then(|()| diff_run::check_resumable(&identity, &positions, &resumed.records))
                 .with_context(|| format!("cannot resume {}", super::shown(path)))?;
             if resumed.cut_bytes > 0 {
                 eprintln!(
@@ -362,16 +377,31 @@ fn run_diff(store: &RomStore, args: &DiffArgs) -> Result<bool> {
             }
             (Some(file), resumed.records)
         }
-        Some(path) => (Some(ResultsFile::create(path)?), Vec::new()),
+        Some(path) => (Some(ResultsFile::create(path, &plan)?), Vec::new()),
     };
+    // A search that ended in an error (a port that failed or timed out, perhaps fixed
+    // since) is done again: its new record supersedes the error's in the report.
+    let (earlier, _) = diff_run::without_retried_errors(earlier);
+    let retried = earlier
+        .iter()
+        .filter(|r| r.verdict == Verdict::Error)
+        .count();
+    let earlier: Vec<SearchRecord> = earlier
+        .into_iter()
+        .filter(|r| r.verdict != Verdict::Error)
+        .collect();
     let done = earlier.iter().map(SearchRecord::key).collect();
     let searches = diff_run::plan(&positions, shard, &depths, &done);
     let shard_positions = shard.indices(positions.len()).count();
-    if !earlier.is_empty() {
+    if !earlier.is_empty() || retried > 0 {
         eprintln!(
-            "resuming: {} searches already recorded, {} to do",
+            "resuming: {} searches already recorded, {} to do{}",
             earlier.len(),
-            searches.len()
+            searches.len(),
+            match retried {
+                0 => String::new(),
+                n => format!(" ({n} of them ended in an error before and are tried again)"),
+            }
         );
     }
 
@@ -611,12 +641,21 @@ impl Printer<'_> {
 }
 
 fn run_report(store: &RomStore, args: &ReportArgs) -> Result<bool> {
-    let fens = read_epd(&args.epd)?;
-    let plan = parse_plan(&args.depths, fens.len())?;
+    // The input first, when it is given: what is wrong with it is said before the results.
+    let input = match &args.epd {
+        Some(epd) => Some((epd, read_epd(epd)?)),
+        None => None,
+    };
     let mut records = Vec::new();
+    let mut plans = Vec::new();
+    let mut unplanned = None;
     let mut incomplete = 0;
     for path in &args.results {
         let read = diff_run::read_results(path)?;
+        match read.plan {
+            Some(plan) => plans.push(plan),
+            None => unplanned = unplanned.or(Some(path)),
+        }
         if read.incomplete_tail > 0 {
             incomplete += 1;
             eprintln!(
@@ -627,6 +666,50 @@ fn run_report(store: &RomStore, args: &ReportArgs) -> Result<bool> {
         }
         records.extend(read.records);
     }
+    let (records, retried) = diff_run::without_retried_errors(records);
+    if retried > 0 {
+        eprintln!("{retried} error records left out: their searches were tried again (--resume)");
+    }
+    let (fens, plan) = match input {
+        Some((epd, fens)) => {
+            // The file named must be the one the plans name.
+            let sha = RunPlan::sha256_of(
+                &std::fs::read(epd)
+                    .with_context(|| format!("cannot read {}", super::shown(epd)))?,
+            );
+            if let Some(other) = plans
+                .iter()
+                .find_map(|p| p.epd_sha256.as_ref().filter(|s| **s != sha))
+            {
+                bail!(
+                    "--epd {} is not the file the run searched: its SHA-256 is {sha}, the results \
+                     files' plan names {other}",
+                    super::shown(epd)
+                );
+            }
+            let plan = parse_plan(&args.depths, fens.len())?;
+            (fens, plan)
+        }
+        None => {
+            if let Some(path) = unplanned {
+                bail!(
+                    "{} has no plan line (it was made by an older sargon): give the run's \
+                     --epd and --depths",
+                    super::shown(path)
+                );
+            }
+            let (positions, plan) = diff_run::header::merge(&plans)?;
+            // The positions as the records name them (each index is checked against the
+            // others with it); an index no record has is only counted as missing.
+            let mut fens = vec![String::new(); positions];
+            for r in &records {
+                if let Some(fen) = fens.get_mut(r.position).filter(|f| f.is_empty()) {
+                    *fen = r.fen.clone();
+                }
+            }
+            (fens, plan)
+        }
+    };
     let mut report = report::build(&fens, &plan, &records, incomplete);
     if args.allow_unverified {
         report.allow_unverified();

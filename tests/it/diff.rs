@@ -269,7 +269,18 @@ fn the_report_finds_gaps_duplicates_mixed_roms_and_other_positions() {
         .map(String::from)
         .collect();
     std::fs::write(&other, shifted.join("\n")).unwrap();
-    let (code, text) = report(&[&s0, &s1], &other);
+    // The files' plan names the run's EPD file: another is refused at once.
+    let (code, _) = report(&[&s0, &s1], &other);
+    assert_eq!(code, Some(2));
+    // Files without the plan line (an older sargon's) are checked position by position.
+    let unplanned = |file: &PathBuf| {
+        let text = std::fs::read_to_string(file).unwrap();
+        let path = file.with_extension("old.jsonl");
+        std::fs::write(&path, text.split_once('\n').unwrap().1).unwrap();
+        path
+    };
+    let (old0, old1) = (unplanned(&s0), unplanned(&s1));
+    let (code, text) = report(&[&old0, &old1], &other);
     assert_eq!(code, Some(1), "{text}");
     assert!(
         text.contains("12 records whose FEN differs from the input's"),
@@ -498,10 +509,17 @@ fn keep_going_records_every_divergence() {
     };
     let searches = diff_run::plan(&positions, Shard::ALL, &[1, 2], &HashSet::new());
     let dir = tempfile::tempdir().unwrap();
+    let plan = diff_run::RunPlan {
+        epd_sha256: None,
+        positions: positions.len(),
+        depths: vec![1, 2],
+        first: None,
+        shard: Shard::ALL.to_string(),
+    };
 
     // Stopping at the first divergence: position 1 at depth 1.
     let path = dir.path().join("first.jsonl");
-    let mut out = ResultsFile::create(&path).unwrap();
+    let mut out = ResultsFile::create(&path, &plan).unwrap();
     let outcome = diff_run::run(
         &mut port(),
         &mut nudged(),
@@ -523,7 +541,7 @@ fn keep_going_records_every_divergence() {
 
     // Going on: every search recorded, a divergence for each nudged one.
     let path = dir.path().join("all.jsonl");
-    let mut out = ResultsFile::create(&path).unwrap();
+    let mut out = ResultsFile::create(&path, &plan).unwrap();
     let outcome = diff_run::run(
         &mut port(),
         &mut nudged(),

@@ -75,7 +75,8 @@ fn a_rerun_reads_the_originals_traces_from_the_cache() {
     );
     assert_eq!(code, Some(0), "{err}");
     let record: serde_json::Value =
-        serde_json::from_str(std::fs::read_to_string(&out).unwrap().trim()).unwrap();
+        // The last line (the first is the run's plan).
+        serde_json::from_str(std::fs::read_to_string(&out).unwrap().lines().last().unwrap()).unwrap();
     assert_eq!(record["left"]["cached"], true, "{record}");
     assert!(record["left"]["z80_instructions"].as_u64().unwrap() > 0);
     assert!(record["right"].get("cached").is_none(), "{record}");
@@ -206,4 +207,57 @@ fn the_port_on_the_left_is_never_cached() {
     let (code, _, err) = diff(&cache, &["startpos", "-d", "1", "--cache-limit", "0"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("--cache-limit"), "{err}");
+}
+
+/// A port author's loop: the first run diverges (here the port's third event goes
+/// missing), the author fixes the port, and the rerun runs no search of the original at
+/// all, the diverging ones included: the original's search is finished and kept in the
+/// first run whatever the other side did.
+#[test]
+fn the_originals_diverging_searches_are_kept_for_the_rerun() {
+    if common::rom("the_originals_diverging_searches_are_kept_for_the_rerun").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let port = format!(
+        r#"'{}' trace "$SARGON_FEN" --depth "$SARGON_DEPTH" --format jsonl $([ "$SARGON_BOOK" = 0 ] && echo --no-book)"#,
+        env!("CARGO_BIN_EXE_sargon")
+    );
+    let broken = format!("exec:{port} | sed 3d");
+    let fixed = format!("exec:{port}");
+    let run_with = |right: &str| {
+        diff(
+            &cache,
+            &[
+                "startpos",
+                ITALIAN,
+                "--depths",
+                "1-2",
+                "--no-book",
+                "--keep-going",
+                "--right",
+                right,
+            ],
+        )
+    };
+    let (code, out, err) = run_with(&broken);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("divergences: 4"), "{out}");
+    assert!(
+        err.contains("the original's traces: 0 read from the cache, 4 searched and kept"),
+        "{err}"
+    );
+    assert_eq!(entries(&cache), 4);
+    // The rerun after the fix: every original search read, none run.
+    let (code, out, err) = run_with(&fixed);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        err.contains("the original's traces: 4 read from the cache, 0 searched and kept"),
+        "{err}"
+    );
+    // And a rerun that still diverges reads them too.
+    let (code, _, err) = run_with(&broken);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("4 read from the cache, 0 searched"), "{err}");
 }

@@ -34,7 +34,8 @@ pub use crate::command_line::{split_command, SplitError};
 use sargon_core::input::echo;
 use sargon_core::position;
 
-/// How long an engine may take to answer `uci` and `isready`.
+/// How long an engine may take to answer `uci` and `isready`, unless its starter says
+/// otherwise ([`UciClient::spawn_shell`] takes the engine's timeout).
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Lines of an engine's stderr kept for the message when it dies.
@@ -233,6 +234,8 @@ pub struct UciClient {
     name: String,
     /// The names of the options the engine offers (`option name ...`).
     options: Vec<String>,
+    /// How long it may take to answer `uci` and `isready`.
+    handshake: Duration,
 }
 
 impl UciClient {
@@ -244,18 +247,24 @@ impl UciClient {
             reason: reason.to_string(),
         })?;
         let name = echo(&words[0]);
-        UciClient::start(command, &words, name)
+        UciClient::start(command, &words, name, HANDSHAKE_TIMEOUT)
     }
 
     /// Start the engine `command` through `sh -c` (a pipeline, variables and quotes as the
-    /// shell takes them) and complete the handshake. Until the engine names itself, it is
-    /// called by the command.
-    pub fn spawn_shell(command: &str) -> Result<UciClient, ClientError> {
+    /// shell takes them) and complete the handshake, each of its exchanges (`uci`,
+    /// `isready`) within `handshake`. Until the engine names itself, it is called by the
+    /// command.
+    pub fn spawn_shell(command: &str, handshake: Duration) -> Result<UciClient, ClientError> {
         let words = ["sh".to_string(), "-c".to_string(), command.to_string()];
-        UciClient::start(command, &words, echo(command))
+        UciClient::start(command, &words, echo(command), handshake)
     }
 
-    fn start(command: &str, words: &[String], name: String) -> Result<UciClient, ClientError> {
+    fn start(
+        command: &str,
+        words: &[String],
+        name: String,
+        handshake: Duration,
+    ) -> Result<UciClient, ClientError> {
         let start_error = |reason: String| ClientError::Start {
             command: echo(command),
             reason,
@@ -308,6 +317,7 @@ impl UciClient {
             lines,
             name,
             options: Vec::new(),
+            handshake,
         };
         client.handshake()?;
         Ok(client)
@@ -328,6 +338,7 @@ impl UciClient {
             lines,
             name: "sargon".to_string(),
             options: Vec::new(),
+            handshake: HANDSHAKE_TIMEOUT,
         };
         client.handshake()?;
         Ok(client)
@@ -435,7 +446,7 @@ impl UciClient {
     }
 
     fn handshake(&mut self) -> Result<(), ClientError> {
-        let lines = self.expect("uci", "uciok", HANDSHAKE_TIMEOUT)?;
+        let lines = self.expect("uci", "uciok", self.handshake)?;
         for line in lines {
             if let Some(name) = line.strip_prefix("id name ") {
                 self.name = echo(name.trim());
@@ -471,7 +482,7 @@ impl UciClient {
 
     /// `isready` ... `readyok`.
     pub fn ready(&mut self) -> Result<(), ClientError> {
-        self.expect("isready", "readyok", HANDSHAKE_TIMEOUT)
+        self.expect("isready", "readyok", self.handshake)
             .map(|_| ())
     }
 

@@ -4,7 +4,8 @@
 //! events through a bounded channel; the second engine's recorder takes them one by one and
 //! compares them with its own as they are produced. Memory stays bounded however deep the
 //! search (a depth-5 trace has millions of events), and the first divergence stops both
-//! searches at once.
+//! searches at once (but an original's search that the trace cache keeps, which runs to
+//! its end: see [`crate::trace_cache`]).
 //!
 //! Each engine's thread also measures its own CPU time (the clock of the thread, not of
 //! the process: the two engines run at once, and a wall clock would charge each with the
@@ -33,6 +34,29 @@ use sargon_engines::uci_client::{ClientError, EngineScore};
 
 /// Events in flight between the two engines.
 pub(crate) const CHANNEL_DEPTH: usize = 1 << 14;
+
+/// Events the left side sends at once: one wake-up of the comparing thread per batch
+/// rather than per event, which was most of the cost of comparing with a cached original
+/// (docs/checking-your-port.md, "The referee's own speed").
+const BATCH: usize = 1024;
+
+/// The left side's events as they arrive, in batches.
+struct LeftEvents {
+    rx: mpsc::Receiver<Vec<Event>>,
+    pending: std::vec::IntoIter<Event>,
+}
+
+impl LeftEvents {
+    /// The next event, `None` once the left side has ended (or stopped).
+    fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(event) = self.pending.next() {
+                return Some(event);
+            }
+            self.pending = self.rx.recv().ok()?.into_iter();
+        }
+    }
+}
 
 /// Where two traces first differ.
 #[derive(Clone, Debug)]
@@ -279,42 +303,64 @@ pub(crate) fn compare_search_cached(
         .stop
         .clone()
         .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+    // The original's trace does not depend on the other side: when it is to be kept, it
+    // runs to its end even past a divergence (its events then go nowhere), so that the
+    // rerun after a fix reads it instead of searching again. A caller's own stop, when it
+    // gives one, is also the divergence's, so the left then stops with the right.
+    let left_kept_whole = cache.is_some() && left.rom_id().is_some() && opts.stop.is_none();
+    let left_opts = if left_kept_whole {
+        opts.clone()
+    } else {
+        SearchOptions {
+            stop: Some(stop.clone()),
+            ..opts.clone()
+        }
+    };
     let mut opts = opts.clone();
     opts.stop = Some(stop.clone());
-    let (tx, rx) = mpsc::sync_channel::<Event>(CHANNEL_DEPTH);
+    let (tx, rx) = mpsc::sync_channel::<Vec<Event>>(CHANNEL_DEPTH / BATCH);
     // A trace read from text carries only the promotion bit of a move's flags: with such
     // an engine on either side, events are compared as they are written.
     let written = !(left.capabilities().move_flags && right.capabilities().move_flags);
 
     std::thread::scope(|scope| {
-        let left_opts = opts.clone();
         let left_thread = scope.spawn(move || {
             // A closed channel means the comparison is over: nothing more to send.
-            left_search(left, cache, setup, &left_opts, |e| {
-                let _ = tx.send(e);
-            })
+            let mut batch = Vec::with_capacity(BATCH);
+            let run = left_search(left, cache, setup, &left_opts, |e| {
+                batch.push(e);
+                if batch.len() == BATCH {
+                    let _ = tx.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            let _ = tx.send(batch);
+            run
         });
+        let mut theirs_in = LeftEvents {
+            rx,
+            pending: Vec::new().into_iter(),
+        };
 
         let mut events = 0u64;
         let mut divergence: Option<Divergence> = None;
-        let mut compare = |mine: Event, rx: &mpsc::Receiver<Event>| {
+        let mut compare = |mine: Event, left: &mut LeftEvents| {
             if divergence.is_some() {
                 return;
             }
-            match rx.recv() {
-                Ok(theirs)
+            match left.next() {
+                Some(theirs)
                     if theirs == mine || (written && theirs.as_written() == mine.as_written()) =>
                 {
                     events += 1
                 }
-                Ok(theirs) => {
+                Some(theirs) => {
                     divergence = Some(Divergence {
                         index: events,
                         left: Some(theirs),
                         right: Some(mine),
                     });
                 }
-                Err(_) => {
+                None => {
                     divergence = Some(Divergence {
                         index: events,
                         left: None,
@@ -328,12 +374,12 @@ pub(crate) fn compare_search_cached(
         };
         let (right_result, right_cpu) = cpu_timed(|| {
             record::search_streaming(right, setup, &opts, Detail::Full, &mut [], |e| {
-                compare(e, &rx)
+                compare(e, &mut theirs_in)
             })
         });
         // The left trace must end where the right one did.
         if divergence.is_none() && right_result.is_ok() {
-            if let Ok(extra) = rx.recv() {
+            if let Some(extra) = theirs_in.next() {
                 divergence = Some(Divergence {
                     index: events,
                     left: Some(extra),
@@ -342,7 +388,7 @@ pub(crate) fn compare_search_cached(
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        drop(rx);
+        drop(theirs_in);
         let LeftRun {
             result: left_result,
             cost: left,

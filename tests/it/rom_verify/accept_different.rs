@@ -113,10 +113,11 @@ fn accept_different_stores_it_marked_and_results_say_so() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     assert!(text(&out.stdout).contains("ROM `changed` is NOT VERIFIED"));
     let record: serde_json::Value = serde_json::from_str(
+        // The search's line, after the run's plan.
         std::fs::read_to_string(&results)
             .unwrap()
             .lines()
-            .next()
+            .last()
             .unwrap(),
     )
     .unwrap();

@@ -227,10 +227,28 @@ enum Piece {
     Failed(io::Error),
 }
 
+/// The pieces of a program's output as they arrive, in batches.
+struct Pieces {
+    rx: Receiver<Vec<Piece>>,
+    pending: std::collections::VecDeque<Piece>,
+}
+
+impl Pieces {
+    /// The next piece, waiting at most `time` for one.
+    fn recv_timeout(&mut self, time: Duration) -> Result<Piece, RecvTimeoutError> {
+        loop {
+            if let Some(piece) = self.pending.pop_front() {
+                return Ok(piece);
+            }
+            self.pending = self.rx.recv_timeout(time)?.into();
+        }
+    }
+}
+
 /// A running `exec:` program: its process, its stdout as lines, the end of its stderr.
 struct Running {
     child: Child,
-    lines: Receiver<Piece>,
+    lines: Pieces,
     stderr: Arc<Mutex<Vec<String>>>,
     stderr_done: Receiver<()>,
 }
@@ -264,9 +282,15 @@ impl Running {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
 
-        let (tx, lines) = mpsc::sync_channel(LINES_IN_FLIGHT);
+        // Batches of at most a quarter of the lines in flight, four in the channel: the
+        // memory bound stays about what LINES_IN_FLIGHT says.
+        let (tx, lines) = mpsc::sync_channel(4);
         thread::spawn(move || {
             let mut reader = BufReader::new(stdout);
+            // Lines go in batches of what was read at once: one wake-up of the reading
+            // thread per batch, not per line (docs/checking-your-port.md, "The referee's
+            // own speed"); a slow program's line is sent as soon as it is read.
+            let mut batch = Vec::new();
             loop {
                 let mut line = Vec::new();
                 let read = (&mut reader)
@@ -284,8 +308,12 @@ impl Running {
                     Ok(_) => Piece::Line(line),
                 };
                 let last = !matches!(piece, Piece::Line(_));
-                if tx.send(piece).is_err() || last {
-                    return;
+                batch.push(piece);
+                if last || reader.buffer().is_empty() || batch.len() == LINES_IN_FLIGHT / 4 {
+                    let nobody_reads = tx.send(std::mem::take(&mut batch)).is_err();
+                    if nobody_reads || last {
+                        return;
+                    }
                 }
             }
         });
@@ -316,7 +344,10 @@ impl Running {
         });
         Ok(Running {
             child,
-            lines,
+            lines: Pieces {
+                rx: lines,
+                pending: Default::default(),
+            },
             stderr,
             stderr_done,
         })
@@ -348,6 +379,40 @@ impl Running {
         } else {
             let lines: Vec<String> = kept.iter().map(|l| echo(l)).collect();
             format!("; its stderr ends: {}", lines.join(" | "))
+        }
+    }
+
+    /// The next piece of output once the `result` event is read, within `time`: the end
+    /// of the output when the program has exited and nothing more comes, even if a process
+    /// it left behind still holds its stdout open (else the search would wait out the
+    /// whole timeout). What such a process holds is ended with it.
+    fn next_after_result(&mut self, time: Duration) -> Result<Piece, RecvTimeoutError> {
+        // How long to wait for more lines once the program has exited: what it wrote
+        // before exiting is in the pipe already and is read at once.
+        const QUIET: Duration = Duration::from_millis(50);
+        let deadline = Instant::now() + time;
+        let mut exited = false;
+        loop {
+            let slice = QUIET.min(deadline.saturating_duration_since(Instant::now()));
+            match self.lines.recv_timeout(slice) {
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
+                other => return other,
+            }
+            if exited {
+                self.kill_group();
+                return Ok(Piece::End);
+            }
+            exited = matches!(self.child.try_wait(), Ok(Some(_)));
+        }
+    }
+
+    /// Kill what is left of the program's process group (the program itself has exited).
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        // SAFETY: as in `kill`: the group is alive (one of its processes holds the pipe
+        // we read), so its id is still its own.
+        unsafe {
+            libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
         }
     }
 
@@ -395,7 +460,10 @@ fn read_trace(
         }
         let left_time = timeout.saturating_sub(waited);
         let started = Instant::now();
-        let piece = running.lines.recv_timeout(left_time);
+        let piece = match result {
+            None => running.lines.recv_timeout(left_time),
+            Some(_) => running.next_after_result(left_time),
+        };
         waited += started.elapsed();
         let bytes = match piece {
             Err(RecvTimeoutError::Timeout) => {
@@ -421,6 +489,11 @@ fn read_trace(
                 text: echo(&String::from_utf8_lossy(&bytes)),
             })
         })?;
+        // A byte-order mark, as some editors and runtimes (PowerShell, .NET) write first.
+        let text = match lines {
+            1 => text.strip_prefix('\u{feff}').unwrap_or(text),
+            _ => text,
+        };
         let event = match parse_trace_line(text) {
             Ok(TraceLine::Event(e)) => e,
             Ok(TraceLine::Rom) if lines == 1 => continue,

@@ -69,9 +69,9 @@ pub struct UciEngine {
 
 impl UciEngine {
     /// Start the engine through `sh -c`, as an `exec:` port is run; `timeout` is each
-    /// search's.
+    /// search's, and the handshake's (`uci`, `isready`).
     pub fn start(command: &str, timeout: Duration) -> Result<UciEngine, ClientError> {
-        let mut client = UciClient::spawn_shell(command)?;
+        let mut client = UciClient::spawn_shell(command, timeout)?;
         let offers_book = client
             .options()
             .iter()

@@ -50,6 +50,9 @@ pub enum ResumeError {
     /// Its records compare other engines, another ROM, another book setting or shard.
     #[error("the results file is from another run: {0}")]
     OtherRun(String),
+    /// Its first line plans another run (other positions, depths, `--first` or shard).
+    #[error("the results file was made for another plan: {0}")]
+    OtherPlan(String),
     /// Its record of a position names another position than the input at that index.
     #[error(
         "the results file is from another position list: its position {index} is `{theirs}`, \

@@ -23,11 +23,13 @@ use sargon_core::trace::Event;
 use sargon_engines::engines::Side;
 
 mod errors;
+pub mod header;
 pub mod record;
 pub mod report;
 pub mod shard;
 
 pub use errors::{InputPositionError, PositionsError, ResumeError};
+pub use header::{PlanError, RunPlan};
 pub use record::{
     read_results, DivergenceRecord, EngineRecord, ResultsError, ResultsFile, ResultsRead, Resumed,
     SearchRecord, Verdict,
@@ -251,6 +253,15 @@ impl RunIdentity {
     }
 }
 
+/// Check that a resumed file's plan (`None` in a file made before plans were written) is
+/// this run's.
+pub fn check_plan(ours: &RunPlan, theirs: Option<&RunPlan>) -> Result<(), ResumeError> {
+    match theirs.and_then(|theirs| ours.differs_from(theirs)) {
+        Some(why) => Err(ResumeError::OtherPlan(why)),
+        None => Ok(()),
+    }
+}
+
 /// Check that the records of an earlier run (read by [`ResultsFile::resume`]) can be
 /// continued by this one: the same comparison, and the same position at each index.
 ///
@@ -269,10 +280,11 @@ impl RunIdentity {
 /// # let mut right = Side::Engine(Box::new(sargon_port::Port::new()));
 /// let dir = tempfile::tempdir()?;
 /// let path = dir.path().join("results.jsonl");
-/// let mut out = ResultsFile::create(&path)?;
+/// # let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+/// let mut out = ResultsFile::create(&path, &plan)?;
 /// diff_run::run(&mut left, &mut right, &searches, &identity, RunSettings::default(), Some(&mut out), &mut ())?;
 /// drop(out);
-/// let (_, resumed) = ResultsFile::resume(&path)?;
+/// let (_, resumed) = ResultsFile::resume(&path, &plan)?;
 /// // The same positions continue the run; another position at index 0 does not.
 /// check_resumable(&identity, &positions, &resumed.records)?;
 /// let other = vec![InputPosition::new(0, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", false)?];
@@ -307,6 +319,39 @@ pub fn check_resumable(
         }
     }
     Ok(())
+}
+
+/// The records that count, once `--resume` has retried the searches that ended in an
+/// error: a search's error records are dropped when it has another record that is not an
+/// error (the retry's), and when it has only errors, all but the last are. The others stay,
+/// in order; how many were dropped is returned with them.
+pub fn without_retried_errors(records: Vec<SearchRecord>) -> (Vec<SearchRecord>, usize) {
+    use std::collections::HashMap;
+    // For each search: the index of the record that stands for it when it has only errors.
+    let mut last_error: HashMap<(usize, u8), usize> = HashMap::new();
+    let mut answered: HashSet<(usize, u8)> = HashSet::new();
+    for (i, r) in records.iter().enumerate() {
+        match r.verdict {
+            Verdict::Error => {
+                last_error.insert(r.key(), i);
+            }
+            _ => {
+                answered.insert(r.key());
+            }
+        }
+    }
+    let before = records.len();
+    let kept: Vec<SearchRecord> = records
+        .into_iter()
+        .enumerate()
+        .filter(|(i, r)| {
+            r.verdict != Verdict::Error
+                || (!answered.contains(&r.key()) && last_error.get(&r.key()) == Some(i))
+        })
+        .map(|(_, r)| r)
+        .collect();
+    let dropped = before - kept.len();
+    (kept, dropped)
 }
 
 /// Counts over records.
@@ -350,7 +395,8 @@ impl Tally {
     /// # let mut right = Side::Engine(Box::new(sargon_port::Port::new()));
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("results.jsonl");
-    /// let mut out = diff_run::record::ResultsFile::create(&path)?;
+    /// # let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+    /// let mut out = diff_run::record::ResultsFile::create(&path, &plan)?;
     /// let outcome = diff_run::run(&mut left, &mut right, &searches, &identity, RunSettings::default(), Some(&mut out), &mut ())?;
     /// let read = diff_run::record::read_results(&path)?;
     /// let tally = Tally::of(&read.records);
@@ -498,7 +544,8 @@ pub struct RunSettings<'a> {
 /// };
 /// let searches = diff_run::plan(&positions, identity.shard, &[1, 2], &Default::default());
 /// let dir = tempfile::tempdir()?;
-/// let mut out = ResultsFile::create(&dir.path().join("results.jsonl"))?;
+/// let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+/// let mut out = ResultsFile::create(&dir.path().join("results.jsonl"), &plan)?;
 /// let mut left = Side::Engine(Box::new(Port::new()));
 /// let mut right = Side::Engine(Box::new(Port::new()));
 /// let outcome = diff_run::run(

@@ -1,4 +1,5 @@
-//! The results file: one JSON line per search, written as each search completes.
+//! The results file: one JSON line per search, written as each search completes, after a
+//! first line with the run's plan ([`RunPlan`]; files made before it have none).
 //!
 //! A line is written with a single `write` call on a file opened for appending and then
 //! synced, so a run killed at any moment (SIGKILL, a node lost, a pre-empted job) leaves
@@ -16,6 +17,8 @@ use sargon_core::input::echo;
 use sargon_core::outputs::OutputError;
 use sargon_core::text_file::{NotUtf8, TextFileError};
 use serde::{Deserialize, Serialize};
+
+use super::header::{HeaderLine, RunPlan};
 
 /// What a search found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -124,7 +127,8 @@ impl SearchRecord {
     /// # let mut right = Side::Engine(Box::new(sargon_port::Port::new()));
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("results.jsonl");
-    /// let mut out = diff_run::record::ResultsFile::create(&path)?;
+    /// # let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+    /// let mut out = diff_run::record::ResultsFile::create(&path, &plan)?;
     /// diff_run::run(&mut left, &mut right, &searches, &identity, RunSettings::default(), Some(&mut out), &mut ())?;
     /// let read = diff_run::record::read_results(&path)?;
     /// let keys: Vec<_> = read.records.iter().map(|r| r.key()).collect();
@@ -150,7 +154,8 @@ impl SearchRecord {
     /// # let mut right = Side::Engine(Box::new(sargon_port::Port::new()));
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("results.jsonl");
-    /// let mut out = diff_run::record::ResultsFile::create(&path)?;
+    /// # let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+    /// let mut out = diff_run::record::ResultsFile::create(&path, &plan)?;
     /// diff_run::run(&mut left, &mut right, &searches, &identity, RunSettings::default(), Some(&mut out), &mut ())?;
     /// let read = diff_run::record::read_results(&path)?;
     /// // The file is the records' lines, one after another.
@@ -232,6 +237,8 @@ pub enum ResultsError {
 /// The complete records of a results file.
 #[derive(Clone, Debug, Default)]
 pub struct ResultsRead {
+    /// The run's plan, from the file's first line (`None` in files made before it).
+    pub plan: Option<RunPlan>,
     /// The complete lines' records, in file order.
     pub records: Vec<SearchRecord>,
     /// Bytes after the last newline: an incomplete line left by a run that was killed
@@ -280,9 +287,17 @@ fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead, ResultsError>
         })?
         .text;
     let mut records = Vec::new();
+    let mut plan = None;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
+        }
+        // The plan, on the first line only.
+        if records.is_empty() && plan.is_none() {
+            if let Ok(header) = serde_json::from_str::<HeaderLine>(line) {
+                plan = Some(header.plan);
+                continue;
+            }
         }
         let record: SearchRecord =
             serde_json::from_str(line).map_err(|cause| ResultsError::Record {
@@ -293,6 +308,7 @@ fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead, ResultsError>
         records.push(record);
     }
     Ok(ResultsRead {
+        plan,
         records,
         incomplete_tail: (bytes.len() - complete) as u64,
     })
@@ -303,11 +319,18 @@ fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead, ResultsError>
 pub struct ResultsFile {
     file: File,
     path: PathBuf,
+    /// The plan line, written with the first record (so that a run that fails before its
+    /// first search leaves the file empty, and removed: see
+    /// [`sargon_core::outputs::removing_an_empty_new_results_file`]).
+    plan_line: Option<String>,
 }
 
 /// What [`ResultsFile::resume`] found in the file.
 #[derive(Clone, Debug, Default)]
 pub struct Resumed {
+    /// The plan the file was started with (`None`: a file made before plans were written,
+    /// or one this resume started, with the plan given).
+    pub plan: Option<RunPlan>,
     /// The records of the earlier runs.
     pub records: Vec<SearchRecord>,
     /// Bytes of an incomplete last line that were cut off.
@@ -323,26 +346,29 @@ impl Resumed {
 }
 
 impl ResultsFile {
-    /// Start a new results file. An existing file with results is refused: appending a
-    /// second run to it would record searches twice. The file is locked for the run
-    /// ([`sargon_core::outputs::open_results`]): a second run writing to it is refused.
+    /// Start a new results file with `plan` as its first line (written with the first
+    /// record). An existing file with
+    /// results is refused: appending a second run to it would record searches twice. The
+    /// file is locked for the run ([`sargon_core::outputs::open_results`]): a second run
+    /// writing to it is refused.
     ///
     /// ```
     /// use sargon_referee::diff_run::record::ResultsFile;
     ///
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("results.jsonl");
-    /// let first = ResultsFile::create(&path)?;
+    /// # let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+    /// let first = ResultsFile::create(&path, &plan)?;
     /// // While a run holds it, a second run is refused.
-    /// let e = ResultsFile::create(&path).unwrap_err();
+    /// let e = ResultsFile::create(&path, &plan).unwrap_err();
     /// assert!(e.to_string().contains("being written by another run"), "{e}");
     /// drop(first);
     /// // A file with results is never appended to by a new run.
     /// std::fs::write(&path, "{}\n")?;
-    /// assert!(ResultsFile::create(&path).is_err());
+    /// assert!(ResultsFile::create(&path, &plan).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn create(path: &Path) -> Result<ResultsFile, ResultsError> {
+    pub fn create(path: &Path, plan: &RunPlan) -> Result<ResultsFile, ResultsError> {
         let file = sargon_core::outputs::open_results(path)?;
         if file.metadata().is_ok_and(|meta| meta.len() > 0) {
             return Err(ResultsError::HasResults {
@@ -352,11 +378,14 @@ impl ResultsFile {
         Ok(ResultsFile {
             file,
             path: path.to_path_buf(),
+            plan_line: Some(plan.to_line()),
         })
     }
 
-    /// Go on with a results file (or start it if there is none): read its records and cut
-    /// off an incomplete last line left by a killed run, so that new lines start cleanly.
+    /// Go on with a results file (or start it with `plan`, written with the first record,
+    /// if there is none, or it is empty): read its plan and records and cut off an incomplete last line left by a
+    /// killed run, so that new lines start cleanly. Whether the file's plan is this run's
+    /// is for the caller to check ([`RunPlan::differs_from`]).
     ///
     /// ```
     /// use sargon_referee::diff_run::record::ResultsFile;
@@ -364,16 +393,17 @@ impl ResultsFile {
     /// let dir = tempfile::tempdir()?;
     /// let path = dir.path().join("results.jsonl");
     /// // No file yet: the run starts it.
-    /// let (_, resumed) = ResultsFile::resume(&path)?;
+    /// # let plan = sargon_referee::diff_run::RunPlan { epd_sha256: None, positions: 2, depths: vec![1, 2], first: None, shard: "0/1".into() };
+    /// let (_, resumed) = ResultsFile::resume(&path, &plan)?;
     /// assert!(resumed.records.is_empty());
     /// // An incomplete last line left by a killed run is cut off.
     /// std::fs::write(&path, "{\"position\":0,")?;
-    /// let (_, resumed) = ResultsFile::resume(&path)?;
+    /// let (_, resumed) = ResultsFile::resume(&path, &plan)?;
     /// assert_eq!(resumed.cut_bytes, 14);
     /// assert_eq!(std::fs::read_to_string(&path)?, "");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn resume(path: &Path) -> Result<(ResultsFile, Resumed), ResultsError> {
+    pub fn resume(path: &Path, plan: &RunPlan) -> Result<(ResultsFile, Resumed), ResultsError> {
         // Locked before it is read: what another run appends meanwhile would be missed.
         let mut file = sargon_core::outputs::open_results(path)?;
         let mut bytes = Vec::new();
@@ -392,23 +422,28 @@ impl ResultsFile {
                     cause,
                 })?;
         }
+        let started = read.plan.is_none() && read.records.is_empty();
         let resumed = Resumed {
+            plan: read.plan,
             records: read.records,
             cut_bytes: read.incomplete_tail,
         };
-        Ok((
-            ResultsFile {
-                file,
-                path: path.to_path_buf(),
-            },
-            resumed,
-        ))
+        let file = ResultsFile {
+            file,
+            path: path.to_path_buf(),
+            plan_line: started.then(|| plan.to_line()),
+        };
+        Ok((file, resumed))
     }
 
     /// Append one record: one write of the whole line, then a sync, so that the line is
     /// on disk before the next search starts.
+    /// The first record comes after the plan line, in the same write.
     pub(crate) fn append(&mut self, record: &SearchRecord) -> Result<(), ResultsError> {
-        let line = record.to_line();
+        let line = match self.plan_line.take() {
+            Some(plan) => plan + &record.to_line(),
+            None => record.to_line(),
+        };
         self.file
             .write_all(line.as_bytes())
             .and_then(|_| self.file.sync_data())
@@ -422,6 +457,17 @@ impl ResultsFile {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+
+    /// A plan for tests.
+    pub(crate) fn plan() -> RunPlan {
+        RunPlan {
+            epd_sha256: None,
+            positions: 3,
+            depths: vec![1],
+            first: None,
+            shard: "0/1".into(),
+        }
+    }
 
     /// A record for tests: an agreement of the emulator and the port.
     pub(crate) fn record(position: usize, depth: u8) -> SearchRecord {
@@ -473,12 +519,12 @@ pub(crate) mod tests {
     fn a_killed_runs_incomplete_line_is_cut_and_the_rest_kept() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("out.jsonl");
-        let mut f = ResultsFile::create(&path).unwrap();
+        let mut f = ResultsFile::create(&path, &plan()).unwrap();
         f.append(&record(0, 1)).unwrap();
         f.append(&record(1, 1)).unwrap();
         drop(f);
         // A second plain run would record the searches twice.
-        let e = ResultsFile::create(&path).unwrap_err().to_string();
+        let e = ResultsFile::create(&path, &plan()).unwrap_err().to_string();
         assert!(e.contains("--resume"), "{e}");
         // Killed in the middle of the third line.
         let half = &record(2, 1).to_line()[..40];
@@ -491,7 +537,7 @@ pub(crate) mod tests {
         let read = read_results(&path).unwrap();
         assert_eq!(read.records.len(), 2);
         assert_eq!(read.incomplete_tail, 40);
-        let (mut f, resumed) = ResultsFile::resume(&path).unwrap();
+        let (mut f, resumed) = ResultsFile::resume(&path, &plan()).unwrap();
         assert_eq!(resumed.cut_bytes, 40);
         assert_eq!(
             resumed.done(),
@@ -504,8 +550,19 @@ pub(crate) mod tests {
         assert_eq!(read.incomplete_tail, 0);
         assert_eq!(read.records, vec![record(0, 1), record(1, 1), record(2, 1)]);
         // Resuming a file that does not exist yet starts it.
-        let (_, resumed) = ResultsFile::resume(&dir.path().join("new.jsonl")).unwrap();
-        assert!(resumed.records.is_empty());
+        let new = dir.path().join("new.jsonl");
+        let (_, resumed) = ResultsFile::resume(&new, &plan()).unwrap();
+        assert!(resumed.records.is_empty() && resumed.plan.is_none());
+        // ... empty until its first record, which comes after the plan line; the next
+        // resume reads that plan.
+        let (mut f, _) = ResultsFile::resume(&new, &plan()).unwrap();
+        assert_eq!(std::fs::read_to_string(&new).unwrap(), "");
+        f.append(&record(0, 1)).unwrap();
+        drop(f);
+        assert_eq!(read_results(&new).unwrap().plan, Some(plan()));
+        let (_, resumed) = ResultsFile::resume(&new, &plan()).unwrap();
+        assert_eq!(resumed.plan, Some(plan()));
+        assert_eq!(std::fs::read_to_string(&new).unwrap().lines().count(), 2);
     }
 
     #[test]
@@ -521,6 +578,6 @@ pub(crate) mod tests {
             e.contains("out.jsonl:2: not a `sargon diff` search record: "),
             "{e}"
         );
-        assert!(ResultsFile::resume(&path).is_err());
+        assert!(ResultsFile::resume(&path, &plan()).is_err());
     }
 }

@@ -22,7 +22,10 @@
 //! ([`cache_file`] decides what is the cache's). Any other file is left alone: never counted,
 //! removed or replaced.
 //!
-//! Only complete searches are kept: a search stopped at a divergence, or failed, is not. A
+//! Only complete searches are kept: a search that failed or was stopped is not. A
+//! divergence does not stop the original's search when it is to be kept: it runs to its end
+//! in the same run (its trace does not depend on the other side), so that the rerun after a
+//! fix runs no original search at all ([`crate::diff`]). A
 //! cache that cannot be written (read-only, full) is still read; what could not be kept is
 //! counted, and the first reason is kept for the caller to say once
 //! ([`TraceCache::unsaid_write_failure`]).
@@ -598,10 +601,9 @@ pub(crate) fn left_search(
     let (run, cpu) = cpu_timed(|| match cache.lookup(&key) {
         Some(entry) => {
             let z80 = entry.header.z80_instructions;
+            // Read instead of searched, even when the comparison stops the replay early.
+            cache.count(|c| c.hits += 1);
             let replayed = replay(&entry, &mut send, opts);
-            if replayed.is_ok() {
-                cache.count(|c| c.hits += 1);
-            }
             (replayed, z80, true)
         }
         None => {
