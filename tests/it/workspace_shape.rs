@@ -22,30 +22,65 @@ fn is_normal_dependencies(header: &str) -> bool {
         && !header.contains("build-dependencies")
 }
 
-/// Does a manifest's text list anyhow among its normal dependencies? Reads the lines of
-/// each `[...]` table: a key `anyhow` (`anyhow = "1"`, `anyhow.workspace = true`), a
-/// table `[dependencies.anyhow]`, or a renamed dependency (`package = "anyhow"`).
-fn has_anyhow(manifest: &str) -> bool {
-    let mut in_dependencies = false;
+/// The names of a manifest's normal dependencies, read from the lines of each `[...]`
+/// table: a key (`anyhow = "1"`, `anyhow.workspace = true`), a table of its own
+/// (`[dependencies.anyhow]`), or the package a renamed dependency stands for
+/// (`err = { package = "anyhow" }`). Also what `import_loops::layers` reads the crates'
+/// arrows from.
+pub(crate) fn normal_dependencies(manifest: &str) -> Vec<String> {
+    // In a table of dependencies, each key is one; in `[dependencies.NAME]`, the keys are
+    // NAME's settings.
+    let mut in_list = false;
+    let mut names = Vec::new();
     for line in manifest.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
         if let Some(header) = line.strip_prefix('[') {
-            let header = header.trim_start_matches('[').trim_end_matches(']');
-            in_dependencies = is_normal_dependencies(header);
-            if in_dependencies && header.trim().ends_with(".anyhow") {
-                return true;
+            let header = header.trim_start_matches('[').trim_end_matches(']').trim();
+            in_list = false;
+            if is_normal_dependencies(header) {
+                match header.rsplit('.').next().map(str::trim) {
+                    Some("dependencies" | "\"dependencies\"") => in_list = true,
+                    Some(name) => names.push(name.to_string()),
+                    None => {}
+                }
             }
             continue;
         }
-        if !in_dependencies {
+        if !in_list || line.is_empty() {
             continue;
         }
-        let key = line.split(['=', '.']).next().unwrap_or("").trim();
-        if key == "anyhow" || line.replace(' ', "").contains("package=\"anyhow\"") {
-            return true;
+        let compact = line.replace(' ', "");
+        let name = match compact.split_once("package=\"") {
+            Some((_, rest)) => rest.split('"').next().unwrap_or(""),
+            None => line.split(['=', '.']).next().unwrap_or("").trim(),
+        };
+        if !name.is_empty() {
+            names.push(name.to_string());
         }
     }
-    false
+    names
+}
+
+/// Does a manifest list anyhow among its normal dependencies?
+fn has_anyhow(manifest: &str) -> bool {
+    normal_dependencies(manifest).iter().any(|d| d == "anyhow")
+}
+
+/// The library crates under `crates/` (each directory with a `Cargo.toml`), by name, sorted.
+pub(crate) fn library_crates(crates: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(crates)
+        .expect("crates/ is readable")
+        .map(|entry| {
+            entry
+                .expect("crates/ lists")
+                .file_name()
+                .to_string_lossy()
+                .to_string()
+        })
+        .filter(|name| crates.join(name).join("Cargo.toml").is_file())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
@@ -67,18 +102,7 @@ fn the_reader_finds_anyhow_where_it_is_a_dependency() {
 #[test]
 fn no_library_crate_depends_on_anyhow() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
-    let mut names: Vec<String> = fs::read_dir(&crates)
-        .expect("crates/ is readable")
-        .map(|entry| {
-            entry
-                .expect("crates/ lists")
-                .file_name()
-                .to_string_lossy()
-                .to_string()
-        })
-        .filter(|name| crates.join(name).join("Cargo.toml").is_file())
-        .collect();
-    names.sort();
+    let names = library_crates(&crates);
     assert!(names.len() >= 7, "the crates under crates/: {names:?}");
     let offenders: Vec<&String> = names
         .iter()

@@ -5,6 +5,8 @@
 use std::fs;
 use std::path::Path;
 
+use crate::workspace_shape::{library_crates, normal_dependencies};
+
 /// Each library crate's layer, lowest first, as docs/architecture.md draws them.
 const LAYERS: &[(&str, u8)] = &[
     ("sargon-core", 0),
@@ -22,40 +24,20 @@ fn layer(name: &str) -> Option<u8> {
     LAYERS.iter().find(|(n, _)| *n == name).map(|&(_, l)| l)
 }
 
-/// The workspace's crates that `manifest` depends on in `[dependencies]` (the build's
-/// arrows; a dev-dependency builds no program and is left out).
+/// The workspace's crates that `manifest` depends on in its normal dependencies (the
+/// build's arrows; a dev-dependency builds no program and is left out).
 fn sargon_dependencies(manifest: &str) -> Vec<String> {
-    let mut in_dependencies = false;
-    let mut found = Vec::new();
-    for line in manifest.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_dependencies = line == "[dependencies]";
-        } else if in_dependencies && line.starts_with("sargon-") {
-            let name = line
-                .split(|c: char| c == '=' || c == '.' || c.is_whitespace())
-                .next()
-                .unwrap_or_default();
-            found.push(name.to_string());
-        }
-    }
-    found
+    normal_dependencies(manifest)
+        .into_iter()
+        .filter(|name| name.starts_with("sargon-"))
+        .collect()
 }
 
 #[test]
 fn every_crate_depends_only_on_lower_layers() {
     let crates = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates");
     let mut wrong = Vec::new();
-    let mut names: Vec<String> = fs::read_dir(&crates)
-        .expect("crates/ is readable")
-        .map(|e| {
-            e.expect("crates/ lists")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|n| crates.join(n).join("Cargo.toml").is_file())
-        .collect();
-    names.sort();
+    let names = library_crates(&crates);
     for name in &names {
         let Some(own) = layer(name) else {
             wrong.push(format!("{name} is in no layer: place it in LAYERS"));
