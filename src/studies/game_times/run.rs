@@ -103,7 +103,7 @@ fn opening_of(openings: &[Opening], game: usize) -> (usize, &Opening) {
 
 /// The name a game from opening `game - 1` (cycling) records: the opening's, else
 /// `opening N`.
-pub(crate) fn opening_name(openings: &[Opening], game: usize) -> String {
+fn opening_name(openings: &[Opening], game: usize) -> String {
     let (index, opening) = opening_of(openings, game);
     opening
         .name
