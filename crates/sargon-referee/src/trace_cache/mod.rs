@@ -508,12 +508,12 @@ struct Header {
     z80_instructions: Option<u64>,
 }
 
-/// An entry found and checked, held in memory (compressed) so that what is replayed is
+/// An entry found and checked, held in memory (inflated) so that what is replayed is
 /// exactly what was checked, whatever another process does to the file meanwhile.
 struct Entry {
     header: Header,
-    /// The gzip stream of its events.
-    compressed: Vec<u8>,
+    /// Its events' bytes (`codec`'s form), inflated from the gzip stream.
+    events: Vec<u8>,
 }
 
 enum Lookup {
@@ -549,22 +549,23 @@ fn read_entry(path: &Path, key: &Key) -> Result<Entry, Lookup> {
     if header.key != key.text {
         return Err(Lookup::Bad);
     }
-    let mut events = EventReader::new(compressed);
+    let events = codec::inflate(compressed).map_err(|_| Lookup::Bad)?;
+    if hex::encode(Sha256::digest(&events)) != header.payload_sha256 {
+        return Err(Lookup::Bad);
+    }
+    let mut reader = EventReader::new(&events);
     let mut count = 0u64;
     loop {
-        match events.next_event() {
+        match reader.next_event() {
             Ok(Some(_)) => count += 1,
             Ok(None) => break,
             Err(_) => return Err(Lookup::Bad),
         }
     }
-    if count != header.events || hex::encode(events.sha.finalize()) != header.payload_sha256 {
+    if count != header.events {
         return Err(Lookup::Bad);
     }
-    Ok(Entry {
-        header,
-        compressed: compressed.to_vec(),
-    })
+    Ok(Entry { header, events })
 }
 
 /// The left side of a comparison, run: its result and cost, and whether it came from the
@@ -639,7 +640,7 @@ fn replay(
     send: &mut impl FnMut(Event),
     opts: &SearchOptions,
 ) -> Result<(), SearchError> {
-    let mut events = EventReader::new(&entry.compressed[..]);
+    let mut events = EventReader::new(&entry.events);
     while let Some(event) = events
         .next_event()
         .expect("the entry's bytes were read whole and checked")
