@@ -38,9 +38,14 @@ use super::EXTERNAL_MAX_DEPTH;
 /// trace line.
 pub(crate) const MAX_LINE_BYTES: usize = 64 * 1024;
 
-/// Lines of an `exec:` port's output read ahead of the reader: with [`MAX_LINE_BYTES`]
-/// this bounds the memory a program that floods its stdout can take (16 MiB).
-const LINES_IN_FLIGHT: usize = 256;
+/// The bytes of lines the reader of an `exec:` port's output hands over at once, at most
+/// (and less when the pipe holds no more): with [`BATCHES_IN_FLIGHT`] and
+/// [`MAX_LINE_BYTES`] this bounds the memory a program that floods its stdout can take
+/// (about 2 MiB).
+const BATCH_BYTES: usize = 256 * 1024;
+
+/// Batches of lines read ahead of the comparison.
+const BATCHES_IN_FLIGHT: usize = 4;
 
 /// Lines of an `exec:` port's stderr quoted when it fails.
 const STDERR_LINES: usize = 3;
@@ -282,20 +287,24 @@ impl Running {
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr_pipe = child.stderr.take().expect("stderr is piped");
 
-        // Batches of at most a quarter of the lines in flight, four in the channel: the
-        // memory bound stays about what LINES_IN_FLIGHT says.
-        let (tx, lines) = mpsc::sync_channel(4);
+        let (tx, lines) = mpsc::sync_channel(BATCHES_IN_FLIGHT);
         thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
+            // As much as a pipe holds (64 KiB on Linux), so that one read can take all a
+            // fast program has written.
+            let mut reader = BufReader::with_capacity(1 << 16, stdout);
             // Lines go in batches of what was read at once: one wake-up of the reading
             // thread per batch, not per line (docs/checking-your-port.md, "The referee's
             // own speed"); a slow program's line is sent as soon as it is read.
             let mut batch = Vec::new();
+            let mut batch_bytes = 0;
             loop {
-                let mut line = Vec::new();
+                // Room for a trace line as most are, so that it is not grown piece by piece;
+                // the batch counts what the lines hold, room included.
+                let mut line = Vec::with_capacity(160);
                 let read = (&mut reader)
                     .take(MAX_LINE_BYTES as u64 + 1)
                     .read_until(b'\n', &mut line);
+                batch_bytes += line.capacity();
                 let piece = match read {
                     Err(e) => Piece::Failed(e),
                     Ok(0) => Piece::End,
@@ -309,7 +318,8 @@ impl Running {
                 };
                 let last = !matches!(piece, Piece::Line(_));
                 batch.push(piece);
-                if last || reader.buffer().is_empty() || batch.len() == LINES_IN_FLIGHT / 4 {
+                if last || reader.buffer().is_empty() || batch_bytes >= BATCH_BYTES {
+                    batch_bytes = 0;
                     let nobody_reads = tx.send(std::mem::take(&mut batch)).is_err();
                     if nobody_reads || last {
                         return;
@@ -458,13 +468,25 @@ fn read_trace(
         if opts.stop_requested() {
             return Err(SearchError::Stopped);
         }
-        let left_time = timeout.saturating_sub(waited);
-        let started = Instant::now();
-        let piece = match result {
-            None => running.lines.recv_timeout(left_time),
-            Some(_) => running.next_after_result(left_time),
+        let ready = match result {
+            None => running.lines.pending.pop_front(),
+            Some(_) => None,
         };
-        waited += started.elapsed();
+        let piece = match ready {
+            // A line already read means no waiting, and no clock to read: reading it for
+            // each line was a few per cent of the referee's time.
+            Some(piece) => Ok(piece),
+            None => {
+                let left_time = timeout.saturating_sub(waited);
+                let started = Instant::now();
+                let piece = match result {
+                    None => running.lines.recv_timeout(left_time),
+                    Some(_) => running.next_after_result(left_time),
+                };
+                waited += started.elapsed();
+                piece
+            }
+        };
         let bytes = match piece {
             Err(RecvTimeoutError::Timeout) => {
                 return Err(external(ExecError::TimedOut {
