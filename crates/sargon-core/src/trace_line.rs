@@ -12,7 +12,11 @@
 //! The derived fields (`pawns`, `pawns_for_mover`) are not read: they follow from the
 //! score bytes, which are what is compared.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::Value;
 
 use crate::input::echo;
 use crate::trace::{Event, Path};
@@ -39,6 +43,9 @@ pub enum TraceLineError {
     /// JSON, but not an object.
     #[error("not a JSON object")]
     NotAnObject,
+    /// A JSON object the trace cannot read, such as one with a field given twice.
+    #[error("{0}")]
+    BadObject(String),
     /// No `event` field, or not a string.
     #[error("no `event` field with the event's kind (a string)")]
     NoKind,
@@ -91,18 +98,16 @@ pub enum TraceLineError {
 /// assert!(parse_trace_line("created e2e4").is_err()); // the text form is not JSON
 /// ```
 pub fn parse_trace_line(line: &str) -> Result<TraceLine, TraceLineError> {
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| TraceLineError::NotJson(e.to_string()))?;
-    let Value::Object(object) = value else {
-        return Err(TraceLineError::NotAnObject);
+    // serde would read a struct from an array as well: only an object is one.
+    let object: RawFields = match serde_json::from_str(line) {
+        Ok(object) if line.trim_start().starts_with('{') => object,
+        Ok(_) => return Err(TraceLineError::NotAnObject),
+        Err(e) => return Err(not_fields(line, e)),
     };
-    let kind = object
-        .get("event")
-        .and_then(Value::as_str)
-        .ok_or(TraceLineError::NoKind)?;
+    let kind = object.event.and_then(text).ok_or(TraceLineError::NoKind)?;
     let fields = Fields {
         object: &object,
-        event: match kind {
+        event: match kind.as_ref() {
             "created" => "created",
             "eval" => "eval",
             "alpha_beta" => "alpha_beta",
@@ -141,15 +146,12 @@ pub fn parse_trace_line(line: &str) -> Result<TraceLine, TraceLineError> {
         },
         "ascend" => Event::Ascend { ply: fields.ply()? },
         _ => Event::Result {
-            best: match fields.get("best")? {
-                Value::Null => None,
-                Value::String(s) => Some(parse_move(s)?),
-                _ => {
-                    return Err(TraceLineError::Bad {
-                        field: "best",
-                        expected: "a move in UCI text or null",
-                    })
-                }
+            best: match fields.get("best")?.get() {
+                "null" => None,
+                raw => Some(parse_move(&text_of(raw).ok_or(TraceLineError::Bad {
+                    field: "best",
+                    expected: "a move in UCI text or null",
+                })?)?),
             },
             score: fields.score("score")?,
         },
@@ -190,23 +192,96 @@ pub fn parse_move(text: &str) -> Result<SMove, TraceLineError> {
     Ok(SMove { from, to, flags })
 }
 
+/// Why a line that does not read as [`RawFields`] is not a trace line: the same answers
+/// as reading it as any JSON value would give.
+fn not_fields(line: &str, e: serde_json::Error) -> TraceLineError {
+    match serde_json::from_str::<Value>(line) {
+        Err(e) => TraceLineError::NotJson(e.to_string()),
+        Ok(Value::Object(_)) => TraceLineError::BadObject(e.to_string()),
+        Ok(_) => TraceLineError::NotAnObject,
+    }
+}
+
+/// The fields of an event's line as their JSON text, read without building a value for
+/// each: a port's trace runs to hundreds of thousands of lines, and building and dropping
+/// a generic JSON value for each was most of the referee's time reading them
+/// (docs/checking-your-port.md, "The referee's own speed"). Other fields (`pawns`, ...)
+/// are skipped; a field given twice is refused.
+#[derive(Deserialize)]
+struct RawFields<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    event: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    ply: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    path: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    score: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    two_above: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    cutoff: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    negated: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    one_above: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    accepted: Option<&'a RawValue>,
+    #[serde(borrow, default, deserialize_with = "present")]
+    best: Option<&'a RawValue>,
+}
+
+/// A field that is there, `null` included (a plain `Option` would read `null` as absent).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// A JSON string's text: borrowed from the line unless it has escapes.
+fn text(raw: &RawValue) -> Option<Cow<'_, str>> {
+    text_of(raw.get())
+}
+
+fn text_of(json: &str) -> Option<Cow<'_, str>> {
+    match serde_json::from_str::<&str>(json) {
+        Ok(s) => Some(Cow::Borrowed(s)),
+        Err(_) => serde_json::from_str::<String>(json).ok().map(Cow::Owned),
+    }
+}
+
+/// A JSON whole number, if the text is one.
+fn whole(raw: &RawValue) -> Option<u64> {
+    serde_json::from_str(raw.get()).ok()
+}
+
 /// The fields of one event's object.
 struct Fields<'a> {
-    object: &'a Map<String, Value>,
+    object: &'a RawFields<'a>,
     event: &'static str,
 }
 
 impl Fields<'_> {
-    fn get(&self, field: &'static str) -> Result<&Value, TraceLineError> {
-        self.object.get(field).ok_or(TraceLineError::Missing {
+    fn get(&self, field: &'static str) -> Result<&RawValue, TraceLineError> {
+        let o = self.object;
+        let value = match field {
+            "ply" => o.ply,
+            "path" => o.path,
+            "score" => o.score,
+            "two_above" => o.two_above,
+            "cutoff" => o.cutoff,
+            "negated" => o.negated,
+            "one_above" => o.one_above,
+            "accepted" => o.accepted,
+            "best" => o.best,
+            _ => None,
+        };
+        value.ok_or(TraceLineError::Missing {
             event: self.event,
             field,
         })
     }
 
     fn ply(&self) -> Result<u8, TraceLineError> {
-        self.get("ply")?
-            .as_u64()
+        whole(self.get("ply")?)
             .and_then(|n| u8::try_from(n).ok())
             .ok_or(TraceLineError::Bad {
                 field: "ply",
@@ -215,8 +290,7 @@ impl Fields<'_> {
     }
 
     fn score(&self, field: &'static str) -> Result<Score, TraceLineError> {
-        self.get(field)?
-            .as_u64()
+        whole(self.get(field)?)
             .and_then(|n| u8::try_from(n).ok())
             .map(Score)
             .ok_or(TraceLineError::Bad {
@@ -226,7 +300,7 @@ impl Fields<'_> {
     }
 
     fn flag(&self, field: &'static str) -> Result<bool, TraceLineError> {
-        self.get(field)?.as_bool().ok_or(TraceLineError::Bad {
+        serde_json::from_str(self.get(field)?.get()).map_err(|_| TraceLineError::Bad {
             field,
             expected: "true or false",
         })
@@ -237,17 +311,26 @@ impl Fields<'_> {
             field: "path",
             expected: "an array of moves in UCI text",
         };
-        let items = self.get("path")?.as_array().ok_or(not_a_path.clone())?;
+        let raw = self.get("path")?.get();
+        // Moves have no escapes as Sargon writes them: read them as they stand, and only
+        // otherwise item by item.
+        if let Ok(moves) = serde_json::from_str::<Vec<&str>>(raw) {
+            return moves.into_iter().map(parse_move).collect();
+        }
+        let items: Vec<&RawValue> = serde_json::from_str(raw).map_err(|_| not_a_path.clone())?;
         items
             .iter()
-            .map(|m| m.as_str().ok_or(not_a_path.clone()).and_then(parse_move))
+            .map(|m| {
+                let m = text(m).ok_or(not_a_path.clone())?;
+                parse_move(&m)
+            })
             .collect()
     }
 
     /// The path of an event whose `ply` is the path's length (all but `eval`).
     fn path_of_ply(&self) -> Result<Path, TraceLineError> {
         let path = self.path()?;
-        let ply = self.get("ply")?.as_u64().ok_or(TraceLineError::Bad {
+        let ply = whole(self.get("ply")?).ok_or(TraceLineError::Bad {
             field: "ply",
             expected: "a whole number",
         })?;
@@ -402,6 +485,17 @@ mod tests {
         let e = |line: &str| read(line).unwrap_err().to_string();
         assert!(e("hello").starts_with("not JSON"), "{}", e("hello"));
         assert_eq!(e("[1]"), "not a JSON object");
+        assert_eq!(e(r#"["created", 1, ["e2e4"]]"#), "not a JSON object");
+        assert_eq!(
+            e(r#"{"event":"created","ply":null,"path":[]}"#),
+            "field `ply` must be a whole number"
+        );
+        assert_eq!(
+            e(r#"{"event":"created","ply":0,"path":["e2e4",null]}"#),
+            "field `path` must be an array of moves in UCI text"
+        );
+        assert!(e(r#"{"event":"created","ply":0,"ply":0,"path":[]}"#)
+            .starts_with("duplicate field `ply`"));
         assert_eq!(e(r#"{"ply":1}"#), TraceLineError::NoKind.to_string());
         assert!(e(r#"{"event":"jump\u001b"}"#).starts_with("unknown event `jump\\u{1b}`"));
         assert_eq!(
