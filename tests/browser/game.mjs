@@ -62,6 +62,16 @@ try {
   await page.selectOption("#engine", "port");
   await page.fill("#depth", "2");
   await page.uncheck("#book"); // every one of Sargon's moves searched, so each has a score
+  // Before any game, a search: its best move and line as arrows, its score in the bar.
+  await page.click("#search");
+  await page.waitForSelector("#best-move", { timeout: 60000 });
+  await page.waitForSelector("#board polygon.arrow.best");
+  const line = (await page.textContent("#pv-san")).split(" ");
+  assert.equal(await page.$$eval("#board polygon.arrow", (a) => a.length), line.length);
+  assert.equal(await page.$$eval("#board polygon.arrow.pv", (a) => a.length), line.length - 1);
+  assert.notEqual(await page.getAttribute("#evalbar", "data-pawns"), "");
+  assert.ok(!(await bannerShown()));
+  ok(`a search's arrows (${line.join(" ")}) and score`);
   await page.click("#play-box summary");
   await page.selectOption("#play-side", "black");
   await page.click("#new-game");

@@ -34,7 +34,7 @@ function scoredBefore(k) {
 function whiteShare(pawns) { return 50 + 50 * (2 / (1 + Math.exp(-0.368 * pawns)) - 1); }
 
 // The eval bar: the score of Sargon's last move up to the ply shown, or, outside a game,
-// of the search shown when its position is on the board.
+// of the search shown (its root's score, whichever of its nodes is on the board).
 export function drawEvalBar() {
   const bar = $("evalbar");
   let pawns = null, title = "no score yet: the bar shows Sargon's score once it has searched";
@@ -45,10 +45,10 @@ export function drawEvalBar() {
     pawns = whitePawns(m);
     title = `Sargon's score for its move ${moveLabel(i)}: ${scoreWords(m)}; ${signed(pawns)} for White`;
   } else if (!game.moves.length && state.search && state.search.result && !state.search.result.from_book &&
-    state.search.request.fen === state.fen && state.search.result.best_uci) {
+    state.search.result.best_uci) {
     const r = state.search.result, white = r.fen.split(" ")[1] === "w";
     pawns = white ? r.score_pawns : -r.score_pawns;
-    title = `Sargon's score for this position: 0x${r.sargon_score.toString(16).padStart(2, "0")} = ${signed(r.score_pawns)} pawns for ${white ? "White" : "Black"}; ${signed(pawns)} for White`;
+    title = `Sargon's score for the searched position: 0x${r.sargon_score.toString(16).padStart(2, "0")} = ${signed(r.score_pawns)} pawns for ${white ? "White" : "Black"}; ${signed(pawns)} for White`;
   }
   const share = pawns == null ? 50 : whiteShare(pawns);
   bar.classList.toggle("flipped", state.flipped);
