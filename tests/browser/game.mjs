@@ -212,7 +212,13 @@ try {
   await playOneOf(["b1c3", "d2d3", "e1g1"], 8);
   await page.click("#pgn-export");
   assert.match(await page.inputValue("#pgn-out"), /1\.\.\. \S+ \{Sargon \(port, depth 2\): from the book, no search\}/);
-  await page.evaluate(() => { getSelection().removeAllRanges(); document.activeElement.blur(); window.scrollTo(0, 0); });
+  await page.evaluate(() => {
+    getSelection().removeAllRanges();
+    document.activeElement.blur();
+    const out = document.getElementById("pgn-out");
+    out.scrollTop = out.scrollHeight; // the moves and their comments, not the tags
+    window.scrollTo(0, 0);
+  });
   await shot("explorer-game.png");
   ok("a game as White, the book's moves unscored");
 
