@@ -202,6 +202,8 @@ try {
   await page.click("#resign");
   await page.click("#start");
   await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, START);
+  // A position set after the game is the link's, not the game.
+  assert.equal(new URL(page.url()).searchParams.get("moves"), null);
   await page.check("#book");
   await page.selectOption("#play-side", "white");
   await page.click("#new-game");

@@ -65,8 +65,7 @@ function whyNoMoves() {
     return game.on ? "You are looking at another position: press \u201cBack to the game\u201d to play on."
       : "You are looking at another position: press \u201cBack to the position\u201d to play from the position set.";
   }
-  if (game.result !== "*" && game.moves.length && !game.on) return "The game is over.";
-  if (!state.legal.length) return "No legal move here.";
+  if (!state.legal.length) return state.gameEnd ? `No move: ${state.gameEnd}.` : "No legal move here.";
   return null;
 }
 

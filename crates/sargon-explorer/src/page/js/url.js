@@ -11,9 +11,9 @@ export function updateUrl() {
   q.set("engine", $("engine").value);
   q.set("depth", $("depth").value);
   q.set("book", $("book").checked ? "1" : "0");
-  gameParams(q);
   // In a game the search shown is one of Sargon's; the game's link replays the game instead.
-  const inGame = game.on || game.moves.length > 0;
+  const inGame = gameShown();
+  if (inGame) gameParams(q);
   if (!inGame && state.search && state.selected != null && state.selected !== 0) {
     const r = state.rows.get(state.selected);
     if (r && r.full) q.set("node", r.full.path.join(","));
@@ -29,7 +29,6 @@ export function updateUrl() {
 // a book move; the engine an index into the `sargon` names), so that the link restores the
 // list, the PGN's players and the graph.
 function gameParams(q) {
-  if (!game.moves.length && !game.on) return;
   q.set("play", game.human);
   q.set("start", game.startFen);
   const engines = [...new Set(game.moves.filter((m) => m.by === "sargon").map((m) => m.engine))];
@@ -37,4 +36,11 @@ function gameParams(q) {
   q.set("moves", game.moves.map((m) => m.by === "human" ? m.uci :
     [m.uci, m.depth, m.fromBook ? "b" : m.byte.toString(16), engines.indexOf(m.engine), m.book ? "" : "nobook"]
       .join("~").replace(/~$/, "")).join(","));
+}
+
+// Whether the link is the game's: while it is played, or while its last position is the
+// position set (a position set after it, and searched, is the link's instead).
+function gameShown() {
+  const last = game.moves.length ? game.moves[game.moves.length - 1].fen : game.startFen;
+  return game.on || (game.moves.length > 0 && state.posFen === last);
 }
