@@ -37,8 +37,11 @@ export function renderGame(status) {
   $("game-moves").innerHTML = moveListHtml();
   if (status !== undefined) $("play-status").textContent = status;
   $("pgn-export").disabled = game.moves.length === 0;
-  const current = $("game-moves").querySelector(".mv.current");
-  if (current) current.scrollIntoView({ block: "nearest" });
+  // The current move in sight, scrolling the list only (never the page under the person).
+  const list = $("game-moves"), current = list.querySelector(".mv.current");
+  if (current && (current.offsetTop < list.scrollTop || current.offsetTop > list.scrollTop + list.clientHeight - 20)) {
+    list.scrollTop = current.offsetTop - list.clientHeight / 2;
+  }
   drawGraph(goToPly);
   drawEvalBar();
 }
