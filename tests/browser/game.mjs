@@ -167,6 +167,15 @@ try {
   assert.equal(await page.$eval("#board polygon.arrow.best", (a) => a.dataset.uci), firstUci);
   await page.waitForSelector('.node.selected[data-id="0"]');
   await page.click("#back-to-game");
+  // From the keyboard too: Enter on the link of Sargon's second move.
+  await page.focus('#game-moves a.tree-link[data-ply="3"]');
+  await page.keyboard.press("Enter");
+  const ucis = (await page.evaluate(() => new URLSearchParams(location.search).get("moves"))).split(",").map((t) => t.split("~")[0]);
+  const afterTwo = await page.evaluate(async (text) => (await (await fetch("/api/position", { method: "POST", body: JSON.stringify({ text }) })).json()).fen,
+    `startpos moves ${ucis[0]} ${ucis[1]}`);
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f &&
+    document.getElementById("view-what").textContent === "The position Sargon searched", afterTwo, { timeout: 60000 });
+  await page.click("#back-to-game");
   ok(`Sargon's first move, ${firstSan}, opens its search`);
 
   // The PGN names who played each move.

@@ -23,7 +23,7 @@ function moveListHtml() {
     else if (i === 0) parts.push(`<span class="num">${number.replace("...", ".")}</span><span class="cell skip">\u2026</span>`);
     let cell = `<a class="mv ${m.by}${i + 1 === at ? " current" : ""}" data-ply="${i + 1}" title="${escapeHtml(`${label} by ${who(m)}${m.by === "sargon" ? `: ${scoreWords(m)}` : ""}`)}">${escapeHtml(m.san)}</a>`;
     if (m.by === "sargon") {
-      cell += `<a class="tree-link" data-ply="${i + 1}" data-depth="${m.depth}" title="${escapeHtml(`Open the search that chose ${label} (${m.engine}, depth ${m.depth}) in the tree`)}" role="button" aria-label="its search"></a>`;
+      cell += `<a class="tree-link" data-ply="${i + 1}" data-depth="${m.depth}" title="${escapeHtml(`Open the search that chose ${label} (${m.engine}, depth ${m.depth}) in the tree`)}" role="button" tabindex="0" aria-label="its search"></a>`;
     }
     parts.push(`<span class="cell">${cell}</span>`);
   });
@@ -105,6 +105,9 @@ export function setupGameView() {
     if (!a) return;
     if (a.classList.contains("tree-link")) openSearchOf(Number(a.dataset.ply));
     else goToPly(Number(a.dataset.ply));
+  });
+  $("game-moves").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && ev.target.classList.contains("tree-link")) openSearchOf(Number(ev.target.dataset.ply));
   });
   // The arrows step through the game from anywhere but a text box or the tree.
   document.addEventListener("keydown", (e) => {
