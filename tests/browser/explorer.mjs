@@ -197,7 +197,8 @@ try {
   await page.click("#pgn-export");
   const pgn = await page.inputValue("#pgn-out");
   assert.match(pgn, /\[White "Human"\]/);
-  assert.match(pgn, /1\. e4 \S+ 2\. Nf3 \S+ \*/);
+  // Each move is followed by a comment naming who played it.
+  assert.match(pgn.replace(/\s+/g, " "), /1\. e4 \{Human\} 1\.\.\. \S+ \{Sargon \(port, depth 2\)[^}]*\} 2\. Nf3 \{Human\} 2\.\.\. \S+ \{Sargon[^}]*\} \*/);
   const back = await page.evaluate(async (text) => (await fetch("/api/pgn", { method: "POST", body: JSON.stringify({ pgn: text }) })).json(), pgn);
   assert.equal(back.positions.length, 5, JSON.stringify(back));
   await shot("explorer-play.png");

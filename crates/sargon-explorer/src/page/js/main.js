@@ -13,7 +13,8 @@ import { buildTree, select, setupTree } from "./tree.js";
 import { setupMemory } from "./memory.js";
 import { loadPvSteps, setupPv } from "./pv.js";
 import { setupCompare } from "./compare.js";
-import { humanMove, sargonReplies, searchStopped, setupGame } from "./game.js";
+import { humanMove, restoreGame, sargonReplies, searchStopped, setupGame } from "./game.js";
+import { setupGameView } from "./gameview.js";
 import { offerProfile, setupOriginal } from "./original.js";
 import { setupModels } from "./models.js";
 import { updateUrl } from "./url.js";
@@ -37,6 +38,7 @@ setupMemory();
 setupPv();
 setupCompare();
 setupGame();
+setupGameView();
 setupOriginal();
 setupModels();
 
@@ -53,6 +55,8 @@ async function init() {
   if (q.get("depth")) $("depth").value = q.get("depth");
   if (q.get("book")) $("book").checked = q.get("book") !== "0";
   syncDepthLimit();
+  // A game in the link is replayed from its start; else the link's position is set.
+  if (await restoreGame(q)) return;
   const ok = await setPosition(q.get("fen") || "startpos", true);
   if (ok && q.get("search") === "1") {
     startSearch(q.get("node") ? q.get("node").replaceAll(",", " ") : undefined);

@@ -18,7 +18,9 @@ export async function setPosition(text, keepSearch) {
     state.legal = pos.legal;
     state.rootLegal = pos.legal;
     state.from = null;
-    state.arrow = null;
+    state.arrows = [];
+    state.lastMove = null;
+    state.view = null;
     $("position-text").value = pos.fen;
     let caption = `${pos.turn === "white" ? "White" : "Black"} to move, ${pos.legal.length} legal moves`;
     if (pos.book_position) caption += "; a book position (Sargon answers from its book unless 'book' is off)";

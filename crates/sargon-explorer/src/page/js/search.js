@@ -21,11 +21,13 @@ export function setupSearch(onShown, onStopped) {
   });
 }
 
-export async function startSearch(selectPath) {
+// A search of the position set with the settings chosen, or of `request` ({fen, engine,
+// depth, book}: a search the game made, opened again).
+export async function startSearch(selectPath, request) {
   $("search-error").textContent = "";
   $("result").innerHTML = "";
   $("compare-result").innerHTML = "";
-  const body = { fen: state.posFen, engine: $("engine").value,
+  const body = request ? { ...request, page: PAGE } : { fen: state.posFen, engine: $("engine").value,
     depth: Number($("depth").value), book: $("book").checked, page: PAGE };
   let s;
   try {

@@ -11,7 +11,9 @@ export const state = {
   gameEnd: null,       // how the position set ends the game, if it does ("checkmate", ...)
   rootLegal: [],       // the legal moves of the position set
   fen: START, legal: [], flipped: false, from: null, // what the board shows
-  arrow: null,         // [from, to] squares of the move to draw
+  arrows: [],          // arrows to draw: {from, to, kind: "best" | "pv" | "node", step}
+  lastMove: null,      // [from, to]: the move that led to the board's position, highlighted
+  view: null,          // null: the board shows the position set; else {what} it shows instead
   search: null,        // the finished search's status
   searchId: null, source: null,
   rows: new Map(),     // node id -> row element
@@ -22,4 +24,8 @@ export const state = {
 };
 
 // A game against Sargon: on while it is played, waiting while Sargon searches its move.
-export const game = { on: false, waiting: false, human: "white", startFen: START, moves: [], result: "*" };
+// Each move: {san, uci, by: "human" | "sargon", fen (after it)} and, for Sargon's, the
+// search that chose it: {engine, depth, book, fenBefore, fromBook, byte, pawns, mate, pv}.
+// `at` is the ply the board shows when the person steps back through the game (null: the
+// game's current position).
+export const game = { on: false, waiting: false, human: "white", startFen: START, moves: [], result: "*", at: null };
