@@ -44,6 +44,8 @@ mod serve;
 #[cfg(feature = "serve")]
 mod serve_browser;
 #[cfg(feature = "serve")]
+mod serve_browser_views;
+#[cfg(feature = "serve")]
 mod serve_engines;
 mod slurm;
 mod trace_cache;
