@@ -44,6 +44,24 @@ function checkScore(text, what) {
   return { byte: parseInt(m[1], 16), pawns: Number(m[2]) };
 }
 
+// Layouts: no horizontal scroll at 390, 1024 and 1400 px; at 390 the panels stack and the
+// board fits the screen. The window is left at 1400 px.
+async function checkLayouts(when) {
+  for (const width of [1024, 390, 1400]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.mouse.move(0, 0);
+    const m = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+      board: document.querySelector("#board svg").getBoundingClientRect().width,
+      lefts: [...document.querySelectorAll("main > section")].map((s) => Math.round(s.getBoundingClientRect().left)),
+    }));
+    assert.ok(m.scroll <= m.inner, `${width} px ${when}: the page is ${m.scroll} px wide, the window ${m.inner}`);
+    assert.ok(m.board <= m.inner, `${width} px ${when}: the board is ${m.board} px wide`);
+    if (width === 390) assert.equal(new Set(m.lefts).size, 1, `390 px: the panels stack (${m.lefts})`);
+    ok(`${width} px ${when}: no horizontal scroll (${m.scroll} <= ${m.inner}), the board ${Math.round(m.board)} px`);
+  }
+}
+
 try {
   await page.goto(url);
   await page.waitForSelector("#board svg");
@@ -186,7 +204,14 @@ try {
   for (const text of await page.$$eval("#memory-view .score", (s) => s.map((e) => e.textContent))) checkScore(text, "the memory view");
   ok(`the memory view names its moment, and BOARDA (${cells.length} engine(s)) holds the position before ${move}`);
 
-  // 6. The models: a board for each position, and a click on a node sets the board.
+  // 6. Layouts, with a search shown (and again below with the models drawn).
+  await checkLayouts("with a search shown");
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${outDir}/explorer-narrow.png` });
+  await page.setViewportSize({ width: 1400, height: 900 });
+
+  // 7. The models: a board for each position, and a click on a node sets the board.
   await page.selectOption("#models-engine", "port");
   await page.click("#models-run");
   await page.waitForSelector("#model-boards .mboard svg", { timeout: 120000 });
@@ -203,24 +228,7 @@ try {
   await page.locator("#models-panel").screenshot({ path: `${outDir}/explorer-models.png` });
   ok(`the models draw ${nodes + 1} boards, and clicking node ${key} sets the board to ${fen}`);
 
-  // 7. Layouts: no horizontal scroll at 390, 1024 and 1400 px; at 390 the panels stack and
-  // the board fits the screen.
-  for (const width of [1400, 1024, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.mouse.move(0, 0);
-    const m = await page.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
-      board: document.querySelector("#board svg").getBoundingClientRect().width,
-      lefts: [...document.querySelectorAll("main > section")].map((s) => Math.round(s.getBoundingClientRect().left)),
-    }));
-    assert.ok(m.scroll <= m.inner, `${width} px: the page is ${m.scroll} px wide, the window ${m.inner}`);
-    assert.ok(m.board <= m.inner, `${width} px: the board is ${m.board} px wide`);
-    if (width === 390) assert.equal(new Set(m.lefts).size, 1, `390 px: the panels stack (${m.lefts})`);
-    ok(`${width} px: no horizontal scroll (${m.scroll} <= ${m.inner}), the board ${Math.round(m.board)} px`);
-  }
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `${outDir}/explorer-narrow.png` });
-
+  await checkLayouts("with the models drawn");
   assert.deepEqual(problems, []);
   console.log("views: passed");
 } catch (e) {

@@ -21,7 +21,7 @@ fn the_views_explain_their_scores_and_marks_in_a_real_browser() {
         "views: the subtree is drawn",
         "views: the memory view names its moment",
         "views: the models draw 15 boards",
-        "views: 390 px: no horizontal scroll",
+        "views: 390 px with the models drawn: no horizontal scroll",
     ] {
         assert!(ran.stdout.contains(line), "missing: {line}");
     }
