@@ -14,7 +14,7 @@ export function miniBoard(fen, uci) {
     for (const c of row) {
       if (/\d/.test(c)) { f += Number(c); continue; }
       const white = c === c.toUpperCase();
-      svg += `<text x="${f * 10 + 5}" y="${r * 10 + 8.6}" text-anchor="middle" font-size="9" fill="${white ? "#fff" : "#000"}" ` +
+      svg += `<text x="${f * 10 + 5}" y="${r * 10 + 9}" text-anchor="middle" font-size="10.5" fill="${white ? "#fff" : "#000"}" ` +
         `stroke="#000" stroke-width="${white ? 0.5 : 0}">${GLYPHS[c.toLowerCase()]}</text>`;
       f += 1;
     }
