@@ -39,8 +39,8 @@ async function hoverText(locator) {
 
 // A byte and its pawns agree: 0x80 is even, 8 steps a pawn, smaller better.
 function checkScore(text, what) {
-  const m = text.match(/^0x([0-9a-f]{2}) ([+-]\d+(\.\d+)?)/);
-  assert.ok(m, `${what}: "${text}" is not "0xNN +P"`);
+  const m = text.match(/^0x([0-9a-f]{2}) ([+-]\d+\.\d{2,3})$/);
+  assert.ok(m, `${what}: "${text}" is not "0xNN +P.PP"`);
   return { byte: parseInt(m[1], 16), pawns: Number(m[2]) };
 }
 
@@ -88,7 +88,7 @@ try {
 
   // 2. One score convention: the byte as the listing writes it, then pawns for a named side.
   const result = await page.textContent("#result-score");
-  const r = checkScore(result, "the result");
+  const r = checkScore(await page.textContent("#result-score .score"), "the result");
   assert.equal(r.byte, status.result.sargon_score);
   assert.match(result, /pawns for White, the side to move$/);
   assert.doesNotMatch(await page.textContent("#result"), /byte [0-9a-f]{2}\b|\[[0-9a-f]{2}\]/);
@@ -145,6 +145,18 @@ try {
   // The detail of a node says its scores the same way.
   const detail = await page.textContent("#node-detail");
   assert.doesNotMatch(detail, /\[0x/);
+  // From the keyboard: the filter's explanation when Tab brings focus to it; a click on
+  // what a tooltip explains hides the tooltip.
+  await page.mouse.move(0, 0);
+  await page.click("#find-path");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await page.waitForFunction(() => { const t = document.getElementById("tip"); return t && !t.hidden; });
+  assert.match(await page.textContent("#tip"), /^Hide the refuted nodes/);
+  await page.mouse.move(0, 0);
+  await page.click("#find");
+  await page.click("#find");
+  assert.equal(await page.isVisible("#tip"), false);
   // For the picture: the outline scrolled back to the left, a score's explanation shown.
   await page.locator("#tree-panel").scrollIntoViewIfNeeded();
   await page.$eval("#tree", (t) => { t.scrollLeft = 0; });

@@ -33,9 +33,11 @@ export function byteOfPawns(p) {
   return Math.max(0, Math.min(255, Math.round(0x80 - 8 * Number(p))));
 }
 
+// Pawns as the server writes them: a sign, two decimals, three where an eighth needs them.
 export function fmtPawns(p) {
   if (typeof p === "string") return p;
-  return `${p >= 0 ? "+" : ""}${Number(p.toFixed(3))}`;
+  const whole = Math.abs(p * 100 - Math.round(p * 100)) < 1e-9;
+  return `${p >= 0 ? "+" : ""}${p.toFixed(whole ? 2 : 3)}`;
 }
 
 // A score in a row: the byte, then the pawns; the whole sentence on hover.

@@ -1,7 +1,8 @@
 // One tooltip for the whole page: any element with a title shows it in a box beside the
 // pointer at once (the browser's own waits, and cannot be styled or read by a test), or
-// below it when it has the keyboard's focus. While shown, the title is kept in data-tip
-// so the browser does not show it twice; it is put back when the pointer or focus leaves.
+// below it when the keyboard brings focus to it; a click hides it. While shown, the title
+// is kept in data-tip so the browser does not show it twice; it is put back when the
+// pointer or focus leaves.
 
 let tip = null;
 
@@ -51,7 +52,10 @@ export function setupTooltip() {
     give(el);
     hide();
   });
+  // A click hides the tooltip (the pointer is on what it explained; the click is the answer).
+  document.addEventListener("mousedown", hide);
   document.addEventListener("focusin", (ev) => {
+    if (!ev.target.matches(":focus-visible")) return; // focus by a click, not the keyboard
     const el = explained(ev);
     const text = el && take(el);
     if (!text) return;
