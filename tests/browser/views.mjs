@@ -214,6 +214,14 @@ try {
     assert.equal(to, "00", `${move.slice(2, 4)} is still empty`);
   }
   for (const text of await page.$$eval("#memory-view .score", (s) => s.map((e) => e.textContent))) checkScore(text, "the memory view");
+  // The node's story and its memory write the same bytes: the bound two plies up and the
+  // best so far one ply up, each as Sargon's memory holds it.
+  const byteOf = (sel, label) => page.$$eval(sel, (rows, l) => rows.filter((r) => r.cells[0].textContent === l)
+    .map((r) => r.querySelector(".byte").textContent), label);
+  const storyUp = await byteOf("#node-detail tr", "best test"), storyBound = await byteOf("#node-detail tr", "alpha-beta");
+  assert.equal(storyUp.length, 1);
+  assert.deepEqual(await byteOf("#memory-view table:not(.bytes) tr", "one ply up"), cells.map(() => storyUp[0]));
+  assert.deepEqual(await byteOf("#memory-view table:not(.bytes) tr", "two plies up"), cells.map(() => storyBound[0]));
   ok(`the memory view names its moment, and BOARDA (${cells.length} engine(s)) holds the position before ${move}`);
 
   // 6. Layouts, with a search shown (and again below with the models drawn).

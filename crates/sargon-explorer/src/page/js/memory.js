@@ -4,7 +4,7 @@
 import { $, escapeHtml } from "./util.js";
 import { state } from "./state.js";
 import { api } from "./api.js";
-import { moverAt, scoreHtml, scoreLegend } from "./score.js";
+import { moverAt, otherSide, scoreHtml, scoreLegend } from "./score.js";
 
 // The memory button: Sargon's memory at the selected node, on both engines, side by side.
 export function setupMemory() {
@@ -37,9 +37,9 @@ function moment(node) {
   const label = escapeHtml(node.label);
   return `<div id="memory-moment" class="note moment">Read at ${label}'s evaluation: hook point <code>alphabeta</code> ` +
     `(FM37 in the listing), where Sargon compares the node's score with the bound two plies up. UNMOVE has already run ` +
-    `there, so BOARDA holds the position <b>before</b> ${label} (the board above shows it after). The move list is its ply's, ` +
+    `there, so BOARDA holds the position <b>before</b> ${label} (the board shows it after). The move list is its ply's, ` +
     `read when GENMOV made it (<code>movegen.done</code> at the parent); "one ply up" is read at the best test (<code>best.test</code>).</div>` +
-    scoreLegend(`for ${mover}, who played ${label}`);
+    scoreLegend(`for ${mover}, who played ${label} (one ply up: for ${otherSide(mover)}, who moved there)`);
 }
 
 let mover = null; // the side that made the selected node's move
@@ -48,7 +48,12 @@ let mover = null; // the side that made the selected node's move
 const SARGON_PIECE = ["", "p", "n", "b", "r", "q", "k"];
 
 // A score byte as Sargon's listing writes it (the API gives two hex digits), with its pawns.
-const score = (byte, what) => (byte == null ? byte : scoreHtml(byte, null, mover || "the side that moved", what));
+// The byte one ply up is in the view of the side that moved there, the other side.
+function score(byte, what, oneUp) {
+  if (byte == null) return byte;
+  const side = mover ? (oneUp ? otherSide(mover) : mover) : "the side that moved";
+  return scoreHtml(byte, null, side, what);
+}
 
 function memoryColumn(name, snap, other, reason) {
   if (!snap) return `<div><h3>${name}</h3><div class="note">${escapeHtml(reason || "the search never reached this node")}</div></div>`;
@@ -60,7 +65,7 @@ function memoryColumn(name, snap, other, reason) {
   if (snap.evaluated) {
     t += "<table>" + field("NPLY", "nply", snap.nply) + field("PLYMAX", "plymax", snap.plymax) + field("COLOR", "color", snap.color) +
       field("score", "score", score(snap.score, "the node's score")) + field("two plies up", "two_plies_up", score(snap.two_plies_up, "the bound two plies up")) +
-      field("one ply up", "one_ply_up", score(snap.one_ply_up, "the best so far one ply up")) + "</table>";
+      field("one ply up", "one_ply_up", score(snap.one_ply_up, "the best so far one ply up", true)) + "</table>";
     t += "<div class=\"sub\">BOARDA, 120 bytes (10 per row, a1 at 21):</div><table class=\"bytes\">";
     for (let row = 11; row >= 0; row--) {
       t += "<tr>";

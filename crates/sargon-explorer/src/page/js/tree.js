@@ -9,7 +9,7 @@ import { showNodePosition } from "./board.js";
 import { updateUrl } from "./url.js";
 import { clearSubtree, drawSubtree } from "./icicle.js";
 import { MARKS } from "./marks.js";
-import { byteOfPawns, moverAt, scoreHtml, scoreLegend } from "./score.js";
+import { byteOfPawns, moverAt, otherSide, scoreHtml, scoreLegend } from "./score.js";
 
 // The side that made a node's move, by name.
 function moverOf(n) { return moverAt(state.search ? state.search.request.fen : state.posFen, n.ply); }
@@ -130,7 +130,12 @@ function showDetail(n) {
     const side = moverOf(n), by = `who played ${n.label}`;
     rows.push(["score", `${scoreHtml(e.byte, e.pawns, side, by)} pawns for ${side} <span class="sub" title="${MARKS.order(e.order)}">(evaluation ${e.order})</span>`]);
     rows.push(["alpha-beta", `against ${scoreHtml(e.alpha_beta_byte, e.alpha_beta, side, "the bound two plies up")} two plies up: ${e.decision === "cutoff" ? "<b>cutoff</b>: the rest of this ply is skipped" : "pass"}`]);
-    if (e.decision !== "cutoff") rows.push(["best test", `against ${e.minimax == null ? "?" : scoreHtml(byteOfPawns(e.minimax), e.minimax, side, "the best so far one ply up")} one ply up: ${e.decision === "new_best" ? "<b>new best</b>" : "discard"}`]);
+    // The best so far one ply up is kept in the view of the side that moved there: its byte
+    // as Sargon's memory holds it, its pawns for that side and, beside, for this node's side.
+    const up = otherSide(side), minimax = e.minimax == null ? null : -Number(e.minimax);
+    const against = minimax == null ? "?" :
+      `${scoreHtml(byteOfPawns(minimax), minimax, up, "the best so far one ply up")} pawns for ${up} (${e.minimax} for ${side})`;
+    if (e.decision !== "cutoff") rows.push(["best test", `against ${against} one ply up: ${e.decision === "new_best" ? "<b>new best</b>" : "discard"}`]);
   } else if (kind === "refuted") {
     rows.push(["status", `refuted: one of its replies caused a cutoff (evaluation ${n.status.by_evaluation}), so its score was never backed up`]);
   } else if (kind === "cut_off") {
