@@ -249,6 +249,17 @@ try {
   ok(`the models draw ${nodes + 1} boards, and clicking node ${key} sets the board to ${fen}`);
 
   await checkLayouts("with the models drawn");
+
+  // 8. In a game, Sargon's book move is simply its move: no offer to search without the book.
+  await page.click("#start");
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, START);
+  await page.check("#book");
+  await page.click("#play-box summary");
+  await page.selectOption("#play-side", "black");
+  await page.click("#new-game");
+  await page.waitForFunction(() => /from the book/.test(document.getElementById("result").textContent), null, { timeout: 60000 });
+  assert.equal(await count("#book-note"), 0);
+  ok("in a game, Sargon's book move makes no offer");
   assert.deepEqual(problems, []);
   console.log("views: passed");
 } catch (e) {

@@ -4,7 +4,7 @@
 // main.js's, handed in to setupSearch.
 
 import { $, escapeHtml, fmtTime, fmtSeconds } from "./util.js";
-import { PAGE, state } from "./state.js";
+import { PAGE, game, state } from "./state.js";
 import { api } from "./api.js";
 import { updateUrl } from "./url.js";
 import { otherSide, scoreHtml, scoreLegend, sideToMove } from "./score.js";
@@ -94,12 +94,13 @@ function showSearch(s, selectPath) {
   rows.push(["time", fmtTime(Math.round(r.wall_ms))]);
   if (r.trs80_seconds != null) rows.push(["TRS-80", `${fmtSeconds(r.trs80_seconds)} on a 1.77 MHz TRS-80 Model I (${r.z80_instructions.toLocaleString()} Z80 instructions)`]);
   $("result").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>" +
-    (r.from_book ? bookNote() : r.no_legal_move ? "" : scoreLegend("for the side to move (the command line's `sargon analyze` writes the same)"));
-  if (r.from_book) $("search-no-book").addEventListener("click", () => { $("book").checked = false; startSearch(); });
+    (r.from_book && !game.on ? bookNote() : r.from_book || r.no_legal_move ? "" : scoreLegend("for the side to move (the command line's `sargon analyze` writes the same)"));
+  if (r.from_book && !game.on) $("search-no-book").addEventListener("click", () => { $("book").checked = false; startSearch(); });
   shown(s, selectPath);
 }
 
-// A book move is played without a search: say so, and offer the search itself.
+// A book move is played without a search: say so, and offer the search itself (not in a
+// game, where Sargon's book move is simply its move).
 function bookNote() {
   return `<div id="book-note" class="book-note"><b>A book move:</b> Sargon plays it from its opening book, ` +
     `without searching, so there is no tree to explore. ` +
