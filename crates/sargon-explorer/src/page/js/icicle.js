@@ -54,6 +54,7 @@ function boxes(n, path, level, x, y, h, out) {
   const cls = ["box", kind(n)];
   if (n.in_pv) cls.push("in-pv");
   if (n.id === state.selected) cls.push("selected");
+  if (h < 3) cls.push("thin"); // too thin for a border: the colour alone
   let label = n.id === 0 ? "root" : n.label;
   if (n.eval && h >= 24) label += ` ${n.eval.pawns}`;
   out.push(`<g class="${cls.join(" ")}" data-id="${n.id}" data-path="${escapeHtml(path.join(" "))}" title="${escapeHtml(tip(n))}">` +
