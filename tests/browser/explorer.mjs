@@ -81,8 +81,8 @@ try {
   await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, node.fen);
   assert.match(await page.textContent("#node-detail"), /alpha-beta/);
   // Score bytes are written as the listing writes them.
-  assert.match(await page.textContent("#node-detail"), new RegExp(`byte 0x${node.eval.byte} \\(evaluation`));
-  assert.match(await page.textContent(`.node[data-id="${pvNodes[1]}"] .byte`), new RegExp(`^\\[0x${node.eval.byte}\\]$`));
+  assert.match(await page.textContent("#node-detail"), new RegExp(`score0x${node.eval.byte} \\${node.eval.pawns} pawns for (White|Black) \\(evaluation`));
+  assert.match(await page.textContent(`.node[data-id="${pvNodes[1]}"] .byte`), new RegExp(`^0x${node.eval.byte}$`));
   assert.match(page.url(), new RegExp(`node=${node.path.join(",")}`));
   await shot("explorer-search.png");
   ok(`clicking a PV node shows its position (${node.path_labels.join(" ")})`);

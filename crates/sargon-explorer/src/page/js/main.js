@@ -9,7 +9,9 @@ import { setPosition, setupPosition } from "./position.js";
 import { setupBoard } from "./board.js";
 import { loadEngines, setupEngines, syncDepthLimit } from "./engines.js";
 import { setupSearch, startSearch } from "./search.js";
-import { buildTree, select, setupTree } from "./tree.js";
+import { buildTree, findPath, select, setupTree } from "./tree.js";
+import { setupIcicle } from "./icicle.js";
+import { setupTooltip } from "./tooltip.js";
 import { setupMemory } from "./memory.js";
 import { loadPvSteps, setupPv } from "./pv.js";
 import { setupCompare } from "./compare.js";
@@ -34,6 +36,9 @@ setupSearch((s, selectPath) => {
   sargonReplies(s);
 }, searchStopped);
 setupTree();
+// A box clicked in the drawn subtree selects its node in the outline, opening the way to it.
+setupIcicle((id, path) => (id === 0 ? select(0) : findPath(path)));
+setupTooltip();
 setupMemory();
 setupPv();
 setupCompare();

@@ -4,6 +4,7 @@
 import { $, escapeHtml } from "./util.js";
 import { state } from "./state.js";
 import { api } from "./api.js";
+import { moverAt, otherSide, scoreHtml, scoreLegend } from "./score.js";
 
 // The memory button: Sargon's memory at the selected node, on both engines, side by side.
 export function setupMemory() {
@@ -15,7 +16,9 @@ export function setupMemory() {
       const m = await api("GET", `/api/search/${state.searchId}/node/${state.selected}/memory`);
       const sides = [["original (Z80)", m.emulator], ["port (Rust)", m.port]];
       const other = (i) => sides[1 - i][1];
-      view.innerHTML = sides.map(([name, snap], i) => memoryColumn(name, snap, other(i), i === 0 ? m.emulator_reason : null)).join("") +
+      const node = state.rows.get(state.selected)?.node;
+      mover = node && node.ply ? moverAt(state.search.request.fen, node.ply) : null;
+      view.innerHTML = moment(node) + sides.map(([name, snap], i) => memoryColumn(name, snap, other(i), i === 0 ? m.emulator_reason : null)).join("") +
         `<div id="memory-verdict" class="${m.same === false ? "error" : "ok"}" style="flex-basis:100%">` +
         (m.same === null ? "the original is not available: the port's memory alone" : m.same ? "the same bytes on both engines" : "the engines' memories differ (marked)") + "</div>" +
         (m.note ? `<div id="memory-note" class="note" style="flex-basis:100%">${escapeHtml(m.note)}</div>` : "");
@@ -25,11 +28,32 @@ export function setupMemory() {
   });
 }
 
+// Where the snapshot is taken, said once above both columns: the reader of BOARDA must
+// know it holds the position before the node's move, not after.
+function moment(node) {
+  if (!node || node.id === 0) {
+    return `<div id="memory-moment" class="note moment">The root has no evaluation: its move list is read when GENMOV has made it (hook point <code>movegen.done</code>).</div>`;
+  }
+  const label = escapeHtml(node.label);
+  return `<div id="memory-moment" class="note moment">Read at ${label}'s evaluation: hook point <code>alphabeta</code> ` +
+    `(FM37 in the listing), where Sargon compares the node's score with the bound two plies up. UNMOVE has already run ` +
+    `there, so BOARDA holds the position <b>before</b> ${label} (the board shows it after). The move list is its ply's, ` +
+    `read when GENMOV made it (<code>movegen.done</code> at the parent); "one ply up" is read at the best test (<code>best.test</code>).</div>` +
+    scoreLegend(`for ${mover}, who played ${label} (one ply up: for ${otherSide(mover)}, who moved there)`);
+}
+
+let mover = null; // the side that made the selected node's move
+
 // PIECES' order in Sargon's board byte: 1 pawn .. 6 king; bit 7 black.
 const SARGON_PIECE = ["", "p", "n", "b", "r", "q", "k"];
 
-// A score byte as Sargon's listing writes it (the API gives two hex digits).
-const hex = (byte) => (byte == null ? byte : `0x${byte}`);
+// A score byte as Sargon's listing writes it (the API gives two hex digits), with its pawns.
+// The byte one ply up is in the view of the side that moved there, the other side.
+function score(byte, what, oneUp) {
+  if (byte == null) return byte;
+  const side = mover ? (oneUp ? otherSide(mover) : mover) : "the side that moved";
+  return scoreHtml(byte, null, side, what);
+}
 
 function memoryColumn(name, snap, other, reason) {
   if (!snap) return `<div><h3>${name}</h3><div class="note">${escapeHtml(reason || "the search never reached this node")}</div></div>`;
@@ -40,7 +64,8 @@ function memoryColumn(name, snap, other, reason) {
   };
   if (snap.evaluated) {
     t += "<table>" + field("NPLY", "nply", snap.nply) + field("PLYMAX", "plymax", snap.plymax) + field("COLOR", "color", snap.color) +
-      field("score", "score", hex(snap.score)) + field("two plies up", "two_plies_up", hex(snap.two_plies_up)) + field("one ply up", "one_ply_up", hex(snap.one_ply_up)) + "</table>";
+      field("score", "score", score(snap.score, "the node's score")) + field("two plies up", "two_plies_up", score(snap.two_plies_up, "the bound two plies up")) +
+      field("one ply up", "one_ply_up", score(snap.one_ply_up, "the best so far one ply up", true)) + "</table>";
     t += "<div class=\"sub\">BOARDA, 120 bytes (10 per row, a1 at 21):</div><table class=\"bytes\">";
     for (let row = 11; row >= 0; row--) {
       t += "<tr>";

@@ -41,7 +41,7 @@ function clearSearch() {
   if (state.source) { state.source.close(); state.source = null; }
   state.search = null; state.searchId = null; state.selected = null; state.pv = null;
   state.rows.clear();
-  $("tree").innerHTML = ""; $("node-detail").innerHTML = ""; $("result").innerHTML = "";
+  $("tree").innerHTML = ""; $("node-detail").innerHTML = ""; $("icicle").innerHTML = ""; $("tree-legend").innerHTML = ""; $("result").innerHTML = "";
   $("progress").textContent = ""; $("pv-steps").innerHTML = ""; $("compare-result").innerHTML = "";
   $("search").disabled = false; $("cancel").disabled = true;
   ["pv-first", "pv-prev", "pv-next"].forEach((b) => $(b).disabled = true);

@@ -4,9 +4,10 @@
 // main.js's, handed in to setupSearch.
 
 import { $, escapeHtml, fmtTime, fmtSeconds } from "./util.js";
-import { PAGE, state } from "./state.js";
+import { PAGE, game, state } from "./state.js";
 import { api } from "./api.js";
 import { updateUrl } from "./url.js";
+import { otherSide, scoreHtml, scoreLegend, sideToMove } from "./score.js";
 
 let shown = () => {};   // (status, selectPath): a search is done and its result shown
 let stopped = () => {}; // (status): a search was cancelled or failed
@@ -85,12 +86,25 @@ function showSearch(s, selectPath) {
   if (r.no_legal_move) rows.push(["result", r.result]);
   else {
     rows.push(["best move", `<b id="best-move">${r.best_san}</b> (${r.best_uci})${r.from_book ? " from the book" : ""}`]);
-    rows.push(["score", `${r.score_pawns >= 0 ? "+" : ""}${r.score_pawns.toFixed(3)} pawns for the side to move (byte 0x${r.sargon_score.toString(16).padStart(2, "0")})${r.mate ? ", mates" : ""}`]);
+    if (!r.from_book) {
+      const side = sideToMove(s.request.fen);
+      rows.push(["score", `<span id="result-score">${scoreHtml(r.sargon_score, r.score_pawns, side, "the side to move", `the replies (${otherSide(side)})`)} pawns for ${side}, the side to move</span>${r.mate ? ", mates" : ""}`]);
+    }
     rows.push(["PV", `<span id="pv-san">${r.pv_san.join(" ")}</span>`]);
   }
   rows.push(["nodes", `${(r.nodes_created ?? s.nodes).toLocaleString()}`]);
   rows.push(["time", fmtTime(Math.round(r.wall_ms))]);
   if (r.trs80_seconds != null) rows.push(["TRS-80", `${fmtSeconds(r.trs80_seconds)} on a 1.77 MHz TRS-80 Model I (${r.z80_instructions.toLocaleString()} Z80 instructions)`]);
-  $("result").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>";
+  $("result").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>" +
+    (r.from_book && !game.on ? bookNote() : r.from_book || r.no_legal_move ? "" : scoreLegend("for the side to move (the command line's `sargon analyze` writes the same)"));
+  if (r.from_book && !game.on) $("search-no-book").addEventListener("click", () => { $("book").checked = false; startSearch(); });
   shown(s, selectPath);
+}
+
+// A book move is played without a search: say so, and offer the search itself (not in a
+// game, where Sargon's book move is simply its move).
+function bookNote() {
+  return `<div id="book-note" class="book-note"><b>A book move:</b> Sargon plays it from its opening book, ` +
+    `without searching, so there is no tree to explore. ` +
+    `<button id="search-no-book" class="primary" title="Untick 'book' and search this position">Search without the book</button></div>`;
 }

@@ -7,18 +7,28 @@ import { game, state } from "./state.js";
 import { api } from "./api.js";
 import { showNodePosition } from "./board.js";
 import { updateUrl } from "./url.js";
+import { clearSubtree, drawSubtree } from "./icicle.js";
+import { MARKS } from "./marks.js";
+import { byteOfPawns, moverAt, otherSide, scoreHtml, scoreLegend } from "./score.js";
+
+// The side that made a node's move, by name.
+function moverOf(n) { return moverAt(state.search ? state.search.request.fen : state.posFen, n.ply); }
 
 function nodeText(n) {
   let t = `<span class="tw">${n.children_count ? "\u25B8" : ""}</span>`;
   t += `<span class="label">${escapeHtml(n.label)}</span>`;
   if (n.eval) {
-    t += ` <span class="sub">(${n.eval.order})</span> <span class="score">${n.eval.pawns}</span> <span class="byte">[0x${n.eval.byte}]</span>`;
-    t += `<span class="badge ${n.eval.decision}">${n.eval.decision.replace("_", " ")}</span>`;
+    const by = `who played ${n.label}`;
+    t += ` <span class="sub order" title="${MARKS.order(n.eval.order)}">(${n.eval.order})</span> ${scoreHtml(n.eval.byte, n.eval.pawns, moverOf(n), by)}`;
+    t += `<span class="badge ${n.eval.decision}" title="${MARKS[n.eval.decision] || ""}">${n.eval.decision.replace("_", " ")}</span>`;
   } else if (n.status.kind !== "root") {
-    t += ` <span class="sub">${n.status.kind.replace("_", " ")}</span>`;
+    const k = n.status.kind;
+    const by = n.status.by_evaluation ? ` (by evaluation ${n.status.by_evaluation})` : "";
+    t += ` <span class="sub status ${k}" title="${(MARKS[k] || k) + by}">${k.replace("_", " ")}</span>`;
   }
-  if (n.best_so_far) t += `<span class="badge star" title="best so far among its siblings at some point">\u2605</span>`;
-  if (n.children_count) t += ` <span class="sub">${n.subtree - 1} below</span>`;
+  if (n.best_so_far) t += `<span class="badge star" title="${MARKS.star}">\u2605</span>`;
+  if (n.in_pv) t += `<span class="badge pv" title="${MARKS.pv}">PV</span>`;
+  if (n.children_count) t += ` <span class="sub below" title="${MARKS.below}">${n.subtree - 1} below</span>`;
   return t;
 }
 
@@ -27,6 +37,7 @@ function makeRow(n) {
   const row = document.createElement("div");
   row.className = "node";
   if (n.in_pv) row.classList.add("in-pv");
+  if (n.status.kind === "refuted") wrap.classList.add("refuted");
   if (!n.eval && n.status.kind !== "root" && n.status.kind !== "evaluated") row.classList.add("cut");
   row.dataset.id = n.id;
   row.setAttribute("role", "treeitem");
@@ -50,8 +61,10 @@ export function buildTree(s, selectPath) {
   state.selected = null;
   $("memory").disabled = true;
   $("memory-view").innerHTML = "";
+  clearSubtree();
   const tree = $("tree");
   tree.innerHTML = "";
+  $("tree-legend").innerHTML = scoreLegend(`for the side that made the node's move (ply 1: ${moverAt(s.request.fen, 1)}, ply 2: ${moverAt(s.request.fen, 2)})`);
   tree.append(makeRow(s.root));
   expand(0).then(() => {
     performance.mark("tree-drawn");
@@ -102,6 +115,7 @@ export async function select(id) {
   r.full = full;
   showDetail(full);
   showNodePosition(full);
+  drawSubtree(full);
   $("memory").disabled = false;
   $("memory-view").innerHTML = "";
   updateUrl();
@@ -113,9 +127,15 @@ function showDetail(n) {
   const kind = n.status.kind;
   if (n.eval) {
     const e = n.eval;
-    rows.push(["score", `${e.pawns} pawns for the side that moved, byte 0x${e.byte} (evaluation ${e.order})`]);
-    rows.push(["alpha-beta", `against ${e.alpha_beta} [0x${e.alpha_beta_byte}] two plies up: ${e.decision === "cutoff" ? "<b>cutoff</b>: the rest of this ply is skipped" : "pass"}`]);
-    if (e.decision !== "cutoff") rows.push(["best test", `against ${e.minimax ?? "?"} one ply up: ${e.decision === "new_best" ? "<b>new best</b>" : "discard"}`]);
+    const side = moverOf(n), by = `who played ${n.label}`;
+    rows.push(["score", `${scoreHtml(e.byte, e.pawns, side, by)} pawns for ${side} <span class="sub" title="${MARKS.order(e.order)}">(evaluation ${e.order})</span>`]);
+    rows.push(["alpha-beta", `against ${scoreHtml(e.alpha_beta_byte, e.alpha_beta, side, "the bound two plies up")} two plies up: ${e.decision === "cutoff" ? "<b>cutoff</b>: the rest of this ply is skipped" : "pass"}`]);
+    // The best so far one ply up is kept in the view of the side that moved there: its byte
+    // as Sargon's memory holds it, its pawns for that side and, beside, for this node's side.
+    const up = otherSide(side), minimax = e.minimax == null ? null : -Number(e.minimax);
+    const against = minimax == null ? "?" :
+      `${scoreHtml(byteOfPawns(minimax), minimax, up, "the best so far one ply up")} pawns for ${up} (${e.minimax} for ${side})`;
+    if (e.decision !== "cutoff") rows.push(["best test", `against ${against} one ply up: ${e.decision === "new_best" ? "<b>new best</b>" : "discard"}`]);
   } else if (kind === "refuted") {
     rows.push(["status", `refuted: one of its replies caused a cutoff (evaluation ${n.status.by_evaluation}), so its score was never backed up`]);
   } else if (kind === "cut_off") {
@@ -162,6 +182,8 @@ function visibleRows() {
 
 // The find box, and the keyboard in the tree.
 export function setupTree() {
+  // The filter hides refuted nodes here; the drawing (icicle.js) listens to it too.
+  $("hide-refuted").addEventListener("change", () => $("tree").classList.toggle("hide-refuted", $("hide-refuted").checked));
   $("find").addEventListener("click", () => findPath($("find-path").value));
   $("find-path").addEventListener("keydown", (e) => { if (e.key === "Enter") findPath($("find-path").value); });
   $("tree").addEventListener("keydown", async (e) => {
