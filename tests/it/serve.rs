@@ -718,6 +718,7 @@ fn compare(fen: &str, depth: u8) -> CompareBody {
         fen: fen.to_string(),
         depth,
         book: true,
+        job: None,
     }
 }
 

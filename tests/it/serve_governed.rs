@@ -10,7 +10,9 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use sargon_explorer::api::{EnginesAnswer, ErrorAnswer};
+use sargon_explorer::api::{
+    CompareAnswer, CompareBody, EnginesAnswer, ErrorAnswer, JobStatus, MemoryAnswer, ProfileAnswer,
+};
 
 use common::serve_api::{search_body, Server};
 
@@ -36,13 +38,18 @@ impl Raw {
 
 /// One request, with the headers given (a `Host` of the server's unless one is given).
 fn raw(server: &Server, method: &str, path: &str, headers: &[(&str, &str)]) -> Raw {
-    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    raw_at(server.port, method, path, headers)
+}
+
+/// [`raw`], to the server on `port` (from another thread).
+fn raw_at(port: u16, method: &str, path: &str, headers: &[(&str, &str)]) -> Raw {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(120)))
         .unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
     if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
-        head += &format!("Host: 127.0.0.1:{}\r\n", server.port);
+        head += &format!("Host: 127.0.0.1:{port}\r\n");
     }
     for (k, v) in headers {
         head += &format!("{k}: {v}\r\n");
@@ -78,6 +85,14 @@ fn raw(server: &Server, method: &str, path: &str, headers: &[(&str, &str)]) -> R
         headers,
         body,
     }
+}
+
+/// A GET to the server on `port`, its answer read as a `T`.
+fn read_at<T: serde::de::DeserializeOwned>(port: u16, path: &str) -> (u16, T) {
+    let answer = raw_at(port, "GET", path, &[]);
+    let v = serde_json::from_slice(&answer.body)
+        .unwrap_or_else(|e| panic!("{path}: {e}: {:.300}", answer.text()));
+    (answer.status, v)
 }
 
 /// A chunked body's bytes.
@@ -287,11 +302,198 @@ fn wait_idle(server: &Server, limit: Duration) -> Option<Duration> {
     None
 }
 
-#[allow(dead_code)]
-fn unused(_: fn(&str, u8) -> sargon_explorer::api::SearchBody) {}
+const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+
+/// The server has the original (a ROM imported), else the skip line is printed.
+fn has_rom(server: &Server, test: &str) -> bool {
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    if engines.emulator.available {
+        common::ran_with_rom(test);
+    } else {
+        common::skip_for_want_of_rom(test, "the server has no ROM");
+    }
+    engines.emulator.available
+}
+
+/// A finished search of `fen` to `depth` with the port: its number.
+fn searched(server: &Server, fen: &str, depth: u8) -> u64 {
+    let id = server.search(&search_body(fen, depth)).id;
+    assert_eq!(server.wait(id).state, "done");
+    id
+}
+
+/// Wait until the job `token` runs; its status.
+fn wait_running(server: &Server, token: &str) -> JobStatus {
+    let started = Instant::now();
+    loop {
+        let (status, text) = server.request("GET", &format!("/api/jobs/{token}"), None, &[]);
+        if status == 200 {
+            let job: JobStatus = serde_json::from_str(&text).unwrap();
+            if job.state == "running" {
+                return job;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{token} never ran"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
 
 #[test]
-fn helpers_link() {
-    unused(search_body);
-    let _ = wait_idle;
+fn a_profile_waits_its_turn_and_a_second_request_is_served_from_the_cache() {
+    let test = "a_profile_waits_its_turn_and_a_second_request_is_served_from_the_cache";
+    let server = Server::start(&["--jobs", "1"]);
+    if !has_rom(&server, test) {
+        return;
+    }
+    let id = searched(&server, ITALIAN, 3);
+    let port = server.port;
+    let first = std::thread::spawn(move || {
+        read_at::<ProfileAnswer>(port, &format!("/api/search/{id}/profile?job=first"))
+    });
+    wait_running(&server, "first");
+    // The profile holds the only worker: it counts as running, and a search waits behind it.
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    assert_eq!((engines.running, engines.jobs), (1, 1), "{engines:?}");
+    let behind = server.search(&search_body(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        2,
+    ));
+    assert_eq!(behind.state, "waiting", "{behind:?}");
+    assert_eq!(behind.place, Some(Some(1)), "{behind:?}");
+    let (status, profile) = first.join().unwrap();
+    assert_eq!(status, 200, "{profile:?}");
+    assert!(!profile.cached);
+    assert_eq!(server.wait(behind.id).state, "done");
+    // Asked again: the same answer, kept, and nothing runs for it.
+    let started = Instant::now();
+    let (status, again): (u16, ProfileAnswer) = server.get(&format!("/api/search/{id}/profile"));
+    assert_eq!(status, 200, "{again:?}");
+    assert!(again.cached, "{again:?}");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_eq!(
+        ProfileAnswer {
+            cached: false,
+            ..again
+        },
+        profile
+    );
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    assert_eq!((engines.running, engines.waiting), (0, 0), "{engines:?}");
+}
+
+#[test]
+fn a_profile_stops_when_its_client_leaves_or_cancels() {
+    let test = "a_profile_stops_when_its_client_leaves_or_cancels";
+    let server = Server::start(&["--jobs", "1"]);
+    if !has_rom(&server, test) {
+        return;
+    }
+    // Depth 4: many seconds of the original's search, profiled.
+    let id = searched(&server, ITALIAN, 4);
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    write!(
+        stream,
+        "GET /api/search/{id}/profile?job=leaving HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n",
+        server.port
+    )
+    .unwrap();
+    wait_running(&server, "leaving");
+    // The page goes away: its connection closes mid-request.
+    drop(stream);
+    let idle = wait_idle(&server, Duration::from_secs(5));
+    assert!(
+        idle.is_some(),
+        "the profile still runs after its client left"
+    );
+    // A page that cancels: its request is answered "cancelled", and nothing runs.
+    let port = server.port;
+    let asking = std::thread::spawn(move || {
+        read_at::<ErrorAnswer>(port, &format!("/api/search/{id}/profile?job=cancelled"))
+    });
+    wait_running(&server, "cancelled");
+    let (status, _) = server.request("POST", "/api/jobs/cancelled/cancel", Some(""), &[]);
+    assert_eq!(status, 200);
+    let (status, refusal) = asking.join().unwrap();
+    assert_eq!(status, 409, "{refusal:?}");
+    assert!(refusal.error.contains("cancelled"), "{refusal:?}");
+    assert!(wait_idle(&server, Duration::from_secs(5)).is_some());
+    // Neither was kept: asked again, it runs.
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    assert_eq!(engines.running, 0);
+}
+
+#[test]
+fn memory_goes_through_the_line_and_is_kept() {
+    let server = Server::start(&["--jobs", "1"]);
+    let id = searched(&server, ITALIAN, 2);
+    let path = format!("/api/search/{id}/node/3/memory");
+    let (status, first): (u16, MemoryAnswer) = server.get(&path);
+    assert_eq!(status, 200, "{first:?}");
+    assert!(!first.cached);
+    assert!(first.port.is_some());
+    let (status, again): (u16, MemoryAnswer) = server.get(&path);
+    assert_eq!(status, 200);
+    assert!(again.cached, "{again:?}");
+    assert_eq!(
+        MemoryAnswer {
+            cached: false,
+            ..again
+        },
+        first
+    );
+    // Another node is another answer.
+    let (_, other): (u16, MemoryAnswer) = server.get(&format!("/api/search/{id}/node/4/memory"));
+    assert!(!other.cached);
+    // A job name that is not one is refused, in JSON.
+    let (status, refusal): (u16, ErrorAnswer) = server.get(&format!("{path}?job=a%20b"));
+    assert_eq!(status, 400, "{refusal:?}");
+    let (status, refusal): (u16, ErrorAnswer) = server.get("/api/jobs/nothing");
+    assert_eq!(status, 404, "{refusal:?}");
+}
+
+#[test]
+fn compare_names_each_engines_move_score_and_time() {
+    let test = "compare_names_each_engines_move_score_and_time";
+    let server = Server::start(&[]);
+    if !has_rom(&server, test) {
+        return;
+    }
+    let body = CompareBody {
+        fen: ITALIAN.to_string(),
+        depth: 2,
+        book: true,
+        job: Some("cmp".to_string()),
+    };
+    let (status, v): (u16, CompareAnswer) = server.post("/api/compare", &body);
+    assert_eq!(status, 200, "{v:?}");
+    assert_eq!(v.divergences, 0, "{v:?}");
+    assert!(!v.cached);
+    let analyze = common::sargon(&["analyze", ITALIAN, "--depth", "2", "--format", "json"]);
+    let analyze: serde_json::Value = serde_json::from_slice(&analyze.stdout).unwrap();
+    for (name, side) in [("emulator", &v.emulator), ("port", &v.port)] {
+        let side = side
+            .as_ref()
+            .unwrap_or_else(|| panic!("no {name} in {v:?}"));
+        assert_eq!(side.engine, name);
+        assert!(!side.stopped);
+        assert_eq!(
+            side.best.as_deref(),
+            analyze["best_uci"].as_str(),
+            "{side:?}"
+        );
+        assert!(side.best_san.is_some());
+        let score = side.score.as_deref().unwrap();
+        assert!(score.starts_with("0x"), "{score}");
+        assert!(score.ends_with("pawns for Black)"), "{score}");
+        assert!(side.elapsed_ms > 0 || v.elapsed_ms < 5, "{side:?}");
+    }
+    assert_eq!(
+        v.emulator.as_ref().unwrap().score,
+        v.port.as_ref().unwrap().score
+    );
+    let (_, again): (u16, CompareAnswer) = server.post("/api/compare", &body);
+    assert!(again.cached);
 }

@@ -39,9 +39,11 @@ pub mod api;
 #[cfg(test)]
 mod api_tests;
 mod app;
+mod compare;
 mod engines;
 mod error;
 mod guard;
+mod jobs;
 mod memory;
 mod nodes;
 mod page;
@@ -163,6 +165,7 @@ impl Server {
             searches,
             engines,
             hosts,
+            cache: jobs::Caches::default(),
         });
         Ok(Server {
             runtime,
@@ -264,7 +267,9 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/search/{id}/node/{node}/memory", get(memory::route))
         .route("/api/search/{id}/find", get(nodes::find_route))
         .route("/api/search/{id}/pv-steps", get(nodes::pv_steps))
-        .route("/api/compare", post(views::compare_route))
+        .route("/api/compare", post(compare::compare_route))
+        .route("/api/jobs/{token}", get(jobs::status_route))
+        .route("/api/jobs/{token}/cancel", post(jobs::cancel_route))
         .route("/api/models", get(views::models_route))
         .route("/api/search/{id}/profile", get(views::profile_route))
         .route("/api/listing/{routine}", get(views::listing_route))
