@@ -497,3 +497,31 @@ fn compare_names_each_engines_move_score_and_time() {
     let (_, again): (u16, CompareAnswer) = server.post("/api/compare", &body);
     assert!(again.cached);
 }
+
+#[test]
+fn a_search_stopped_by_the_node_budget_shows_the_tree_it_built() {
+    let server = Server::start(&["--keep-nodes", "2000"]);
+    let done = server.wait(server.search(&search_body(ITALIAN, 4)).id);
+    // Before: "failed", and nothing to look at.
+    assert_eq!(done.state, "done", "{done:?}");
+    let partial = done.partial.as_deref().expect("marked partial");
+    assert!(partial.contains("partial tree"), "{partial}");
+    assert!(partial.contains("--keep-nodes"), "{partial}");
+    let result = done.result.as_ref().expect("a result, without a move");
+    assert_eq!(result["partial"], true, "{result}");
+    assert!(result.get("best_uci").is_none(), "{result}");
+    // The tree it built, node by node: the root's children, and a node deep in it.
+    let root = done.root.as_ref().expect("the root");
+    let children = root.children.as_ref().unwrap();
+    assert!(!children.is_empty());
+    assert!(root.subtree > 1000, "{}", root.subtree);
+    assert!(root.subtree <= 2001, "{}", root.subtree);
+    let (status, node): (u16, sargon_explorer::api::Node) =
+        server.get(&format!("/api/search/{}/node/1999", done.id));
+    assert_eq!(status, 200, "{node:?}");
+    let (status, _): (u16, ErrorAnswer) = server.get(&format!("/api/search/{}/node/2001", done.id));
+    assert_eq!(status, 404);
+    // Asked again, the same partial tree (kept), not a new run.
+    let again = server.search(&search_body(ITALIAN, 4));
+    assert_eq!((again.id, again.state.as_str()), (done.id, "done"));
+}

@@ -214,6 +214,11 @@ pub struct SearchStatus {
     pub id: u64,
     /// Tree nodes so far.
     pub nodes: u64,
+    /// Why its tree is partial (only when `done` with a partial tree: the search was
+    /// stopped at the node budget, and the tree holds what it had made; `result` then
+    /// has no move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
     /// Its place in line (only when `waiting`; `null` if it has just left the line).
     #[serde(
         default,

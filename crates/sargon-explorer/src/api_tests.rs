@@ -82,6 +82,7 @@ fn a_search_waiting_gives_its_place_and_a_refusal_its_error() {
         events: 0,
         id: 2,
         nodes: 0,
+        partial: None,
         place: Some(Some(1)),
         pv_nodes: None,
         request,

@@ -103,8 +103,12 @@ pub(crate) struct Finished {
     pub tree: SearchTree,
     /// Nodes in each node's subtree, itself included.
     pub subtree: Vec<u32>,
-    /// The analysis (best move, score, PV, times), as `sargon analyze` gives it.
-    pub analysis: Analysis,
+    /// The analysis (best move, score, PV, times), as `sargon analyze` gives it; `None`
+    /// for a partial tree, whose search never ended.
+    pub analysis: Option<Analysis>,
+    /// Why the tree is partial: the search was stopped at the node budget, and the tree
+    /// holds the nodes it had made (`None`: the whole search).
+    pub partial: Option<String>,
     /// The `best` events with their 0-based index in the trace, for the PV replay.
     pub best_events: Vec<(u64, Path)>,
     /// Events in the trace, the result event included.
@@ -576,13 +580,28 @@ impl Searches {
                 index += 1;
                 search.events.store(index, Ordering::Relaxed);
             });
+        let title = format!(
+            "{} to depth {} ({})",
+            request.fen, request.depth, request.engine
+        );
         let outcome = match outcome {
             Ok(o) => o,
+            // Past the budget: the tree made so far is kept and shown, marked partial.
             Err(SearchError::Stopped) if too_big => {
-                return Err(RunError::Failed(format!(
-                    "this search creates more than {keep_nodes} nodes, more than the explorer keeps in memory (serve --keep-nodes); `{}` streams its trace",
-                    request.trace_command()
-                )))
+                let tree = builder.finish(&root, title);
+                let subtree = subtree_sizes(&tree);
+                return Ok(Finished {
+                    root,
+                    tree,
+                    subtree,
+                    analysis: None,
+                    partial: Some(format!(
+                        "a partial tree: the search was stopped at {keep_nodes} nodes, all the explorer keeps in memory (serve --keep-nodes), so it has no result; `{}` streams its whole trace",
+                        request.trace_command()
+                    )),
+                    best_events,
+                    events: index,
+                });
             }
             Err(SearchError::Stopped) => return Err(RunError::Cancelled),
             Err(e) => return Err(RunError::Failed(e.to_string())),
@@ -595,17 +614,14 @@ impl Searches {
         let (analysis, _) =
             analysis::analyse_recorded(engine.as_ref(), &setup, &opts, recorded, Some(nodes))
                 .map_err(|e| RunError::Failed(e.to_string()))?;
-        let title = format!(
-            "{} to depth {} ({})",
-            request.fen, request.depth, request.engine
-        );
         let tree = builder.finish(&root, title);
         let subtree = subtree_sizes(&tree);
         Ok(Finished {
             root,
             tree,
             subtree,
-            analysis,
+            analysis: Some(analysis),
+            partial: None,
             best_events,
             events: index,
         })
