@@ -44,6 +44,8 @@ mod serve;
 #[cfg(feature = "serve")]
 mod serve_browser;
 #[cfg(feature = "serve")]
+mod serve_browser_governed;
+#[cfg(feature = "serve")]
 mod serve_engines;
 #[cfg(feature = "serve")]
 mod serve_governed;

@@ -525,3 +525,19 @@ fn a_search_stopped_by_the_node_budget_shows_the_tree_it_built() {
     let again = server.search(&search_body(ITALIAN, 4));
     assert_eq!((again.id, again.state.as_str()), (done.id, "done"));
 }
+
+#[test]
+fn each_engine_says_its_practical_depth() {
+    let exec = common::serve_api::our_port_exec();
+    let server = Server::start(&["--engine", &exec]);
+    let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
+    let depth = |name: &str| {
+        let e = engines.engines.iter().find(|e| e.name == name).unwrap();
+        (e.practical_depth, e.max_depth)
+    };
+    assert_eq!(depth("port"), (5, 20));
+    assert_eq!(depth("emulator").0, 5);
+    let (practical, max) = depth(&exec);
+    assert_eq!(practical, 4);
+    assert!(practical <= max);
+}

@@ -55,6 +55,11 @@ pub struct EngineInfo {
     /// Its recorded name (`port`, `emulator`, `exec:CMD`, `uci:CMD`), the name a page
     /// asks for it by.
     pub name: String,
+    /// The deepest search that is practical in the explorer: done in seconds to a minute,
+    /// its tree within the default node budget (deeper ones run, but long, and may stop at
+    /// the budget with a partial tree).
+    #[serde(default)]
+    pub practical_depth: u8,
     /// Why it cannot run (only when not available).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -491,7 +496,8 @@ pub struct EngineAnswer {
     pub best: Option<String>,
     /// Its move in standard algebraic notation, when it has one.
     pub best_san: Option<String>,
-    /// Milliseconds its search took (on its own thread, beside the other).
+    /// Milliseconds of CPU its search took on its own thread (the two run in step, so
+    /// their wall times are the same; wall time where the platform has no thread clock).
     pub elapsed_ms: u64,
     /// The engine's recorded name.
     pub engine: String,

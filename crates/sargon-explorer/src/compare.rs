@@ -18,6 +18,7 @@ use sargon_core::hooks::{Hook, Hooks};
 use sargon_core::position::{self, Book, Setup};
 use sargon_core::trace::{Detail, Event};
 use sargon_engines::engines::EngineSpec;
+use sargon_referee::cost::cpu_timed;
 
 use super::api::{CompareAnswer, CompareBody, Divergence, EngineAnswer, SearchBody};
 use super::app::{ApiError, App, Body};
@@ -25,7 +26,9 @@ use super::search_routes::search_request;
 use super::{jobs, searches};
 
 /// An engine of a comparison, watched: its answer and how long its search took, and the
-/// events it has sent (the comparison's progress, for the port's side).
+/// events it has sent (the comparison's progress, for the port's side). The time is the
+/// CPU time of its thread: the two engines run in step, the faster one waiting for the
+/// other, so their wall times would be the same.
 struct Watched<'a> {
     engine: &'a mut (dyn Engine + Send),
     outcome: Option<SearchOutcome>,
@@ -43,8 +46,13 @@ impl<'a> Watched<'a> {
         }
     }
 
-    fn keep(&mut self, started: Instant, outcome: &Result<SearchOutcome, SearchError>) {
-        self.took = started.elapsed();
+    fn keep(
+        &mut self,
+        started: Instant,
+        cpu: Option<Duration>,
+        outcome: &Result<SearchOutcome, SearchError>,
+    ) {
+        self.took = cpu.unwrap_or_else(|| started.elapsed());
         self.outcome = outcome.as_ref().ok().cloned();
     }
 }
@@ -72,8 +80,8 @@ impl Engine for Watched<'_> {
         hooks: &mut Hooks,
     ) -> Result<SearchOutcome, SearchError> {
         let started = Instant::now();
-        let outcome = self.engine.search(setup, opts, hooks);
-        self.keep(started, &outcome);
+        let (outcome, cpu) = cpu_timed(|| self.engine.search(setup, opts, hooks));
+        self.keep(started, cpu, &outcome);
         outcome
     }
     fn trace(
@@ -92,8 +100,9 @@ impl Engine for Watched<'_> {
             }
             sink(e)
         };
-        let outcome = self.engine.trace(setup, opts, detail, extra, &mut counted);
-        self.keep(started, &outcome);
+        let (outcome, cpu) =
+            cpu_timed(|| self.engine.trace(setup, opts, detail, extra, &mut counted));
+        self.keep(started, cpu, &outcome);
         outcome
     }
 }

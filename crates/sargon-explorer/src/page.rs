@@ -17,6 +17,7 @@ const MODULES: &[(&str, &str)] = &[
     ("compare.js", include_str!("page/js/compare.js")),
     ("engines.js", include_str!("page/js/engines.js")),
     ("game.js", include_str!("page/js/game.js")),
+    ("jobs.js", include_str!("page/js/jobs.js")),
     ("main.js", include_str!("page/js/main.js")),
     ("memory.js", include_str!("page/js/memory.js")),
     ("models.js", include_str!("page/js/models.js")),
