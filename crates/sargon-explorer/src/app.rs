@@ -25,7 +25,7 @@ pub(crate) struct App {
     /// `Host` values a request may carry.
     pub(crate) hosts: Vec<String>,
     /// The kept answers of the views that search again (profile, memory, compare).
-    pub(crate) cache: super::jobs::Caches,
+    pub(crate) cache: super::cache::Caches,
 }
 
 // ---------------------------------------------------------------------------------------

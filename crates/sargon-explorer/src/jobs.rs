@@ -1,84 +1,27 @@
 //! The other views' work as jobs: a profile, a memory snapshot and a comparison each run
 //! a search again, seconds of CPU, so they wait in the `--jobs` line with the searches
 //! ([`Searches::queue_task`]), stop when their page leaves, and their answers are kept
-//! ([`Cache`]) so that asking again costs nothing.
+//! (cache.rs) so that asking again costs nothing.
 //!
 //! A page names its request with `?job=TOKEN` (a comparison: `"job"` in its body) to ask
 //! where it is (`GET /api/jobs/{token}`: its place in line, or how long it has run and
 //! its progress) and to cancel it (`POST /api/jobs/{token}/cancel`, also sent when the
 //! page is left). A request whose connection closes is stopped too: its [`Task`] is
-//! dropped with it.
+//! dropped with it. Their answers are kept in the caches of cache.rs.
 //!
 //! [`Searches::queue_task`]: super::searches::Searches::queue_task
 //! [`Task`]: super::searches::Task
 
-use std::collections::VecDeque;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::extract::{Path as UrlPath, State as AxumState};
 use axum::Json;
 
 use sargon_core::input::echo;
 
-use super::api::{CompareAnswer, JobStatus, MemoryAnswer, ProfileAnswer};
+use super::api::JobStatus;
 use super::app::{ApiError, App};
-use super::searches::SearchRequest;
-
-/// Answers kept of each kind: a page looks at a few dozen nodes, and each answer is small
-/// (a memory snapshot is about 2 KB, a profile 10 KB).
-const KEPT: usize = 64;
-
-/// The answers of one kind of job, by what was asked, the newest last; the oldest goes
-/// first past [`KEPT`].
-pub(crate) struct Cache<K, V> {
-    entries: Mutex<VecDeque<(K, V)>>,
-}
-
-impl<K: PartialEq, V: Clone> Cache<K, V> {
-    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(K, V)>> {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// The answer kept for `key`, marked as just used.
-    pub(crate) fn get(&self, key: &K) -> Option<V> {
-        let mut entries = self.lock();
-        let at = entries.iter().position(|(k, _)| k == key)?;
-        let entry = entries.remove(at)?;
-        let value = entry.1.clone();
-        entries.push_back(entry);
-        Some(value)
-    }
-
-    /// Keep `value` as the answer for `key`.
-    pub(crate) fn put(&self, key: K, value: V) {
-        let mut entries = self.lock();
-        entries.retain(|(k, _)| *k != key);
-        entries.push_back((key, value));
-        while entries.len() > KEPT {
-            entries.pop_front();
-        }
-    }
-}
-
-impl<K, V> Default for Cache<K, V> {
-    fn default() -> Self {
-        Cache {
-            entries: Mutex::default(),
-        }
-    }
-}
-
-/// The kept answers of the views that search again.
-#[derive(Default)]
-pub(crate) struct Caches {
-    /// Profiles, by the search's request.
-    pub(crate) profiles: Cache<SearchRequest, ProfileAnswer>,
-    /// Memory snapshots, by the search's request and the node's moves (UCI).
-    pub(crate) memories: Cache<(SearchRequest, Vec<String>), MemoryAnswer>,
-    /// Comparisons, by position, depth and book (the engine is always the emulator).
-    pub(crate) comparisons: Cache<SearchRequest, CompareAnswer>,
-}
 
 /// The longest job name a page may give.
 const MAX_TOKEN: usize = 64;

@@ -39,6 +39,7 @@ pub mod api;
 #[cfg(test)]
 mod api_tests;
 mod app;
+mod cache;
 mod compare;
 mod engines;
 mod error;
@@ -165,7 +166,7 @@ impl Server {
             searches,
             engines,
             hosts,
-            cache: jobs::Caches::default(),
+            cache: cache::Caches::default(),
         });
         Ok(Server {
             runtime,
