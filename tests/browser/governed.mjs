@@ -4,7 +4,8 @@
 // A page of another origin that frames the explorer is refused by the browser; the page
 // works under its own Content-Security-Policy with no violation; the depth box says each
 // engine's practical limit; and, with the user's ROM, Compare shows both engines' moves,
-// scores and times, its progress, and its Cancel stops it (explorer-compare-engines.png).
+// scores and times, its progress, and its Cancel stops it (explorer-compare-engines.png),
+// and a profile asked while the one worker is busy says it waits.
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
 import http from "node:http";
@@ -108,6 +109,27 @@ try {
       return e.running === 0 && e.waiting === 0;
     }, null, { timeout: 10000, polling: 200 });
     ok("compare's Cancel stops it");
+
+    // 6. The server has one worker (`--jobs 1`): a profile asked while a comparison holds
+    // it waits, and the page says so; once the comparison is cancelled, the profile runs.
+    await page.evaluate((fen) => {
+      window.__background = fetch("/api/compare", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ fen, depth: 5, book: true, job: "background" }),
+      });
+    }, ITALIAN);
+    await page.waitForFunction(async () => {
+      const r = await fetch("/api/jobs/background");
+      return r.ok && (await r.json()).state === "running";
+    }, null, { timeout: 30000, polling: 100 });
+    await page.click("#profile");
+    await page.waitForFunction(() => /waiting for a free worker, next/.test(document.getElementById("profile-view").textContent), null, { timeout: 10000 });
+    const engines = await page.evaluate(async () => (await fetch("/api/engines")).json());
+    assert.deepEqual([engines.running, engines.waiting], [1, 1]);
+    await page.evaluate(() => fetch("/api/jobs/background/cancel", { method: "POST" }));
+    await page.waitForSelector("#profile-view .bar-row", { timeout: 120000 });
+    ok("a profile waits its turn behind a comparison, and says so");
   } else {
     console.log("governed: compare skipped (no ROM)");
   }

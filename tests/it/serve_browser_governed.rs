@@ -2,7 +2,8 @@
 //! a page of another origin that frames the explorer is refused, the page runs under its
 //! own Content-Security-Policy without a violation, the depth box says each engine's
 //! practical limit, and, with the user's ROM, Compare shows both engines' moves, scores
-//! and times with its progress, and its Cancel stops it. Skipped as
+//! and times with its progress, its Cancel stops it, and a profile asked while the one
+//! worker is busy says it waits. Skipped as
 //! tests/it/serve_browser.rs is where the browser is missing.
 
 use crate::serve_browser::{keep_screenshots, run_script};
@@ -12,7 +13,7 @@ fn the_governed_server_in_a_real_browser() {
     let Some(ran) = run_script(
         "the_governed_server_in_a_real_browser",
         "governed.mjs",
-        &[],
+        &["--jobs", "1"],
         &[],
     ) else {
         return;
