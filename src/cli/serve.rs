@@ -39,8 +39,8 @@ pub(crate) struct ServeArgs {
     /// each; a page can choose only these, never name a program itself
     #[arg(long = "engine", value_name = "SPEC", value_parser = crate::cli::parse_engine)]
     pub engines: Vec<EngineSpec>,
-    /// A host name (or address) the page may be opened by, besides 127.0.0.1, localhost
-    /// and [::1], given again for each: requests naming another host in `Host` or
+    /// A host name (or address) the page may be opened by, besides `127.0.0.1`, `localhost`
+    /// and `[::1]`, given again for each: requests naming another host in `Host` or
     /// `Origin` are refused (so that another site cannot reach the server through a name
     /// it controls). With `--bind 0.0.0.0`, name this machine as others reach it
     #[arg(long = "allow-host", value_name = "NAME")]

@@ -147,11 +147,14 @@ fn assert_json_refusal(answer: &Raw, status: u16, what: &str) -> String {
     v.error
 }
 
+/// What is asked, of which path, with which headers, and the status expected.
+type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], u16);
+
 #[test]
 fn every_answer_carries_the_security_headers() {
     let server = Server::start(&[]);
     let other_host = [("Host", "evil.example:80")];
-    let cases: [(&str, &str, &[(&str, &str)], u16); 7] = [
+    let cases: [Case; 7] = [
         ("page", "/", &[], 200),
         ("module", "/js/main.js", &[], 200),
         ("style", "/style.css", &[], 200),

@@ -212,8 +212,11 @@ enum Ticket {
 struct Waiting {
     ticket: Ticket,
     stop: Arc<AtomicBool>,
-    work: Box<dyn FnOnce(&Arc<Searches>) + Send>,
+    work: Work,
 }
+
+/// What a worker's thread runs; it frees the worker when done.
+type Work = Box<dyn FnOnce(&Arc<Searches>) + Send>;
 
 /// A task of another view in line or on a worker: what the page can ask of it.
 pub(crate) struct TaskInfo {

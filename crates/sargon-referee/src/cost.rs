@@ -1,5 +1,5 @@
 //! What a search cost: the CPU time of the thread that ran it ([`cpu_timed`]) and, for the
-//! emulator, the Z80 instructions ([`EngineCost`]). The differential runner and the cache
+//! emulator, the Z80 instructions (`EngineCost`). The differential runner and the cache
 //! of the original's traces both measure it, so it is neither's.
 
 use std::time::Duration;
