@@ -49,6 +49,7 @@ pub(crate) struct ServeArgs {
 
 /// Run the server until Ctrl-C.
 pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
+    let allow_hosts_given = !args.allow_hosts.is_empty();
     let config = Config {
         store: store.clone(),
         rom: args.rom,
@@ -63,8 +64,15 @@ pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
     };
     let server = Server::bind(config)?;
     if !args.bind.is_loopback() {
+        // Other machines name this one in their requests: without `--allow-host` every
+        // such request is refused (only loopback names are this server's by default).
+        let names = if allow_hosts_given {
+            String::new()
+        } else {
+            "; requests from other machines are refused until `--allow-host NAME` names this machine as they reach it".to_string()
+        };
         eprintln!(
-            "warning: listening on {}: anyone who can reach this machine can run searches on it",
+            "warning: listening on {}: anyone who can reach this machine can run searches on it{names}",
             server.local_addr()
         );
     }

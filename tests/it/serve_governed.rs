@@ -272,6 +272,35 @@ fn allow_host_lets_a_named_host_in_and_keeps_others_out() {
 }
 
 #[test]
+fn bound_to_every_address_the_named_host_is_served() {
+    // Before --allow-host, a request from another machine (naming this one by its
+    // address) was refused whatever was done.
+    let server = Server::start(&["--bind", "0.0.0.0", "--allow-host", "10.9.8.7"]);
+    let named = format!("10.9.8.7:{}", server.port);
+    assert_eq!(raw(&server, "GET", "/", &[("Host", &named)]).status, 200);
+    let other = format!("10.9.8.6:{}", server.port);
+    let answer = raw(&server, "GET", "/", &[("Host", &other)]);
+    let error = assert_json_refusal(&answer, 403, "another address");
+    assert!(error.contains("--allow-host"), "{error}");
+    // Without it, the warning says how.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
+        .args(["serve", "--port", "0", "--bind", "0.0.0.0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut err,
+    )
+    .unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(err.contains("until `--allow-host NAME`"), "{err}");
+}
+
+#[test]
 fn a_bind_error_names_its_cause() {
     // An address this machine lacks (TEST-NET-1, reserved for documentation).
     let out = common::sargon(&["serve", "--port", "0", "--bind", "192.0.2.1"]);
