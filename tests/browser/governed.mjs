@@ -3,7 +3,8 @@
 //   node tests/browser/governed.mjs URL OUT_DIR CHROMIUM EXPECT_ROM(0|1)
 // A page of another origin that frames the explorer is refused by the browser; the page
 // works under its own Content-Security-Policy with no violation; the depth box says each
-// engine's practical limit; and, with the user's ROM, Compare shows both engines' moves,
+// engine's practical limit; a search past the node budget shows its partial tree; and,
+// with the user's ROM, Compare shows both engines' moves,
 // scores and times, its progress, and its Cancel stops it (explorer-compare-engines.png),
 // and a profile asked while the one worker is busy says it waits.
 import { chromium } from "playwright-core";
@@ -69,17 +70,28 @@ try {
   await page.dispatchEvent("#depth", "input");
   ok("the depth box says the engine's practical limit");
 
-  // A search opens as before (the policy lets the page's modules and API through).
+  // A search runs under the page's policy; past the server's node budget (`--keep-nodes
+  // 3000`; this search makes 4,701 nodes) it shows the tree it built, marked partial.
   await page.fill("#position-text", ITALIAN);
   await page.click("#set-position");
   await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, ITALIAN);
   await page.click("#search");
+  await page.waitForSelector("#partial-note", { timeout: 60000 });
+  assert.match(await page.textContent("#partial-note"), /partial tree: the search was stopped at 3000 nodes/);
+  assert.match(await page.textContent("#progress"), /^partial: /);
+  const rows = await page.$$eval('.node[role="treeitem"]', (r) => r.length);
+  assert.ok(rows > 5, `only ${rows} rows in the partial tree`);
+  assert.equal(await page.$("#best-move"), null);
+  ok(`a search past the node budget shows its partial tree (${rows - 1} root moves)`);
+  await page.fill("#depth", "2");
+  await page.click("#search");
   await page.waitForSelector("#best-move", { timeout: 60000 });
-  ok("a search runs under the page's policy");
+  ok("a search within the budget has its move");
 
   if (expectRom === "1") {
     // 4. Compare: progress while it runs, then each engine's move, score and time.
-    await page.fill("#depth", "3");
+    // At the depth of the search shown, so that the picture agrees with itself.
+    await page.fill("#depth", "2");
     await page.click("#compare");
     await page.waitForFunction(() => /running|waiting/.test(document.getElementById("compare-progress")?.textContent ?? ""), null, { timeout: 30000 });
     assert.equal(await page.isVisible("#compare-cancel"), true);

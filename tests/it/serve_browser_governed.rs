@@ -1,7 +1,7 @@
 //! The explorer's server governing its work, in a real browser (tests/browser/governed.mjs):
 //! a page of another origin that frames the explorer is refused, the page runs under its
 //! own Content-Security-Policy without a violation, the depth box says each engine's
-//! practical limit, and, with the user's ROM, Compare shows both engines' moves, scores
+//! practical limit, a search past the node budget shows its partial tree, and, with the user's ROM, Compare shows both engines' moves, scores
 //! and times with its progress, its Cancel stops it, and a profile asked while the one
 //! worker is busy says it waits. Skipped as
 //! tests/it/serve_browser.rs is where the browser is missing.
@@ -13,7 +13,7 @@ fn the_governed_server_in_a_real_browser() {
     let Some(ran) = run_script(
         "the_governed_server_in_a_real_browser",
         "governed.mjs",
-        &["--jobs", "1"],
+        &["--jobs", "1", "--keep-nodes", "3000"],
         &[],
     ) else {
         return;
@@ -21,6 +21,9 @@ fn the_governed_server_in_a_real_browser() {
     assert!(ran
         .stdout
         .contains("governed: a page of another origin that frames the explorer is refused ok"));
+    assert!(ran
+        .stdout
+        .contains("governed: a search past the node budget shows its partial tree"));
     if ran.rom {
         crate::common::ran_with_rom("the_governed_server_in_a_real_browser");
         assert!(ran
