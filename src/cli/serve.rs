@@ -39,10 +39,17 @@ pub(crate) struct ServeArgs {
     /// each; a page can choose only these, never name a program itself
     #[arg(long = "engine", value_name = "SPEC", value_parser = crate::cli::parse_engine)]
     pub engines: Vec<EngineSpec>,
+    /// A host name (or address) the page may be opened by, besides `127.0.0.1`, `localhost`
+    /// and `[::1]`, given again for each: requests naming another host in `Host` or
+    /// `Origin` are refused (so that another site cannot reach the server through a name
+    /// it controls). With `--bind 0.0.0.0`, name this machine as others reach it
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_hosts: Vec<String>,
 }
 
 /// Run the server until Ctrl-C.
 pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
+    let allow_hosts_given = !args.allow_hosts.is_empty();
     let config = Config {
         store: store.clone(),
         rom: args.rom,
@@ -53,11 +60,19 @@ pub(crate) fn run(store: &RomStore, args: ServeArgs) -> Result<()> {
         keep_nodes: args.keep_nodes,
         engines: args.engines,
         addr: SocketAddr::new(args.bind, args.port),
+        allow_hosts: args.allow_hosts,
     };
     let server = Server::bind(config)?;
     if !args.bind.is_loopback() {
+        // Other machines name this one in their requests: without `--allow-host` every
+        // such request is refused (only loopback names are this server's by default).
+        let names = if allow_hosts_given {
+            String::new()
+        } else {
+            "; requests from other machines are refused until `--allow-host NAME` names this machine as they reach it".to_string()
+        };
         eprintln!(
-            "warning: listening on {}: anyone who can reach this machine can run searches on it",
+            "warning: listening on {}: anyone who can reach this machine can run searches on it{names}",
             server.local_addr()
         );
     }

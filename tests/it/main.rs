@@ -46,9 +46,13 @@ mod serve_browser;
 #[cfg(feature = "serve")]
 mod serve_browser_game;
 #[cfg(feature = "serve")]
+mod serve_browser_governed;
+#[cfg(feature = "serve")]
 mod serve_browser_views;
 #[cfg(feature = "serve")]
 mod serve_engines;
+#[cfg(feature = "serve")]
+mod serve_governed;
 mod slurm;
 mod trace_cache;
 mod tree;

@@ -55,6 +55,11 @@ pub struct EngineInfo {
     /// Its recorded name (`port`, `emulator`, `exec:CMD`, `uci:CMD`), the name a page
     /// asks for it by.
     pub name: String,
+    /// The deepest search that is practical in the explorer: done in seconds to a minute,
+    /// its tree within the default node budget (deeper ones run, but long, and may stop at
+    /// the budget with a partial tree).
+    #[serde(default)]
+    pub practical_depth: u8,
     /// Why it cannot run (only when not available).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -214,6 +219,11 @@ pub struct SearchStatus {
     pub id: u64,
     /// Tree nodes so far.
     pub nodes: u64,
+    /// Why its tree is partial (only when `done` with a partial tree: the search was
+    /// stopped at the node budget, and the tree holds what it had made; `result` then
+    /// has no move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<String>,
     /// Its place in line (only when `waiting`; `null` if it has just left the line).
     #[serde(
         default,
@@ -385,6 +395,9 @@ pub struct PvStep {
 /// the original's.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MemoryAnswer {
+    /// Whether this answer was kept from an earlier request (no search ran for it).
+    #[serde(default)]
+    pub cached: bool,
     /// The original's snapshot, `null` when the search never reached the node or the
     /// original cannot run.
     pub emulator: Option<Snapshot>,
@@ -449,19 +462,73 @@ pub struct CompareBody {
     /// Whether Sargon may play from its book (default yes).
     #[serde(default = "yes")]
     pub book: bool,
+    /// The page's name for this request, to follow and cancel it by (`/api/jobs/{job}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<String>,
 }
 
-/// The comparison, event by event.
+/// The comparison, event by event, and what each engine answered.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareAnswer {
+    /// Whether this answer was kept from an earlier request (no search ran for it).
+    #[serde(default)]
+    pub cached: bool,
     /// Where the traces first differ, `null` when they agree.
     pub divergence: Option<Divergence>,
     /// 0 or 1.
     pub divergences: usize,
     /// Milliseconds the comparison took.
     pub elapsed_ms: u64,
+    /// The original's answer and time.
+    #[serde(default)]
+    pub emulator: Option<EngineAnswer>,
     /// Events that agreed.
     pub events: u64,
+    /// The port's answer and time.
+    #[serde(default)]
+    pub port: Option<EngineAnswer>,
+}
+
+/// What one engine of a comparison answered, and how long it took.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EngineAnswer {
+    /// Its move in UCI, `null` when it has none (no legal move, or stopped first).
+    pub best: Option<String>,
+    /// Its move in standard algebraic notation, when it has one.
+    pub best_san: Option<String>,
+    /// Milliseconds of CPU its search took on its own thread (the two run in step, so
+    /// their wall times are the same; wall time where the platform has no thread clock).
+    pub elapsed_ms: u64,
+    /// The engine's recorded name.
+    pub engine: String,
+    /// The root score as the command line writes a score byte: `0x7e (+0.250 pawns for
+    /// White)`, for the side to move; `null` when it was stopped first.
+    pub score: Option<String>,
+    /// Whether it was stopped before its answer (at the divergence, or cancelled).
+    pub stopped: bool,
+}
+
+/// `?job=TOKEN` on the routes that run as jobs (profile, memory): the page's name for
+/// the request, to follow and cancel it by.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobQuery {
+    /// The name (letters, digits, `-`, `_`).
+    #[serde(default)]
+    pub job: Option<String>,
+}
+
+/// `GET /api/jobs/{token}`: where a page's job (a profile, a memory snapshot, a
+/// comparison) is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobStatus {
+    /// Milliseconds on a worker so far, `null` while it waits.
+    pub elapsed_ms: Option<u64>,
+    /// Its place in line (1: next), `null` once it runs.
+    pub place: Option<usize>,
+    /// Its progress in its own unit (events compared, for a comparison).
+    pub progress: u64,
+    /// `waiting`, `running` or (the answer of a cancel) `cancelled`.
+    pub state: String,
 }
 
 /// Where the original's and the port's traces first differ.
@@ -506,6 +573,9 @@ pub struct ModelsAnswer {
 pub struct ProfileAnswer {
     /// The original's move, `null` when there is no legal move.
     pub best: Option<String>,
+    /// Whether this answer was kept from an earlier request (no search ran for it).
+    #[serde(default)]
+    pub cached: bool,
     /// What is shown when the search was made by another engine, else `null`.
     pub note: Option<String>,
     /// Routine by routine, as `sargon profile --format json` gives them.

@@ -26,6 +26,7 @@ fn engine(name: &str) -> EngineInfo {
         core: None,
         max_depth: 20,
         name: name.to_string(),
+        practical_depth: 5,
         reason: None,
         rom: None,
         search_refused: None,
@@ -39,7 +40,7 @@ fn engine(name: &str) -> EngineInfo {
 fn an_engine_says_only_what_applies_to_it() {
     wire(
         &engine("port"),
-        r#"{"available":true,"capabilities":{"hooks":true,"state":true,"trace":true,"z80":false},"max_depth":20,"name":"port","searches":true}"#,
+        r#"{"available":true,"capabilities":{"hooks":true,"state":true,"trace":true,"z80":false},"max_depth":20,"name":"port","practical_depth":5,"searches":true}"#,
     );
     // The original with a verified ROM: its warning is there, and null.
     let emulator = EngineInfo {
@@ -52,7 +53,7 @@ fn an_engine_says_only_what_applies_to_it() {
     };
     wire(
         &emulator,
-        r#"{"available":true,"capabilities":{"hooks":true,"state":true,"trace":true,"z80":false},"core":"iz80","max_depth":6,"name":"emulator","rom":"sargon","searches":true,"verified":true,"warning":null}"#,
+        r#"{"available":true,"capabilities":{"hooks":true,"state":true,"trace":true,"z80":false},"core":"iz80","max_depth":6,"name":"emulator","practical_depth":5,"rom":"sargon","searches":true,"verified":true,"warning":null}"#,
     );
     // An engine that cannot be opened: no capabilities, and why.
     let missing = EngineInfo {
@@ -64,7 +65,7 @@ fn an_engine_says_only_what_applies_to_it() {
     };
     wire(
         &missing,
-        r#"{"available":false,"capabilities":null,"max_depth":20,"name":"emulator","reason":"no ROM","searches":false}"#,
+        r#"{"available":false,"capabilities":null,"max_depth":20,"name":"emulator","practical_depth":5,"reason":"no ROM","searches":false}"#,
     );
 }
 
@@ -82,6 +83,7 @@ fn a_search_waiting_gives_its_place_and_a_refusal_its_error() {
         events: 0,
         id: 2,
         nodes: 0,
+        partial: None,
         place: Some(Some(1)),
         pv_nodes: None,
         request,

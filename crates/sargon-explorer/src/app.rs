@@ -1,7 +1,6 @@
 //! What every route shares: the server's state ([`App`]), the
 //! capped JSON body, the host check, and finding a search by its number.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use axum::extract::{FromRequest, Request, State as AxumState};
@@ -25,6 +24,8 @@ pub(crate) struct App {
     pub(crate) engines: Engines,
     /// `Host` values a request may carry.
     pub(crate) hosts: Vec<String>,
+    /// The kept answers of the views that search again (profile, memory, compare).
+    pub(crate) cache: super::cache::Caches,
 }
 
 // ---------------------------------------------------------------------------------------
@@ -67,7 +68,7 @@ pub(crate) async fn check_host(
         return ApiError {
             status: StatusCode::FORBIDDEN,
             message: format!(
-                "Host `{}` is not this server's (it answers to {})",
+                "Host `{}` is not this server's (it answers to {}; `sargon serve --allow-host NAME` adds a name)",
                 echo(host),
                 app.hosts.join(", ")
             ),
@@ -104,14 +105,5 @@ pub(crate) fn finished(search: &Search) -> Result<Arc<Finished>, ApiError> {
             search.id,
             state.name()
         ))),
-    }
-}
-
-/// Stops a comparison when its request goes away (the page closed or cancelled).
-pub(crate) struct StopOnDrop(pub(crate) Arc<std::sync::atomic::AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
     }
 }

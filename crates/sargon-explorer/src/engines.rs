@@ -155,6 +155,7 @@ impl Engines {
             core: None,
             max_depth: spec.max_depth(),
             name: spec.to_string(),
+            practical_depth: practical_depth(spec),
             reason: None,
             rom: None,
             search_refused: None,
@@ -207,6 +208,15 @@ impl Engines {
         }
         info
     }
+}
+
+/// The deepest search that is practical in the explorer, for the depth box: a depth-5
+/// search makes some 200,000 nodes in a middle game (seconds on the port, about a minute
+/// on the emulator in a debug build), a depth-6 one millions, past the default node
+/// budget. Another person's port is asked through its trace text, slower still.
+fn practical_depth(spec: &EngineSpec) -> u8 {
+    let practical = if spec.is_external() { 4 } else { 5 };
+    practical.min(spec.max_depth())
 }
 
 /// Said beside what the port and the original show of a search made by another engine

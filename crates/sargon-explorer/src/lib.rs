@@ -29,6 +29,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use shakmaty::{Chess, Color, Position};
 
+use sargon_core::input::echo;
 use sargon_core::position;
 use sargon_engines::engines::EngineSpec;
 use sargon_original::emu::Core;
@@ -38,8 +39,12 @@ pub mod api;
 #[cfg(test)]
 mod api_tests;
 mod app;
+mod cache;
+mod compare;
 mod engines;
 mod error;
+mod guard;
+mod jobs;
 mod memory;
 mod nodes;
 mod page;
@@ -70,6 +75,9 @@ pub struct Config {
     pub engines: Vec<EngineSpec>,
     /// The address to listen on (port 0: any free port).
     pub addr: SocketAddr,
+    /// Host names besides the loopback ones that requests may name in `Host` and
+    /// `Origin` (`serve --allow-host`), each with the server's port.
+    pub allow_hosts: Vec<String>,
 }
 
 /// Why the server could not start, or stopped.
@@ -81,8 +89,11 @@ pub enum ServeError {
     /// An engine of `--engine` cannot be offered.
     #[error("{0}")]
     Engine(String),
+    /// A name of `--allow-host` is not a host name.
+    #[error("`--allow-host {}` is not a host name (a name or an address, without `http://`, a path or a port: the server's port is added)", echo(.0))]
+    Host(String),
     /// The address cannot be listened on.
-    #[error("{}", listen_message(*.addr))]
+    #[error("{}", listen_message(*.addr, .source))]
     Listen {
         /// The address asked for.
         addr: SocketAddr,
@@ -98,13 +109,23 @@ pub enum ServeError {
     Stopped(#[source] std::io::Error),
 }
 
-fn listen_message(addr: SocketAddr) -> String {
-    match addr.port() {
-        0 => format!("cannot listen on {}", addr.ip()),
-        port => format!(
-            "cannot listen on {addr} (is another `sargon serve` running? `--port {}` or `--port 0` picks another)",
-            port.wrapping_add(1)
+/// Why an address cannot be listened on, named by its cause: a port in use is likely
+/// another `sargon serve`, an address the machine lacks is a wrong `--bind`.
+fn listen_message(addr: SocketAddr, source: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    match source.kind() {
+        ErrorKind::AddrInUse => format!(
+            "cannot listen on {addr}, its port is in use (is another `sargon serve` running? `--port {}` or `--port 0` picks another)",
+            addr.port().wrapping_add(1)
         ),
+        ErrorKind::AddrNotAvailable => format!(
+            "cannot listen on {addr}: this machine has no address {} (`--bind` takes one of its own addresses, or 0.0.0.0 for all of them)",
+            addr.ip()
+        ),
+        ErrorKind::PermissionDenied => format!(
+            "cannot listen on {addr}: not allowed (ports below 1024 need privileges; `--port 0` picks a free one)"
+        ),
+        _ => format!("cannot listen on {addr}"),
     }
 }
 
@@ -137,10 +158,15 @@ impl Server {
             .block_on(tokio::net::TcpListener::bind(addr))
             .map_err(|source| ServeError::Listen { addr, source })?;
         let local = listener.local_addr().map_err(ServeError::Address)?;
+        let mut hosts = allowed_hosts(local);
+        for name in &config.allow_hosts {
+            hosts.push(format!("{}:{}", host_name(name)?, local.port()));
+        }
         let app = Arc::new(App {
             searches,
             engines,
-            hosts: allowed_hosts(local),
+            hosts,
+            cache: cache::Caches::default(),
         });
         Ok(Server {
             runtime,
@@ -204,6 +230,21 @@ fn allowed_hosts(local: SocketAddr) -> Vec<String> {
     hosts
 }
 
+/// A name of `--allow-host` as `Host` headers write it: a name or an IPv4 address as it
+/// is, an IPv6 address in brackets; anything with a scheme, a path, a port or spaces is
+/// refused (the server's own port is added to it).
+fn host_name(name: &str) -> Result<String, ServeError> {
+    let refuse = || ServeError::Host(name.to_string());
+    if let Ok(IpAddr::V6(ip)) = name.trim_matches(['[', ']']).parse::<IpAddr>() {
+        return Ok(format!("[{ip}]"));
+    }
+    let fine = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '.' || c == '_';
+    if name.is_empty() || !name.chars().all(fine) {
+        return Err(refuse());
+    }
+    Ok(name.to_ascii_lowercase())
+}
+
 fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/", get(page::html))
@@ -227,12 +268,18 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/search/{id}/node/{node}/memory", get(memory::route))
         .route("/api/search/{id}/find", get(nodes::find_route))
         .route("/api/search/{id}/pv-steps", get(nodes::pv_steps))
-        .route("/api/compare", post(views::compare_route))
+        .route("/api/compare", post(compare::compare_route))
+        .route("/api/jobs/{token}", get(jobs::status_route))
+        .route("/api/jobs/{token}/cancel", post(jobs::cancel_route))
         .route("/api/models", get(views::models_route))
         .route("/api/search/{id}/profile", get(views::profile_route))
         .route("/api/listing/{routine}", get(views::listing_route))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
+        .layer(middleware::from_fn(guard::json_errors))
         .layer(middleware::from_fn_with_state(app.clone(), check_host))
+        .layer(middleware::from_fn(guard::security_headers))
+        // Outermost: refusals are compressed too, and the headers above stay.
+        .layer(tower_http::compression::CompressionLayer::new())
         .with_state(app)
 }
 

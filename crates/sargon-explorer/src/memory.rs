@@ -16,14 +16,14 @@ use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks};
 use sargon_core::vocab::SMove;
 
-use axum::extract::{Path as UrlPath, State as AxumState};
+use axum::extract::{Path as UrlPath, Query, State as AxumState};
 use axum::Json;
 use sargon_core::position::{self, Book, Setup};
 use sargon_engines::engines::EngineSpec;
 
-use super::api::{self, MemoryAnswer, SnapshotMove};
+use super::api::{self, JobQuery, MemoryAnswer, SnapshotMove};
 use super::app::{finished, get_search, ApiError, App};
-use super::{engines, searches};
+use super::{engines, jobs, searches};
 
 /// What one engine's memory held at a node.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -86,11 +86,13 @@ fn same_squares(a: &[SMove], b: &[SMove]) -> bool {
 
 /// Run `setup` to `depth` on `engine` and take the snapshot of the node at `path`.
 /// `None` when the search never reached the node's ply list (a path not in the tree).
+/// `cancel` stops it from outside (its page left): then `Err(SearchError::Stopped)`.
 pub(crate) fn snapshot(
     engine: &mut dyn Engine,
     setup: &Setup,
     depth: u8,
     path: &[SMove],
+    cancel: &AtomicBool,
 ) -> Result<Option<Snapshot>, SearchError> {
     let stop = Arc::new(AtomicBool::new(false));
     let opts = SearchOptions {
@@ -109,6 +111,7 @@ pub(crate) fn snapshot(
             HookPoint::BestTest,
         ],
         |event: &mut HookEvent<'_>| match event {
+            _ if cancel.load(Ordering::Relaxed) => stop.store(true, Ordering::Relaxed),
             HookEvent::MovegenDone(v)
                 if !evaluated_at_ply && !seen_list && same_squares(&v.search().path(), parent) =>
             {
@@ -147,6 +150,9 @@ pub(crate) fn snapshot(
     let mut hooks = Hooks::new();
     hooks.add(&mut hook);
     match engine.search(setup, &opts, &mut hooks) {
+        Err(SearchError::Stopped) if cancel.load(Ordering::Relaxed) => {
+            return Err(SearchError::Stopped)
+        }
         Ok(_) | Err(SearchError::Stopped) => {}
         Err(e) => return Err(e),
     }
@@ -159,11 +165,15 @@ pub(crate) fn snapshot(
 /// board, NPLY, PLYMAX, COLOR and the score bytes ([`snapshot`]). The search is run again
 /// on each engine up to the node. A search made by another engine is read the same way,
 /// on these two, at its node's moves (its own memory has no hooks to read it by), and
-/// the answer's `note` says so.
+/// the answer's `note` says so. It waits its turn among the searches (`?job=` names it,
+/// jobs.rs), stops when its page leaves, and is kept: asked again, it is answered at once
+/// (`"cached": true`).
 pub(super) async fn route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath((id, node)): UrlPath<(u64, usize)>,
+    Query(query): Query<JobQuery>,
 ) -> Result<Json<MemoryAnswer>, ApiError> {
+    let token = jobs::token(query.job)?;
     let search = get_search(&app, id)?;
     let f = finished(&search)?;
     if node >= f.tree.nodes.len() {
@@ -173,6 +183,14 @@ pub(super) async fn route(
     }
     let path = searches::path_to(&f.tree, node);
     let request = search.request.clone();
+    let key = (
+        request.clone(),
+        path.iter().map(|m| m.uci()).collect::<Vec<_>>(),
+    );
+    if let Some(mut kept) = app.cache.memories.get(&key) {
+        kept.cached = true;
+        return Ok(Json(kept));
+    }
     let note = engines::searched_again_note(
         &request.engine,
         "these are the port's and the original's memories, each searching again up to this node's moves",
@@ -183,30 +201,41 @@ pub(super) async fn route(
         .open(&EngineSpec::Port)
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let root = f.root.clone();
-    let work = tokio::task::spawn_blocking(move || -> Result<MemoryAnswer, String> {
-        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
-        let snap = |engine: &mut dyn sargon_core::engine::Engine| {
-            snapshot(engine, &setup, request.depth, &path).map_err(|e| e.to_string())
-        };
-        let mut port = port.engine;
-        let port = snap(port.as_mut())?;
-        let (original, reason) = match emulator {
-            Ok(mut opened) => (snap(opened.engine.as_mut())?, None),
-            Err(e) => (None, Some(e.to_string())),
-        };
-        let same = original.as_ref().map(|o| Some(o) == port.as_ref());
-        Ok(MemoryAnswer {
-            path: path.iter().map(|m| m.uci()).collect(),
-            port: port.as_ref().map(Snapshot::to_json),
-            emulator: original.as_ref().map(Snapshot::to_json),
-            emulator_reason: reason,
-            same,
-            note,
-        })
-    });
-    let v = work
-        .await
-        .map_err(|e| ApiError::bad(format!("reading the memory failed: {e}")))?
-        .map_err(ApiError::bad)?;
-    Ok(Json(v))
+    let task = app
+        .searches
+        .queue_task(token, move |task| -> Result<MemoryAnswer, String> {
+            let setup =
+                position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
+            let snap = |engine: &mut dyn sargon_core::engine::Engine| {
+                snapshot(engine, &setup, request.depth, &path, &task.stop)
+                    .map_err(|e| e.to_string())
+            };
+            let mut port = port.engine;
+            let port = snap(port.as_mut())?;
+            let (original, reason) = match emulator {
+                Ok(mut opened) => (snap(opened.engine.as_mut())?, None),
+                Err(e) => (None, Some(e.to_string())),
+            };
+            let same = original.as_ref().map(|o| Some(o) == port.as_ref());
+            Ok(MemoryAnswer {
+                cached: false,
+                path: path.iter().map(|m| m.uci()).collect(),
+                port: port.as_ref().map(Snapshot::to_json),
+                emulator: original.as_ref().map(Snapshot::to_json),
+                emulator_reason: reason,
+                same,
+                note,
+            })
+        });
+    let stop = task.info.stop.clone();
+    let answer = match task.answer().await {
+        None => return Err(jobs::cancelled("reading the memory")),
+        Some(Err(_)) if stop.load(Ordering::Relaxed) => {
+            return Err(jobs::cancelled("reading the memory"))
+        }
+        Some(Err(e)) => return Err(ApiError::bad(format!("reading the memory failed: {e}"))),
+        Some(Ok(answer)) => answer,
+    };
+    app.cache.memories.put(key, answer.clone());
+    Ok(Json(answer))
 }

@@ -20,6 +20,7 @@ const MODULES: &[(&str, &str)] = &[
     ("game.js", include_str!("page/js/game.js")),
     ("gameview.js", include_str!("page/js/gameview.js")),
     ("icicle.js", include_str!("page/js/icicle.js")),
+    ("jobs.js", include_str!("page/js/jobs.js")),
     ("main.js", include_str!("page/js/main.js")),
     ("marks.js", include_str!("page/js/marks.js")),
     ("memory.js", include_str!("page/js/memory.js")),

@@ -68,6 +68,7 @@ pub(crate) fn status_json(app: &App, search: &Search) -> SearchStatus {
         events: search.events.load(Ordering::Relaxed),
         id: search.id,
         nodes: search.nodes.load(Ordering::Relaxed),
+        partial: None,
         place: None,
         pv_nodes: None,
         request: SearchRequestInfo {
@@ -84,7 +85,17 @@ pub(crate) fn status_json(app: &App, search: &Search) -> SearchStatus {
         State::Waiting => v.place = Some(app.searches.place(search.id)),
         State::Failed(why) => v.error = Some(why.clone()),
         State::Done(f) => {
-            v.result = Some(serde_json::to_value(&f.analysis).unwrap_or_default());
+            v.result = Some(match &f.analysis {
+                Some(analysis) => serde_json::to_value(analysis).unwrap_or_default(),
+                // A partial tree has no result: what there is of one, so that a page
+                // reading `result` finds no move rather than failing.
+                None => serde_json::json!({
+                    "engine": request.engine.to_string(),
+                    "partial": true,
+                    "nodes_created": f.tree.nodes.len() - 1,
+                }),
+            });
+            v.partial = f.partial.clone();
             v.events = f.events;
             v.root = Some(node_json(f, 0, true));
             v.pv_nodes = Some(f.tree.pv());

@@ -103,8 +103,12 @@ pub(crate) struct Finished {
     pub tree: SearchTree,
     /// Nodes in each node's subtree, itself included.
     pub subtree: Vec<u32>,
-    /// The analysis (best move, score, PV, times), as `sargon analyze` gives it.
-    pub analysis: Analysis,
+    /// The analysis (best move, score, PV, times), as `sargon analyze` gives it; `None`
+    /// for a partial tree, whose search never ended.
+    pub analysis: Option<Analysis>,
+    /// Why the tree is partial: the search was stopped at the node budget, and the tree
+    /// holds the nodes it had made (`None`: the whole search).
+    pub partial: Option<String>,
     /// The `best` events with their 0-based index in the trace, for the PV replay.
     pub best_events: Vec<(u64, Path)>,
     /// Events in the trace, the result event included.
@@ -186,9 +190,80 @@ struct Inner {
     by_request: HashMap<SearchRequest, u64>,
     /// Finished searches kept, least recently used first.
     kept: VecDeque<u64>,
-    /// Searches in line for a worker, first first.
-    waiting: VecDeque<u64>,
+    /// Work in line for a worker, first first: searches, and the tasks of the other views.
+    waiting: VecDeque<Waiting>,
+    /// Work on a worker now, searches and tasks.
     running: usize,
+    next_task: u64,
+    /// Tasks waiting or running, by number.
+    tasks: HashMap<u64, Arc<TaskInfo>>,
+}
+
+/// What is in line: a search, by its number, or another view's task (a profile, a
+/// memory snapshot, a comparison), by its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ticket {
+    Search(u64),
+    Task(u64),
+}
+
+/// Work in line, with what starts it on a worker's thread (the work itself frees the
+/// worker when it is done: [`Searches::release`]).
+struct Waiting {
+    ticket: Ticket,
+    stop: Arc<AtomicBool>,
+    work: Work,
+}
+
+/// What a worker's thread runs; it frees the worker when done.
+type Work = Box<dyn FnOnce(&Arc<Searches>) + Send>;
+
+/// A task of another view in line or on a worker: what the page can ask of it.
+pub(crate) struct TaskInfo {
+    /// The page's name for it (`?job=`), to ask its place and cancel it by.
+    pub token: Option<String>,
+    /// Set to stop it (its request went away, or its page cancelled it).
+    pub stop: Arc<AtomicBool>,
+    /// Its progress so far, in its own unit (events compared, for a comparison).
+    pub progress: Arc<AtomicU64>,
+    /// When a worker took it up.
+    started: Mutex<Option<Instant>>,
+}
+
+impl TaskInfo {
+    /// Time on a worker so far; `None` while it waits.
+    pub(crate) fn running_for(&self) -> Option<Duration> {
+        self.started
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .map(|t| t.elapsed())
+    }
+}
+
+/// A task queued by [`Searches::queue_task`]: its answer once a worker has run it. Dropping
+/// it (the request went away: the page left or cancelled) stops the task, and takes it
+/// out of the line if it has not started.
+pub(crate) struct Task<T> {
+    id: u64,
+    searches: Arc<Searches>,
+    pub(crate) info: Arc<TaskInfo>,
+    answer: tokio::sync::oneshot::Receiver<T>,
+}
+
+impl<T> Task<T> {
+    /// The task's answer; `None` when it was stopped before it answered.
+    pub(crate) async fn answer(mut self) -> Option<T> {
+        (&mut self.answer).await.ok()
+    }
+}
+
+impl<T> Drop for Task<T> {
+    fn drop(&mut self) {
+        self.info.stop.store(true, Ordering::Relaxed);
+        let mut inner = self.searches.inner();
+        inner.waiting.retain(|w| w.ticket != Ticket::Task(self.id));
+        inner.tasks.remove(&self.id);
+    }
 }
 
 /// Why a search could not even be queued.
@@ -251,17 +326,89 @@ impl Searches {
 
     /// Place in line (1: next), for a waiting search.
     pub(crate) fn place(&self, id: u64) -> Option<usize> {
+        self.place_of(Ticket::Search(id))
+    }
+
+    fn place_of(&self, ticket: Ticket) -> Option<usize> {
         self.inner()
             .waiting
             .iter()
-            .position(|&w| w == id)
+            .filter(|w| !w.stop.load(Ordering::Relaxed))
+            .position(|w| w.ticket == ticket)
             .map(|p| p + 1)
     }
 
-    /// Searches running now and waiting.
+    /// Work running now and waiting: searches and the other views' tasks.
     pub(crate) fn load(&self) -> (usize, usize) {
         let inner = self.inner();
-        (inner.running, inner.waiting.len())
+        let waiting = inner
+            .waiting
+            .iter()
+            .filter(|w| !w.stop.load(Ordering::Relaxed))
+            .count();
+        (inner.running, waiting)
+    }
+
+    /// The task a page named `token`, waiting or running, with its place in line (`None`
+    /// once it runs).
+    pub(crate) fn task(&self, token: &str) -> Option<(Arc<TaskInfo>, Option<usize>)> {
+        let (id, info) = {
+            let inner = self.inner();
+            let (id, info) = inner
+                .tasks
+                .iter()
+                .find(|(_, t)| t.token.as_deref() == Some(token))?;
+            (*id, info.clone())
+        };
+        Some((info, self.place_of(Ticket::Task(id))))
+    }
+
+    /// Put `work` in line with the searches, to run on a worker when its turn comes: the
+    /// other views (a profile, a memory snapshot, a comparison) share the `--jobs` workers
+    /// with the searches, so the CPU they take is counted and bounded. `work` is given
+    /// the task's stop flag and progress counter; its answer comes through the [`Task`].
+    pub(crate) fn queue_task<T: Send + 'static>(
+        self: &Arc<Self>,
+        token: Option<String>,
+        work: impl FnOnce(&TaskInfo) -> T + Send + 'static,
+    ) -> Task<T> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let info = Arc::new(TaskInfo {
+            token,
+            stop: Arc::new(AtomicBool::new(false)),
+            progress: Arc::new(AtomicU64::new(0)),
+            started: Mutex::new(None),
+        });
+        let mut inner = self.inner();
+        inner.next_task += 1;
+        let id = inner.next_task;
+        inner.tasks.insert(id, info.clone());
+        let mine = info.clone();
+        inner.waiting.push_back(Waiting {
+            ticket: Ticket::Task(id),
+            stop: info.stop.clone(),
+            work: Box::new(move |searches: &Arc<Searches>| {
+                *mine.started.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+                let answer = work(&mine);
+                searches.release();
+                // The request may have gone: then nobody wants the answer.
+                let _ = tx.send(answer);
+            }),
+        });
+        drop(inner);
+        self.start_waiting();
+        Task {
+            id,
+            searches: self.clone(),
+            info,
+            answer: rx,
+        }
+    }
+
+    /// A task's worker is free again.
+    fn release(self: &Arc<Self>) {
+        self.inner().running -= 1;
+        self.start_waiting();
     }
 
     /// Ask for a search: the finished one for the same request if it is still kept,
@@ -283,7 +430,10 @@ impl Searches {
                 }
             }
             let Inner { waiting, by_id, .. } = &mut *inner;
-            waiting.retain(|id| by_id.get(id).is_some_and(|s| !s.state().is_over()));
+            waiting.retain(|w| match w.ticket {
+                Ticket::Search(id) => by_id.get(&id).is_some_and(|s| !s.state().is_over()),
+                Ticket::Task(_) => true,
+            });
         }
         if let Some(&id) = inner.by_request.get(&request) {
             if let Some(s) = inner.by_id.get(&id).cloned() {
@@ -305,36 +455,46 @@ impl Searches {
             state: Mutex::new(State::Waiting),
         });
         inner.by_id.insert(search.id, search.clone());
-        inner.waiting.push_back(search.id);
+        let queued = search.clone();
+        inner.waiting.push_back(Waiting {
+            ticket: Ticket::Search(search.id),
+            stop: search.stop.clone(),
+            work: Box::new(move |searches: &Arc<Searches>| {
+                let state = searches.run(&queued);
+                *queued.ran.lock().unwrap_or_else(|e| e.into_inner()) = Some(queued.elapsed());
+                searches.finish(&queued, state);
+            }),
+        });
         drop(inner);
         self.start_waiting();
         Ok(search)
     }
 
-    /// Give free workers to the searches first in line.
+    /// Give free workers to the work first in line.
     fn start_waiting(self: &Arc<Self>) {
         let mut inner = self.inner();
         while inner.running < self.workers {
-            let Some(id) = inner.waiting.pop_front() else {
+            let Some(next) = inner.waiting.pop_front() else {
                 break;
             };
-            let Some(search) = inner.by_id.get(&id).cloned() else {
-                continue;
-            };
-            if search.state().is_over() {
-                // Cancelled while it waited.
-                inner.by_id.remove(&id);
+            if let Ticket::Search(id) = next.ticket {
+                let Some(search) = inner.by_id.get(&id).cloned() else {
+                    continue;
+                };
+                if search.state().is_over() {
+                    // Cancelled while it waited.
+                    inner.by_id.remove(&id);
+                    continue;
+                }
+                search.set_state(State::Running);
+                *search.started.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            } else if next.stop.load(Ordering::Relaxed) {
+                // Its page left while it waited.
                 continue;
             }
             inner.running += 1;
-            search.set_state(State::Running);
-            *search.started.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
             let searches = self.clone();
-            std::thread::spawn(move || {
-                let state = searches.run(&search);
-                *search.ran.lock().unwrap_or_else(|e| e.into_inner()) = Some(search.elapsed());
-                searches.finish(&search, state);
-            });
+            std::thread::spawn(move || (next.work)(&searches));
         }
     }
 
@@ -423,13 +583,28 @@ impl Searches {
                 index += 1;
                 search.events.store(index, Ordering::Relaxed);
             });
+        let title = format!(
+            "{} to depth {} ({})",
+            request.fen, request.depth, request.engine
+        );
         let outcome = match outcome {
             Ok(o) => o,
+            // Past the budget: the tree made so far is kept and shown, marked partial.
             Err(SearchError::Stopped) if too_big => {
-                return Err(RunError::Failed(format!(
-                    "this search creates more than {keep_nodes} nodes, more than the explorer keeps in memory (serve --keep-nodes); `{}` streams its trace",
-                    request.trace_command()
-                )))
+                let tree = builder.finish(&root, title);
+                let subtree = subtree_sizes(&tree);
+                return Ok(Finished {
+                    root,
+                    tree,
+                    subtree,
+                    analysis: None,
+                    partial: Some(format!(
+                        "a partial tree: the search was stopped at {keep_nodes} nodes, all the explorer keeps in memory (serve --keep-nodes), so it has no result; `{}` streams its whole trace",
+                        request.trace_command()
+                    )),
+                    best_events,
+                    events: index,
+                });
             }
             Err(SearchError::Stopped) => return Err(RunError::Cancelled),
             Err(e) => return Err(RunError::Failed(e.to_string())),
@@ -442,17 +617,14 @@ impl Searches {
         let (analysis, _) =
             analysis::analyse_recorded(engine.as_ref(), &setup, &opts, recorded, Some(nodes))
                 .map_err(|e| RunError::Failed(e.to_string()))?;
-        let title = format!(
-            "{} to depth {} ({})",
-            request.fen, request.depth, request.engine
-        );
         let tree = builder.finish(&root, title);
         let subtree = subtree_sizes(&tree);
         Ok(Finished {
             root,
             tree,
             subtree,
-            analysis,
+            analysis: Some(analysis),
+            partial: None,
             best_events,
             events: index,
         })

@@ -1,5 +1,6 @@
-//! The explorer's other views: the original and the port compared on one search, the
-//! models of "A Window into Sargon", the profile of a search and the listing of a routine.
+//! The explorer's other views: the models of "A Window into Sargon", the profile of a
+//! search and the listing of a routine (the comparison of the original and the port is
+//! compare.rs).
 
 use std::sync::Arc;
 
@@ -9,91 +10,13 @@ use serde_json::Value;
 
 use sargon_core::engine::{Capability, SearchOptions};
 use sargon_core::position;
-use sargon_core::trace::Event;
 use sargon_engines::engines::EngineSpec;
 
-use super::api::{
-    CompareAnswer, CompareBody, Divergence, ListingAnswer, ModelsAnswer, ModelsQuery,
-    ProfileAnswer, SearchBody,
-};
-use super::app::{finished, get_search, ApiError, App, Body, StopOnDrop};
+use super::api::{JobQuery, ListingAnswer, ModelsAnswer, ModelsQuery, ProfileAnswer};
+use super::app::{finished, get_search, ApiError, App};
 use super::engines::{self};
-use super::search_routes::search_request;
-use super::searches::{self};
+use super::jobs;
 use sargon_core::position::Book;
-
-// ---------------------------------------------------------------------------------------
-// Compare
-
-/// `POST /api/compare`: the original and the port on the same search, event by event.
-pub(crate) async fn compare_route(
-    AxumState(app): AxumState<Arc<App>>,
-    Body(body): Body<CompareBody>,
-) -> Result<Json<CompareAnswer>, ApiError> {
-    let request = search_request(
-        &app,
-        &SearchBody {
-            fen: body.fen,
-            engine: "emulator".into(),
-            depth: body.depth,
-            book: body.book,
-            page: None,
-        },
-    )?;
-    EngineSpec::EMULATOR
-        .check_depth(request.depth)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
-    let left = app
-        .searches
-        .open(&EngineSpec::EMULATOR)
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let right = app
-        .searches
-        .open(&EngineSpec::Port)
-        .map_err(|e| ApiError::conflict(e.to_string()))?;
-    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let _guard = StopOnDrop(stop.clone());
-    let started = std::time::Instant::now();
-    let work = tokio::task::spawn_blocking(move || {
-        let root = position::parse_position(&request.fen).map_err(|e| e.to_string())?;
-        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
-        let mut left = left.engine;
-        let mut right = right.engine;
-        let opts = SearchOptions {
-            depth: request.depth,
-            stop: Some(stop),
-            ..SearchOptions::default()
-        };
-        sargon_referee::diff::compare(left.as_mut(), right.as_mut(), &setup, &opts)
-            .map(|c| (c, root))
-            .map_err(|e| e.to_string())
-    });
-    let (comparison, root) = work
-        .await
-        .map_err(|e| ApiError::bad(format!("the comparison failed: {e}")))?
-        .map_err(ApiError::bad)?;
-    let divergence = comparison.divergence.as_ref().map(|d| {
-        let show = |e: &Option<Event>| match e {
-            Some(e) => e.to_string(),
-            None => "(its trace had ended)".to_string(),
-        };
-        let path = d.path().cloned().unwrap_or_default();
-        let (pos, _) = searches::play(&root, &path);
-        Divergence {
-            index: d.index,
-            emulator: show(&d.left),
-            port: show(&d.right),
-            path: path.iter().map(|m| m.uci()).collect(),
-            fen: position::fen_of(&pos),
-        }
-    });
-    Ok(Json(CompareAnswer {
-        events: comparison.events,
-        divergences: usize::from(divergence.is_some()),
-        divergence,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-    }))
-}
 
 // ---------------------------------------------------------------------------------------
 // The models of "A Window into Sargon"
@@ -143,17 +66,25 @@ pub(crate) async fn models_route(
 
 /// `GET /api/search/{id}/profile`: where the original spends the search's time, routine
 /// by routine (`sargon profile`): the search run again on the emulator with the profiler
-/// (for a search made by another engine too: the answer's `note` says so).
+/// (for a search made by another engine too: the answer's `note` says so). It waits its
+/// turn among the searches (`?job=` names it, jobs.rs), stops when its page leaves, and
+/// is kept: asked again, it is answered at once (`"cached": true`).
 pub(crate) async fn profile_route(
     AxumState(app): AxumState<Arc<App>>,
     UrlPath(id): UrlPath<u64>,
+    Query(query): Query<JobQuery>,
 ) -> Result<Json<ProfileAnswer>, ApiError> {
+    let token = jobs::token(query.job)?;
     let search = get_search(&app, id)?;
     let f = finished(&search)?;
     let request = search.request.clone();
     EngineSpec::EMULATOR
         .check_depth(request.depth)
         .map_err(|e| ApiError::bad(e.to_string()))?;
+    if let Some(mut kept) = app.cache.profiles.get(&request) {
+        kept.cached = true;
+        return Ok(Json(kept));
+    }
     let rom = app
         .searches
         .store
@@ -164,29 +95,45 @@ pub(crate) async fn profile_route(
         &request.engine,
         "this is the original's profile of the same position, depth and book, run on the emulator",
     );
-    let work = tokio::task::spawn_blocking(move || -> Result<ProfileAnswer, String> {
-        let setup = position::setup(&root, Book::from(request.book)).map_err(|e| e.to_string())?;
-        let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
-        let opts = SearchOptions::depth(request.depth);
-        let (profile, outcome) = sargon_original::profile::profile_search(&mut emu, &setup, &opts)
-            .map_err(|e| e.to_string())?;
-        Ok(ProfileAnswer {
-            rows: serde_json::to_value(&profile.rows).map_err(|e| e.to_string())?,
-            totals: serde_json::to_value(&profile.totals).map_err(|e| e.to_string())?,
-            // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
-            best: outcome
-                .best
-                .filter(|_| sargon_views::analysis::GameEnd::of(&setup.position).is_none())
-                .map(|m| m.uci()),
-            trs80_seconds: sargon_core::clock::trs80_seconds(profile.totals.t_states),
-            note,
-        })
-    });
-    let v = work
-        .await
-        .map_err(|e| ApiError::bad(format!("the profile failed: {e}")))?
-        .map_err(ApiError::bad)?;
-    Ok(Json(v))
+    let asked = request.clone();
+    let task = app
+        .searches
+        .queue_task(token, move |task| -> Result<ProfileAnswer, String> {
+            let setup =
+                position::setup(&root, Book::from(asked.book)).map_err(|e| e.to_string())?;
+            let mut emu = sargon_original::emu::Emulator::new(rom).map_err(|e| e.to_string())?;
+            let opts = SearchOptions {
+                depth: asked.depth,
+                stop: Some(task.stop.clone()),
+                ..SearchOptions::default()
+            };
+            let (profile, outcome) =
+                sargon_original::profile::profile_search(&mut emu, &setup, &opts)
+                    .map_err(|e| e.to_string())?;
+            Ok(ProfileAnswer {
+                rows: serde_json::to_value(&profile.rows).map_err(|e| e.to_string())?,
+                totals: serde_json::to_value(&profile.totals).map_err(|e| e.to_string())?,
+                // No legal move: Sargon's BESTM holds the last move it tried, never a choice.
+                best: outcome
+                    .best
+                    .filter(|_| sargon_views::analysis::GameEnd::of(&setup.position).is_none())
+                    .map(|m| m.uci()),
+                cached: false,
+                trs80_seconds: sargon_core::clock::trs80_seconds(profile.totals.t_states),
+                note,
+            })
+        });
+    let stop = task.info.stop.clone();
+    let answer = match task.answer().await {
+        None => return Err(jobs::cancelled("the profile")),
+        Some(Err(_)) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
+            return Err(jobs::cancelled("the profile"))
+        }
+        Some(Err(e)) => return Err(ApiError::bad(format!("the profile failed: {e}"))),
+        Some(Ok(answer)) => answer,
+    };
+    app.cache.profiles.put(request, answer.clone());
+    Ok(Json(answer))
 }
 
 /// `GET /api/listing/{routine}`: the annotated disassembly of one routine of the user's

@@ -1,5 +1,5 @@
 //! What a search cost: the CPU time of the thread that ran it ([`cpu_timed`]) and, for the
-//! emulator, the Z80 instructions ([`EngineCost`]). The differential runner and the cache
+//! emulator, the Z80 instructions (`EngineCost`). The differential runner and the cache
 //! of the original's traces both measure it, so it is neither's.
 
 use std::time::Duration;
@@ -35,7 +35,7 @@ impl EngineCost {
 
 /// CPU time used so far by the calling thread.
 #[cfg(unix)]
-pub(crate) fn thread_cpu_time() -> Option<Duration> {
+pub fn thread_cpu_time() -> Option<Duration> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -47,12 +47,12 @@ pub(crate) fn thread_cpu_time() -> Option<Duration> {
 
 /// CPU time used so far by the calling thread (not measured on this platform).
 #[cfg(not(unix))]
-pub(crate) fn thread_cpu_time() -> Option<Duration> {
+pub fn thread_cpu_time() -> Option<Duration> {
     None
 }
 
 /// The CPU time the calling thread spends in `work`.
-pub(crate) fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
+pub fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
     let before = thread_cpu_time();
     let value = work();
     let spent = match (before, thread_cpu_time()) {

@@ -10,7 +10,7 @@
 
 #![warn(unreachable_pub)]
 pub mod behaviour;
-mod cost;
+pub mod cost;
 pub mod diff;
 pub mod diff_run;
 #[cfg(feature = "fuzzing")]

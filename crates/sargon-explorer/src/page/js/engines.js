@@ -51,11 +51,24 @@ function engineNamed(name) {
   return state.engines && state.engines.engines.find((e) => e.name === name);
 }
 
+// The depth box takes up to the engine's limit, and says how deep is practical: deeper
+// searches run long and may stop at the node budget with a partial tree.
 export function syncDepthLimit() {
   const engine = engineNamed($("engine").value);
-  if (engine) $("depth").max = engine.max_depth;
+  if (!engine) return;
+  const depth = $("depth");
+  depth.max = engine.max_depth;
+  const practical = engine.practical_depth || engine.max_depth;
+  const past = Number(depth.value) > practical;
+  const limit = $("depth-limit");
+  limit.textContent = past ? `past ${practical}: long, maybe a partial tree` : `up to ${practical} in seconds`;
+  limit.classList.toggle("error", past);
+  limit.title = `${engine.name}: depth ${practical} is practical here, ${engine.max_depth} at most ` +
+    "(deeper searches run for minutes, and a tree past the server's node budget is kept partial)";
+  depth.title = limit.title;
 }
 
 export function setupEngines() {
   $("engine").addEventListener("change", () => { syncDepthLimit(); updateUrl(); });
+  $("depth").addEventListener("input", syncDepthLimit);
 }

@@ -3,8 +3,8 @@
 
 import { $, escapeHtml } from "./util.js";
 import { state } from "./state.js";
-import { api } from "./api.js";
 import { moverAt, otherSide, scoreHtml, scoreLegend } from "./score.js";
+import { runJob, newJob, describeJob } from "./jobs.js";
 
 // The memory button: Sargon's memory at the selected node, on both engines, side by side.
 export function setupMemory() {
@@ -13,7 +13,8 @@ export function setupMemory() {
     if (state.selected == null) return;
     view.textContent = "running the search again up to this node on each engine...";
     try {
-      const m = await api("GET", `/api/search/${state.searchId}/node/${state.selected}/memory`);
+      const m = await runJob("GET", `/api/search/${state.searchId}/node/${state.selected}/memory`, undefined, newJob("memory"),
+        (st) => { view.textContent = `running the search again up to this node on each engine: ${describeJob(st)}`; });
       const sides = [["original (Z80)", m.emulator], ["port (Rust)", m.port]];
       const other = (i) => sides[1 - i][1];
       const node = state.rows.get(state.selected)?.node;

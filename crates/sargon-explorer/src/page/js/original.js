@@ -4,6 +4,7 @@
 import { $, escapeHtml, fmtSeconds } from "./util.js";
 import { state } from "./state.js";
 import { api } from "./api.js";
+import { runJob, newJob, describeJob } from "./jobs.js";
 
 // A search is shown: the profile runs it again on the emulator, which needs a ROM and a
 // depth the original can reach.
@@ -20,7 +21,9 @@ export function setupOriginal() {
     $("profile-view").textContent = "profiling the search on the emulator...";
     $("listing").hidden = true;
     try {
-      const p = await api("GET", `/api/search/${state.searchId}/profile`);
+      // It waits its turn with the searches: where it is, while it is not done.
+      const p = await runJob("GET", `/api/search/${state.searchId}/profile`, undefined, newJob("profile"),
+        (st) => { $("profile-view").textContent = `profiling the search on the emulator: ${describeJob(st)}`; });
       const total = p.totals.t_states || 1;
       const rows = p.rows.slice(0, 16);
       const max = Math.max(...rows.map((r) => r.t_states), 1);

@@ -79,11 +79,13 @@ function showSearch(s, selectPath) {
   performance.mark("search-shown"); // the bench measures from here to the tree drawn
   state.search = s;
   const r = s.result;
-  $("progress").textContent = `done: ${s.nodes.toLocaleString()} nodes, ${s.events.toLocaleString()} events, ${fmtTime(s.elapsed_ms)}`;
+  $("progress").textContent = `${s.partial ? "partial" : "done"}: ${s.nodes.toLocaleString()} nodes, ${s.events.toLocaleString()} events, ${fmtTime(s.elapsed_ms)}`;
   const rows = [];
   const engine = r.engine === "emulator" ? `original (Z80, ROM ${r.rom})` : r.engine === "port" ? "port (Rust)" : `<code id="engine-name">${escapeHtml(r.engine)}</code>`;
   rows.push(["engine", engine]);
-  if (r.no_legal_move) rows.push(["result", r.result]);
+  // Stopped at the node budget: the tree it built, marked, and no result.
+  if (s.partial) rows.push(["partial", `<span class="error" id="partial-note">${escapeHtml(s.partial)}</span>`]);
+  else if (r.no_legal_move) rows.push(["result", r.result]);
   else {
     rows.push(["best move", `<b id="best-move">${r.best_san}</b> (${r.best_uci})${r.from_book ? " from the book" : ""}`]);
     if (!r.from_book) {
@@ -93,7 +95,7 @@ function showSearch(s, selectPath) {
     rows.push(["PV", `<span id="pv-san">${r.pv_san.join(" ")}</span>`]);
   }
   rows.push(["nodes", `${(r.nodes_created ?? s.nodes).toLocaleString()}`]);
-  rows.push(["time", fmtTime(Math.round(r.wall_ms))]);
+  if (r.wall_ms != null) rows.push(["time", fmtTime(Math.round(r.wall_ms))]);
   if (r.trs80_seconds != null) rows.push(["TRS-80", `${fmtSeconds(r.trs80_seconds)} on a 1.77 MHz TRS-80 Model I (${r.z80_instructions.toLocaleString()} Z80 instructions)`]);
   $("result").innerHTML = "<table>" + rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join("") + "</table>" +
     (r.from_book && !game.on ? bookNote() : r.from_book || r.no_legal_move ? "" : scoreLegend("for the side to move (the command line's `sargon analyze` writes the same)"));
