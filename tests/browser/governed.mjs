@@ -101,7 +101,9 @@ try {
     for (const engine of ["emulator", "port"]) {
       const row = `#compare-engines tr[data-engine="${engine}"]`;
       assert.match(await page.textContent(`${row} .compare-move`), /^\S+ \([a-h][1-8][a-h][1-8]/);
-      assert.match(await page.textContent(`${row} .compare-score`), /^0x[0-9a-f]{2} \([+-]\d+\.\d{3} pawns for Black\)$/);
+      // Written as every score of the page is: the byte, then pawns, the side on hover.
+      assert.match(await page.textContent(`${row} .compare-score`), /^0x[0-9a-f]{2} [+\-−]?\d+\.\d+$/);
+      assert.match(await page.getAttribute(`${row} .compare-score .score`, "title"), /pawns for Black, the side to move$/);
       assert.match(await page.textContent(`${row} .compare-time`), /\d+(\.\d)? m?s/);
     }
     assert.equal(await page.isVisible("#compare-cancel"), false);

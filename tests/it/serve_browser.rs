@@ -122,6 +122,7 @@ fn the_explorer_works_in_a_real_browser() {
         "explorer-search.png",
         "explorer-pv.png",
         "explorer-error.png",
+        "explorer-memory.png",
     ];
     if ran.rom {
         shots.push("explorer-compare.png");

@@ -520,6 +520,11 @@ fn compare_names_each_engines_move_score_and_time() {
         let score = side.score.as_deref().unwrap();
         assert!(score.starts_with("0x"), "{score}");
         assert!(score.ends_with("pawns for Black)"), "{score}");
+        // The byte and pawns the page writes are the same score.
+        let (byte, pawns) = (side.score_byte.unwrap(), side.score_pawns.unwrap());
+        assert_eq!(format!("0x{byte:02x} ({pawns:+.3} pawns for Black)"), score);
+        assert_eq!(analyze["sargon_score"].as_u64(), Some(u64::from(byte)));
+        assert_eq!(analyze["score_pawns"].as_f64(), Some(pawns));
         assert!(side.elapsed_ms > 0 || v.elapsed_ms < 5, "{side:?}");
     }
     assert_eq!(

@@ -504,6 +504,10 @@ pub struct EngineAnswer {
     /// The root score as the command line writes a score byte: `0x7e (+0.250 pawns for
     /// White)`, for the side to move; `null` when it was stopped first.
     pub score: Option<String>,
+    /// The same score's byte, for the page to write as it writes every score.
+    pub score_byte: Option<u8>,
+    /// The same score in pawns for the side to move.
+    pub score_pawns: Option<f64>,
     /// Whether it was stopped before its answer (at the divergence, or cancelled).
     pub stopped: bool,
 }

@@ -134,6 +134,8 @@ fn engine_answer(spec: &EngineSpec, root: &Chess, watched: &Watched<'_>) -> Engi
                 o.score_for_mover().pawns()
             )
         }),
+        score_byte: outcome.map(|o| o.root_score.0),
+        score_pawns: outcome.map(|o| o.score_for_mover().pawns()),
         stopped: outcome.is_none(),
     }
 }

@@ -5,17 +5,18 @@
 import { $, escapeHtml, fmtTime } from "./util.js";
 import { state } from "./state.js";
 import { showOther } from "./board.js";
+import { scoreHtml, sideToMove } from "./score.js";
 import { runJob, cancelJob, newJob, describeJob } from "./jobs.js";
 
 let running = null;
 
 // Each engine's answer: its move, its score as the command line writes it, its time.
-function enginesTable(c) {
+function enginesTable(c, side) {
   const row = (label, e) => {
     if (!e) return "";
     const move = e.best_san ? `<b>${escapeHtml(e.best_san)}</b> (${escapeHtml(e.best)})` : e.stopped ? "stopped first" : "none";
     return `<tr data-engine="${escapeHtml(e.engine)}"><td>${label}</td><td class="compare-move">${move}</td>` +
-      `<td class="compare-score" title="SCORE+1, the root score byte as Sargon's listing writes it, and its value in pawns for the side to move">${escapeHtml(e.score ?? "")}</td>` +
+      `<td class="compare-score">${e.score_byte == null ? "" : scoreHtml(e.score_byte, e.score_pawns, side, "the side to move")}</td>` +
       `<td class="compare-time">${fmtTime(e.elapsed_ms)}</td></tr>`;
   };
   return `<table id="compare-engines"><tr><th></th><th>move</th><th>score</th><th>time</th></tr>` +
@@ -44,12 +45,12 @@ export function setupCompare() {
       const cached = c.cached ? " (kept from an earlier comparison)" : "";
       if (!c.divergence) {
         out.innerHTML = `<span class="ok" id="compare-verdict">0 divergences</span>: ${c.events.toLocaleString()} events compared, original and port alike (${fmtTime(c.elapsed_ms)})${cached}` +
-          enginesTable(c);
+          enginesTable(c, sideToMove(fen));
       } else {
         const d = c.divergence;
         out.innerHTML = `<span class="error" id="compare-verdict">1 divergence</span> at event ${d.index.toLocaleString()} (after ${c.events.toLocaleString()} equal events)${cached}` +
           `<table><tr><td>original</td><td><code>${escapeHtml(d.emulator)}</code></td></tr><tr><td>port</td><td><code>${escapeHtml(d.port)}</code></td></tr>` +
-          `<tr><td>path</td><td>${d.path.join(" ") || "(root)"}</td></tr></table>` + enginesTable(c);
+          `<tr><td>path</td><td>${d.path.join(" ") || "(root)"}</td></tr></table>` + enginesTable(c, sideToMove(fen));
         // Shown as a view the page returns from, like a tree node: a game is not lost to it.
         showOther(d.fen, "The position where the engines part");
         $("board-caption").textContent = "the position where the engines part";
