@@ -573,7 +573,7 @@ fn each_engine_says_its_practical_depth() {
         (e.practical_depth, e.max_depth)
     };
     assert_eq!(depth("port"), (5, 20));
-    assert_eq!(depth("emulator").0, 5);
+    assert_eq!(depth("emulator").0, 4);
     let (practical, max) = depth(&exec);
     assert_eq!(practical, 4);
     assert!(practical <= max);

@@ -210,12 +210,17 @@ impl Engines {
     }
 }
 
-/// The deepest search that is practical in the explorer, for the depth box: a depth-5
-/// search makes some 200,000 nodes in a middle game (seconds on the port, about a minute
-/// on the emulator in a debug build), a depth-6 one millions, past the default node
-/// budget. Another person's port is asked through its trace text, slower still.
+/// The deepest search that is practical in the explorer, for the depth box: done in
+/// seconds. On the port a depth-5 search of a middle game (some 200,000 nodes) takes under
+/// a second; the original in the emulator takes 16 s for the Italian at depth 4 and some
+/// six times that at depth 5 (a release build on the 2-core development machine, loaded),
+/// so its limit is 4. Another person's port is asked through its trace text, slower still.
 fn practical_depth(spec: &EngineSpec) -> u8 {
-    let practical = if spec.is_external() { 4 } else { 5 };
+    let practical = if spec.is_external() || spec.is_emulator() {
+        4
+    } else {
+        5
+    };
     practical.min(spec.max_depth())
 }
 
