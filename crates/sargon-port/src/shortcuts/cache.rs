@@ -8,7 +8,8 @@
 //!
 //! What PINFND and POINTS read (the cache key):
 //!
-//! * the whole board, frame included (a hook may have moved a piece onto the frame);
+//! * the whole board (the squares a1..h8 in the key; a position whose frame a hook has
+//!   broken is not cached);
 //! * the royalty table POSK/POSQ (PINFND starts from it; after a promotion or a capture it
 //!   is not a function of the board);
 //! * COLOR (the side that moved), the to-square of the move at MLPTRJ (POINTS compares each
@@ -24,7 +25,7 @@
 //! writing the kept values leaves the machine exactly as running the routines would:
 //! the tests check that on whole searches, byte for byte.
 //!
-//! Not cached: positions without a white king, more than 10 pins (the pin list then
+//! Not cached: positions without a white king or with a broken frame, more than 10 pins (the pin list then
 //! overflows into the royalty table), and scorings that wrote what an entry cannot hold
 //! (an attack list overflowing into the pin list: see [`super::Shortcuts`]).
 //!
@@ -34,53 +35,75 @@
 //! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
 //! differs tells so without reading the large entry (a cache miss of the processor's).
 
-use crate::faithful::state::{Machine, ATKLST, PLISTA, POSK};
+use super::memo::on_board;
+use crate::faithful::state::{Machine, ATKLST, BOARDA, PLISTA, POSK};
 use sargon_core::vocab::BOARD_SIZE;
 
-/// log2 of the number of entries (2^16 entries of about 200 bytes: 13 MB).
+/// log2 of the number of entries (2^16 entries of 128 bytes: 8 MB).
 const BITS: u32 = 16;
 
-/// PINFND's and POINTS's inputs.
+/// PINFND's and POINTS's inputs, packed: the board's 8 ranks (a1..h1 first), one word
+/// each, then the royalty table and COLOR, the move's to-square and MOVENO < 7. The
+/// board's frame is not in the key: a position is cached only while the frame is whole
+/// (every byte outside a1..h8 a border byte), which is all the key then leaves out.
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub(crate) struct Key {
-    board: [u8; BOARD_SIZE],
-    royal: [u8; 4],
-    color: u8,
-    to: u8,
-    early: bool,
+    ranks: [u64; 8],
+    rest: u64,
+}
+
+/// FRAME[w]: the bytes of the board's word `w` (board indexes 8w..8w+7) outside a1..h8,
+/// 0xff each.
+const FRAME: [u64; BOARD_SIZE / 8] = frame_masks();
+
+const fn frame_masks() -> [u64; BOARD_SIZE / 8] {
+    let mut t = [0u64; BOARD_SIZE / 8];
+    let mut i = 0;
+    while i < BOARD_SIZE {
+        if !on_board(i) {
+            t[i / 8] |= 0xFF << (8 * (i % 8));
+        }
+        i += 1;
+    }
+    t
 }
 
 impl Key {
     /// The key of the position `m` is about to score, or None when it must not be cached
-    /// (no white king: PINFND would not scan, and leave variables as they were).
+    /// (no white king: PINFND would not scan, and leave variables as they were; or a
+    /// broken frame, which a hook can make and the key does not hold).
     #[inline]
     pub(crate) fn of(m: &Machine) -> Option<Key> {
         if m.rd(POSK) == 0 {
             return None;
         }
-        Some(Key {
-            board: m.board_array(),
-            royal: m.bytes(POSK, 4).try_into().expect("4 bytes"),
-            color: m.color,
-            to: m.rd(m.mlptrj.wrapping_add(3)),
-            early: m.moveno < 7,
-        })
+        let board = m.bytes(BOARDA, BOARD_SIZE);
+        let word = |at: usize| u64::from_le_bytes(board[at..at + 8].try_into().expect("8 bytes"));
+        let mut whole = true;
+        for (w, &frame) in FRAME.iter().enumerate() {
+            whole &= word(8 * w) & frame == frame;
+        }
+        if !whole {
+            return None;
+        }
+        let ranks = std::array::from_fn(|r| word(21 + 10 * r));
+        let royal: [u8; 4] = m.bytes(POSK, 4).try_into().expect("4 bytes");
+        let rest = u64::from(u32::from_le_bytes(royal))
+            | u64::from(m.color) << 32
+            | u64::from(m.rd(m.mlptrj.wrapping_add(3))) << 40
+            | u64::from(m.moveno < 7) << 48;
+        Some(Key { ranks, rest })
     }
 
     /// The key's hash: the slot is its top BITS bits.
     fn hash(&self) -> u64 {
-        // FxHash-style: multiply-rotate over the board's 15 words, then the rest.
+        // FxHash-style: multiply-rotate over the words.
         const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut h = 0u64;
-        for w in self.board.chunks_exact(8) {
-            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        for &w in &self.ranks {
             h = (h.rotate_left(5) ^ w).wrapping_mul(K);
         }
-        let rest = u64::from(u32::from_le_bytes(self.royal))
-            | u64::from(self.color) << 32
-            | u64::from(self.to) << 40
-            | u64::from(self.early) << 48;
-        (h.rotate_left(5) ^ rest).wrapping_mul(K)
+        (h.rotate_left(5) ^ self.rest).wrapping_mul(K)
     }
 }
 
@@ -150,8 +173,10 @@ impl Output {
     }
 }
 
+/// An entry: two of the processor's 64-byte cache lines, no more.
 #[derive(Copy, Clone)]
-struct Entry {
+#[repr(align(64))]
+pub(super) struct Entry {
     key: Key,
     out: Output,
 }
@@ -226,11 +251,8 @@ impl EvalCache {
 
 const EMPTY: Entry = Entry {
     key: Key {
-        board: [0; BOARD_SIZE],
-        royal: [0; 4],
-        color: 0,
-        to: 0,
-        early: false,
+        ranks: [0; 8],
+        rest: 0,
     },
     out: Output {
         npins: 0,

@@ -25,6 +25,8 @@
 
 pub(crate) mod cache;
 pub(crate) mod memo;
+#[cfg(test)]
+mod tests;
 mod verify;
 
 pub(crate) use verify::Verified;
@@ -66,6 +68,12 @@ impl Shortcuts {
         self.cache.hits
     }
 
+    /// The memo's counts of squares looked at and worked out again.
+    #[cfg(test)]
+    pub(crate) fn square_counts(&self) -> memo::SquareCounts {
+        self.memo.counts
+    }
+
     /// An attack list overflowed into the pin list in this search, and the shortcuts have
     /// stepped aside since.
     #[cfg(test)]
@@ -83,14 +91,13 @@ impl Shortcuts {
             m.points_squares();
             return;
         }
-        let Some(key) = Key::of(m) else {
-            m.pinfnd();
-            self.points_squares(m);
-            return;
-        };
-        let place = EvalCache::place(&key);
-        if self.cache.restore(m, &key, place) {
-            return;
+        // No key (no white king, or a broken frame): not cached, but the spill is looked
+        // for all the same.
+        let key = Key::of(m).map(|key| (EvalCache::place(&key), key));
+        if let Some((place, key)) = &key {
+            if self.cache.restore(m, key, *place) {
+                return;
+            }
         }
         let first_pin = m.rd(PLISTA);
         m.pinfnd();
@@ -100,7 +107,7 @@ impl Shortcuts {
         if m.npins == 0 && m.rd(PLISTA) != first_pin {
             self.spilled = true;
         }
-        if !self.spilled {
+        if let (false, Some((place, key))) = (self.spilled, key) {
             self.cache.store(m, key, place);
         }
     }

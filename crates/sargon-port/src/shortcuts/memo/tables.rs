@@ -166,7 +166,7 @@ pub(super) const fn readers_table() -> [Readers; 64] {
 }
 
 /// Is board index `i` one of a1..h8?
-pub(super) const fn on_board(i: usize) -> bool {
+pub(crate) const fn on_board(i: usize) -> bool {
     i >= 21 && i < 99 && i % 10 >= 1 && i % 10 <= 8
 }
 
