@@ -39,8 +39,9 @@ use super::memo::on_board;
 use crate::faithful::state::{Machine, ATKLST, BOARDA, PLISTA, POSK};
 use sargon_core::vocab::BOARD_SIZE;
 
-/// log2 of the number of entries (2^16 entries of 128 bytes: 8 MB).
-const BITS: u32 = 16;
+/// log2 of the number of entries (2^18 entries of 128 bytes: 32 MB; a depth-6 search
+/// scores over a million positions, and 2^16 slots lost many of its transpositions).
+const BITS: u32 = 18;
 
 /// PINFND's and POINTS's inputs, packed: the board's 8 ranks (a1..h1 first), one word
 /// each, then the royalty table and COLOR, the move's to-square and MOVENO < 7. The

@@ -44,6 +44,9 @@ pub(crate) struct Shortcuts {
     /// An attack list has overflowed into the pin list in this search (see the module's
     /// notes): the original's steps only, until the next search.
     spilled: bool,
+    /// Scorings in this search (for tests).
+    #[cfg(test)]
+    scorings: u64,
 }
 
 impl Default for Shortcuts {
@@ -59,6 +62,8 @@ impl Shortcuts {
             memo: Box::default(),
             cache: EvalCache::default(),
             spilled: false,
+            #[cfg(test)]
+            scorings: 0,
         }
     }
 
@@ -66,6 +71,12 @@ impl Shortcuts {
     #[cfg(test)]
     pub(crate) fn cache_hits(&self) -> u64 {
         self.cache.hits
+    }
+
+    /// Scorings (PINFND + POINTS) in this search, with the shortcuts or not.
+    #[cfg(test)]
+    pub(crate) fn scorings(&self) -> u64 {
+        self.scorings
     }
 
     /// The memo's counts of squares looked at and worked out again.
@@ -86,6 +97,10 @@ impl Shortcuts {
     /// position was scored before in this search, else PINFND and POINTS's squares with
     /// the memo.
     pub(crate) fn pinfnd_points_squares(&mut self, m: &mut Machine) {
+        #[cfg(test)]
+        {
+            self.scorings += 1;
+        }
         if self.spilled {
             m.pinfnd();
             m.points_squares();
@@ -141,5 +156,9 @@ impl Scorer for Shortcuts {
         self.memo.clear();
         self.cache.clear();
         self.spilled = false;
+        #[cfg(test)]
+        {
+            self.scorings = 0;
+        }
     }
 }

@@ -182,10 +182,10 @@ impl PointsMemo {
                 marked |= 1 << k;
             }
         }
-        for (line, behind) in readers.lines.iter().enumerate() {
+        for (line, (behind, &len)) in readers.lines.iter().zip(&readers.line_len).enumerate() {
             // Walk back from q: the square at distance `dist` reads q on this line if its
             // scan went that far.
-            for (dist, &k) in (1..).zip(behind.iter().take_while(|&&k| k != NONE)) {
+            for (dist, &k) in (1..).zip(&behind[..usize::from(len)]) {
                 let k = usize::from(k);
                 // (Without a branch: whether the scans went that far is hard to predict.)
                 let reads = self.reach[k][line] >= dist;
