@@ -53,7 +53,7 @@ pub(crate) struct Key {
     rest: u64,
 }
 
-/// FRAME[w]: the bytes of the board's word `w` (board indexes 8w..8w+7) outside a1..h8,
+/// `FRAME[w]`: the bytes of the board's word `w` (board indexes 8w..8w+7) outside a1..h8,
 /// 0xff each.
 const FRAME: [u64; BOARD_SIZE / 8] = frame_masks();
 
