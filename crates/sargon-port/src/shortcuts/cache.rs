@@ -30,10 +30,15 @@
 //! (an attack list overflowing into the pin list: see [`super::Shortcuts`]).
 //!
 //! The table is direct-mapped (a position's slot is its hash; a newer entry replaces an
-//! older one) and emptied at the start of each search, so that a search takes as long as
-//! it takes from a cold start whatever was searched before. Beside the entries it keeps
-//! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
-//! differs tells so without reading the large entry (a cache miss of the processor's).
+//! older one) and, in effect, emptied at the start of each search, so that a search takes
+//! as long as it takes from a cold start whatever was searched before: every key the
+//! table holds carries the number of its search, and an entry of an earlier search
+//! matches no key of this one (after 32,767 searches the numbers come round: an old
+//! entry that then matches holds the same inputs' results, which depend on nothing
+//! else). (Earlier the table kept a compact array of tags beside the
+//! entries and cleared it at each search; the tag's load missed the processor's caches
+//! about as often as the entry's, and the store then missed again. Now the lookup reads
+//! the entry's two cache lines and the store writes to lines the lookup brought in.)
 
 use super::memo::on_board;
 use crate::faithful::state::{Machine, ATKLST, BOARDA, PLISTA, POSK};
@@ -185,44 +190,63 @@ pub(super) struct Entry {
 /// The table, allocated on first use.
 #[derive(Default)]
 pub(crate) struct EvalCache {
-    /// Per slot: the tag of the entry's key ([`Key::hash`] with bit 0 set), or 0 if the
-    /// slot holds no entry of this search.
-    tags: Vec<u64>,
     entries: Vec<Entry>,
+    /// This search's number (1 to 0x7fff, wrapping), kept in the top bits of every key the
+    /// table holds: an entry of an earlier search does not match, so the table need not be
+    /// emptied (its 32 MB written) at each search.
+    search: u64,
     /// Lookups answered from the table in this search (the tests check the cache is used).
     pub hits: u64,
 }
 
-/// Where a key goes in the table: its slot and its tag.
+/// Where a key goes in the table: its slot.
 #[derive(Copy, Clone)]
 pub(crate) struct Place {
     slot: usize,
-    tag: u64,
 }
+
+/// Where [`EvalCache::search`] sits in a key's last word (above the 49 bits of the
+/// position's).
+const SEARCH_SHIFT: u32 = 49;
 
 impl EvalCache {
     /// Forget every entry (a new search starts).
     pub(crate) fn clear(&mut self) {
-        self.tags.fill(0);
+        self.search = self.search % 0x7FFF + 1;
         self.hits = 0;
+    }
+
+    /// This search's number.
+    #[cfg(test)]
+    pub(crate) fn search(&self) -> u64 {
+        self.search
     }
 
     /// The place of `key`.
     #[inline]
     pub(crate) fn place(key: &Key) -> Place {
-        let hash = key.hash();
         Place {
-            slot: (hash >> (64 - BITS)) as usize,
-            tag: hash | 1,
+            slot: (key.hash() >> (64 - BITS)) as usize,
+        }
+    }
+
+    /// `key` as this search keeps it.
+    #[inline]
+    fn stamped(&self, key: &Key) -> Key {
+        Key {
+            ranks: key.ranks,
+            rest: key.rest | self.search << SEARCH_SHIFT,
         }
     }
 
     /// If `key` (at `place`) is in the table, write its results into the machine: true.
     #[inline]
     pub(crate) fn restore(&mut self, m: &mut Machine, key: &Key, place: Place) -> bool {
-        let hit = (self.tags.get(place.slot) == Some(&place.tag))
-            .then(|| &self.entries[place.slot])
-            .filter(|e| e.key == *key)
+        let stamped = self.stamped(key);
+        let hit = self
+            .entries
+            .get(place.slot)
+            .filter(|e| e.key == stamped)
             .map(|e| e.out);
         match hit {
             Some(out) => {
@@ -242,10 +266,9 @@ impl EvalCache {
         }
         let out = Output::of(m);
         if self.entries.is_empty() {
-            self.tags = vec![0; 1 << BITS];
             self.entries = vec![EMPTY; 1 << BITS];
         }
-        self.tags[place.slot] = place.tag;
+        let key = self.stamped(&key);
         self.entries[place.slot] = Entry { key, out };
     }
 }

@@ -79,3 +79,34 @@ fn a_deep_search_finds_its_transpositions_in_the_cache() {
     eprintln!("{hits} of {scorings} scorings from the cache");
     assert!(hits * 11 > scorings, "{hits} of {scorings}");
 }
+
+/// The cache is emptied for each search by the search's number, not by writing the table:
+/// an entry stored in one search answers in that search only, and the numbers run from 1
+/// to 0x7fff and round again, never 0 (the empty slots' keys hold 0 there).
+#[test]
+fn an_entry_answers_in_its_own_search_only() {
+    use super::cache::EvalCache;
+    let mut port = prepared(MIDDLEGAME, 2, Scoring::Shortcuts);
+    let m = &mut port.machine;
+    let mut cache = EvalCache::default();
+    cache.clear();
+    assert_eq!(cache.search(), 1);
+    let key = Key::of(m).expect("cached");
+    let place = EvalCache::place(&key);
+    m.pinfnd();
+    m.points_squares();
+    let scored = m.clone();
+    cache.store(m, key, place);
+    m.mtrl ^= 0x55;
+    assert!(cache.restore(m, &key, place), "found in its search");
+    assert!(
+        m.differences(&scored).is_empty(),
+        "the results written back"
+    );
+    cache.clear();
+    assert!(!cache.restore(m, &key, place), "not found in the next");
+    for _ in 0..0x7FFE {
+        cache.clear();
+    }
+    assert_eq!(cache.search(), 1, "round again after 0x7fff, past 0");
+}
