@@ -8,7 +8,8 @@
 //!
 //! What PINFND and POINTS read (the cache key):
 //!
-//! * the whole board, frame included (a hook may have moved a piece onto the frame);
+//! * the whole board (the squares a1..h8 in the key; a position whose frame a hook has
+//!   broken is not cached);
 //! * the royalty table POSK/POSQ (PINFND starts from it; after a promotion or a capture it
 //!   is not a function of the board);
 //! * COLOR (the side that moved), the to-square of the move at MLPTRJ (POINTS compares each
@@ -24,63 +25,91 @@
 //! writing the kept values leaves the machine exactly as running the routines would:
 //! the tests check that on whole searches, byte for byte.
 //!
-//! Not cached: positions without a white king, more than 10 pins (the pin list then
+//! Not cached: positions without a white king or with a broken frame, more than 10 pins (the pin list then
 //! overflows into the royalty table), and scorings that wrote what an entry cannot hold
 //! (an attack list overflowing into the pin list: see [`super::Shortcuts`]).
 //!
 //! The table is direct-mapped (a position's slot is its hash; a newer entry replaces an
-//! older one) and emptied at the start of each search, so that a search takes as long as
-//! it takes from a cold start whatever was searched before. Beside the entries it keeps
-//! a compact array of tags (the rest of the hash): most lookups miss, and a tag that
-//! differs tells so without reading the large entry (a cache miss of the processor's).
+//! older one) and, in effect, emptied at the start of each search, so that a search takes
+//! as long as it takes from a cold start whatever was searched before: every key the
+//! table holds carries the number of its search, and an entry of an earlier search
+//! matches no key of this one (after 32,767 searches the numbers come round: an old
+//! entry that then matches holds the same inputs' results, which depend on nothing
+//! else). (Earlier the table kept a compact array of tags beside the
+//! entries and cleared it at each search; the tag's load missed the processor's caches
+//! about as often as the entry's, and the store then missed again. Now the lookup reads
+//! the entry's two cache lines and the store writes to lines the lookup brought in.)
 
-use crate::faithful::state::{Machine, ATKLST, PLISTA, POSK};
+use super::memo::on_board;
+use crate::faithful::state::{Machine, ATKLST, BOARDA, PLISTA, POSK};
 use sargon_core::vocab::BOARD_SIZE;
 
-/// log2 of the number of entries (2^16 entries of about 200 bytes: 13 MB).
-const BITS: u32 = 16;
+/// log2 of the number of entries (2^18 entries of 128 bytes: 32 MB; a depth-6 search
+/// scores over a million positions, and 2^16 slots lost many of its transpositions).
+const BITS: u32 = 18;
 
-/// PINFND's and POINTS's inputs.
+/// PINFND's and POINTS's inputs, packed: the board's 8 ranks (a1..h1 first), one word
+/// each, then the royalty table and COLOR, the move's to-square and MOVENO < 7. The
+/// board's frame is not in the key: a position is cached only while the frame is whole
+/// (every byte outside a1..h8 a border byte), which is all the key then leaves out.
 #[derive(Copy, Clone, PartialEq, Eq)]
 pub(crate) struct Key {
-    board: [u8; BOARD_SIZE],
-    royal: [u8; 4],
-    color: u8,
-    to: u8,
-    early: bool,
+    ranks: [u64; 8],
+    rest: u64,
+}
+
+/// `FRAME[w]`: the bytes of the board's word `w` (board indexes 8w..8w+7) outside a1..h8,
+/// 0xff each.
+const FRAME: [u64; BOARD_SIZE / 8] = frame_masks();
+
+const fn frame_masks() -> [u64; BOARD_SIZE / 8] {
+    let mut t = [0u64; BOARD_SIZE / 8];
+    let mut i = 0;
+    while i < BOARD_SIZE {
+        if !on_board(i) {
+            t[i / 8] |= 0xFF << (8 * (i % 8));
+        }
+        i += 1;
+    }
+    t
 }
 
 impl Key {
     /// The key of the position `m` is about to score, or None when it must not be cached
-    /// (no white king: PINFND would not scan, and leave variables as they were).
+    /// (no white king: PINFND would not scan, and leave variables as they were; or a
+    /// broken frame, which a hook can make and the key does not hold).
     #[inline]
     pub(crate) fn of(m: &Machine) -> Option<Key> {
         if m.rd(POSK) == 0 {
             return None;
         }
-        Some(Key {
-            board: m.board_array(),
-            royal: m.bytes(POSK, 4).try_into().expect("4 bytes"),
-            color: m.color,
-            to: m.rd(m.mlptrj.wrapping_add(3)),
-            early: m.moveno < 7,
-        })
+        let board = m.bytes(BOARDA, BOARD_SIZE);
+        let word = |at: usize| u64::from_le_bytes(board[at..at + 8].try_into().expect("8 bytes"));
+        let mut whole = true;
+        for (w, &frame) in FRAME.iter().enumerate() {
+            whole &= word(8 * w) & frame == frame;
+        }
+        if !whole {
+            return None;
+        }
+        let ranks = std::array::from_fn(|r| word(21 + 10 * r));
+        let royal: [u8; 4] = m.bytes(POSK, 4).try_into().expect("4 bytes");
+        let rest = u64::from(u32::from_le_bytes(royal))
+            | u64::from(m.color) << 32
+            | u64::from(m.rd(m.mlptrj.wrapping_add(3))) << 40
+            | u64::from(m.moveno < 7) << 48;
+        Some(Key { ranks, rest })
     }
 
     /// The key's hash: the slot is its top BITS bits.
     fn hash(&self) -> u64 {
-        // FxHash-style: multiply-rotate over the board's 15 words, then the rest.
+        // FxHash-style: multiply-rotate over the words.
         const K: u64 = 0x517c_c1b7_2722_0a95;
         let mut h = 0u64;
-        for w in self.board.chunks_exact(8) {
-            let w = u64::from_le_bytes(w.try_into().expect("8 bytes"));
+        for &w in &self.ranks {
             h = (h.rotate_left(5) ^ w).wrapping_mul(K);
         }
-        let rest = u64::from(u32::from_le_bytes(self.royal))
-            | u64::from(self.color) << 32
-            | u64::from(self.to) << 40
-            | u64::from(self.early) << 48;
-        (h.rotate_left(5) ^ rest).wrapping_mul(K)
+        (h.rotate_left(5) ^ self.rest).wrapping_mul(K)
     }
 }
 
@@ -150,8 +179,10 @@ impl Output {
     }
 }
 
+/// An entry: two of the processor's 64-byte cache lines, no more.
 #[derive(Copy, Clone)]
-struct Entry {
+#[repr(align(64))]
+pub(super) struct Entry {
     key: Key,
     out: Output,
 }
@@ -159,44 +190,63 @@ struct Entry {
 /// The table, allocated on first use.
 #[derive(Default)]
 pub(crate) struct EvalCache {
-    /// Per slot: the tag of the entry's key ([`Key::hash`] with bit 0 set), or 0 if the
-    /// slot holds no entry of this search.
-    tags: Vec<u64>,
     entries: Vec<Entry>,
+    /// This search's number (1 to 0x7fff, wrapping), kept in the top bits of every key the
+    /// table holds: an entry of an earlier search does not match, so the table need not be
+    /// emptied (its 32 MB written) at each search.
+    search: u64,
     /// Lookups answered from the table in this search (the tests check the cache is used).
     pub hits: u64,
 }
 
-/// Where a key goes in the table: its slot and its tag.
+/// Where a key goes in the table: its slot.
 #[derive(Copy, Clone)]
 pub(crate) struct Place {
     slot: usize,
-    tag: u64,
 }
+
+/// Where [`EvalCache::search`] sits in a key's last word (above the 49 bits of the
+/// position's).
+const SEARCH_SHIFT: u32 = 49;
 
 impl EvalCache {
     /// Forget every entry (a new search starts).
     pub(crate) fn clear(&mut self) {
-        self.tags.fill(0);
+        self.search = self.search % 0x7FFF + 1;
         self.hits = 0;
+    }
+
+    /// This search's number.
+    #[cfg(test)]
+    pub(crate) fn search(&self) -> u64 {
+        self.search
     }
 
     /// The place of `key`.
     #[inline]
     pub(crate) fn place(key: &Key) -> Place {
-        let hash = key.hash();
         Place {
-            slot: (hash >> (64 - BITS)) as usize,
-            tag: hash | 1,
+            slot: (key.hash() >> (64 - BITS)) as usize,
+        }
+    }
+
+    /// `key` as this search keeps it.
+    #[inline]
+    fn stamped(&self, key: &Key) -> Key {
+        Key {
+            ranks: key.ranks,
+            rest: key.rest | self.search << SEARCH_SHIFT,
         }
     }
 
     /// If `key` (at `place`) is in the table, write its results into the machine: true.
     #[inline]
     pub(crate) fn restore(&mut self, m: &mut Machine, key: &Key, place: Place) -> bool {
-        let hit = (self.tags.get(place.slot) == Some(&place.tag))
-            .then(|| &self.entries[place.slot])
-            .filter(|e| e.key == *key)
+        let stamped = self.stamped(key);
+        let hit = self
+            .entries
+            .get(place.slot)
+            .filter(|e| e.key == stamped)
             .map(|e| e.out);
         match hit {
             Some(out) => {
@@ -216,21 +266,17 @@ impl EvalCache {
         }
         let out = Output::of(m);
         if self.entries.is_empty() {
-            self.tags = vec![0; 1 << BITS];
             self.entries = vec![EMPTY; 1 << BITS];
         }
-        self.tags[place.slot] = place.tag;
+        let key = self.stamped(&key);
         self.entries[place.slot] = Entry { key, out };
     }
 }
 
 const EMPTY: Entry = Entry {
     key: Key {
-        board: [0; BOARD_SIZE],
-        royal: [0; 4],
-        color: 0,
-        to: 0,
-        early: false,
+        ranks: [0; 8],
+        rest: 0,
     },
     out: Output {
         npins: 0,

@@ -25,6 +25,8 @@
 
 pub(crate) mod cache;
 pub(crate) mod memo;
+#[cfg(test)]
+mod tests;
 mod verify;
 
 pub(crate) use verify::Verified;
@@ -42,6 +44,9 @@ pub(crate) struct Shortcuts {
     /// An attack list has overflowed into the pin list in this search (see the module's
     /// notes): the original's steps only, until the next search.
     spilled: bool,
+    /// Scorings in this search (for tests).
+    #[cfg(test)]
+    scorings: u64,
 }
 
 impl Default for Shortcuts {
@@ -57,6 +62,8 @@ impl Shortcuts {
             memo: Box::default(),
             cache: EvalCache::default(),
             spilled: false,
+            #[cfg(test)]
+            scorings: 0,
         }
     }
 
@@ -64,6 +71,18 @@ impl Shortcuts {
     #[cfg(test)]
     pub(crate) fn cache_hits(&self) -> u64 {
         self.cache.hits
+    }
+
+    /// Scorings (PINFND + POINTS) in this search, with the shortcuts or not.
+    #[cfg(test)]
+    pub(crate) fn scorings(&self) -> u64 {
+        self.scorings
+    }
+
+    /// The memo's counts of squares looked at and worked out again.
+    #[cfg(test)]
+    pub(crate) fn square_counts(&self) -> memo::SquareCounts {
+        self.memo.counts
     }
 
     /// An attack list overflowed into the pin list in this search, and the shortcuts have
@@ -78,19 +97,22 @@ impl Shortcuts {
     /// position was scored before in this search, else PINFND and POINTS's squares with
     /// the memo.
     pub(crate) fn pinfnd_points_squares(&mut self, m: &mut Machine) {
+        #[cfg(test)]
+        {
+            self.scorings += 1;
+        }
         if self.spilled {
             m.pinfnd();
             m.points_squares();
             return;
         }
-        let Some(key) = Key::of(m) else {
-            m.pinfnd();
-            self.points_squares(m);
-            return;
-        };
-        let place = EvalCache::place(&key);
-        if self.cache.restore(m, &key, place) {
-            return;
+        // No key (no white king, or a broken frame): not cached, but the spill is looked
+        // for all the same.
+        let key = Key::of(m).map(|key| (EvalCache::place(&key), key));
+        if let Some((place, key)) = &key {
+            if self.cache.restore(m, key, *place) {
+                return;
+            }
         }
         let first_pin = m.rd(PLISTA);
         m.pinfnd();
@@ -100,7 +122,7 @@ impl Shortcuts {
         if m.npins == 0 && m.rd(PLISTA) != first_pin {
             self.spilled = true;
         }
-        if !self.spilled {
+        if let (false, Some((place, key))) = (self.spilled, key) {
             self.cache.store(m, key, place);
         }
     }
@@ -134,5 +156,9 @@ impl Scorer for Shortcuts {
         self.memo.clear();
         self.cache.clear();
         self.spilled = false;
+        #[cfg(test)]
+        {
+            self.scorings = 0;
+        }
     }
 }

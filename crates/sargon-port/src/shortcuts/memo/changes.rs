@@ -19,6 +19,8 @@ pub(crate) struct Changes {
     pub(super) dirty: [u16; 64],
     /// The squares with dirty parts, one bit each.
     pub(super) dirty_squares: u64,
+    /// The squares whose byte changed, one bit each.
+    pub(super) changed: u64,
 }
 
 /// More changed squares than this and every square is scanned afresh.

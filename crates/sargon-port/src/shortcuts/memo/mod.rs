@@ -59,3 +59,6 @@ mod square;
 mod tables;
 
 pub(crate) use points::PointsMemo;
+#[cfg(test)]
+pub(crate) use points::SquareCounts;
+pub(crate) use tables::on_board;

@@ -44,6 +44,19 @@ pub(crate) struct PointsMemo {
     /// MOVENO < 7 when the development terms were worked out (rooks and queens depend on
     /// it).
     early: bool,
+    /// Squares looked at again, and of those worked out again (for tests).
+    #[cfg(test)]
+    pub(crate) counts: SquareCounts,
+}
+
+/// How many squares [`PointsMemo::points`] looked at again (some scan read a changed
+/// square, or PNCK may judge an attacker otherwise), and how many of those it worked
+/// out again (the others kept their terms), since the memo was made.
+#[cfg(test)]
+#[derive(Copy, Clone, Default, Debug)]
+pub(crate) struct SquareCounts {
+    pub(crate) looked_at: u64,
+    pub(crate) worked_out: u64,
 }
 
 impl Default for PointsMemo {
@@ -66,6 +79,8 @@ impl Default for PointsMemo {
             brdc: 0,
             losses: 0,
             early: false,
+            #[cfg(test)]
+            counts: SquareCounts::default(),
         }
     }
 }
@@ -86,6 +101,7 @@ impl PointsMemo {
             pinned: 0,
             dirty: [0; 64],
             dirty_squares: 0,
+            changed: 0,
         };
         let pins = pin_key(m);
         if pins != self.pins || pins[0] == 0xFF {
@@ -143,10 +159,7 @@ impl PointsMemo {
         for (&q, &knight) in changed[..n].iter().zip(&knight[..n]) {
             let k = index(q).expect("changes on the board");
             self.occ = self.occ & !(1 << k) | u64::from(board[usize::from(q)] != 0) << k;
-            self.mark_readers(q, knight, &mut ch.dirty);
-        }
-        for (k, &d) in ch.dirty.iter().enumerate() {
-            ch.dirty_squares |= u64::from(d != 0) << k;
+            self.mark_readers(q, knight, &mut ch);
         }
         ch
     }
@@ -156,42 +169,39 @@ impl PointsMemo {
     /// knight jumps of the squares a knight's jump away. (Otherwise their ATKSAV calls are
     /// the same; the only other thing they leave is P2/T2, which `PointsMemo::finish`
     /// reads from the board.)
-    pub(super) fn mark_readers(&self, q: u8, knight: bool, dirty: &mut [u16; 64]) {
+    pub(super) fn mark_readers(&self, q: u8, knight: bool, ch: &mut Changes) {
         let Some(q) = index(q) else { return };
-        dirty[q] = ALL_PARTS;
+        ch.dirty[q] = ALL_PARTS;
+        ch.changed |= 1 << q;
+        // The squares with a part marked here, one bit each.
+        let mut marked = 1u64 << q;
         let readers = &READERS[q];
         if knight {
             for &k in readers.knights.iter().take_while(|&&k| k != NONE) {
-                dirty[usize::from(k)] |= KNIGHTS;
+                ch.dirty[usize::from(k)] |= KNIGHTS;
+                marked |= 1 << k;
             }
         }
-        for (line, behind) in readers.lines.iter().enumerate() {
+        for (line, (behind, &len)) in readers.lines.iter().zip(&readers.line_len).enumerate() {
             // Walk back from q: the square at distance `dist` reads q on this line if its
             // scan went that far.
-            for (dist, &k) in (1..).zip(behind.iter().take_while(|&&k| k != NONE)) {
+            for (dist, &k) in (1..).zip(&behind[..usize::from(len)]) {
                 let k = usize::from(k);
                 // (Without a branch: whether the scans went that far is hard to predict.)
-                dirty[k] |= u16::from(self.reach[k][line] >= dist) << line;
+                let reads = self.reach[k][line] >= dist;
+                ch.dirty[k] |= u16::from(reads) << line;
+                marked |= u64::from(reads) << k;
             }
         }
+        ch.dirty_squares |= marked;
     }
 
-    /// PT6X's `clear the attack list, ATTACK` for the square M3 (T1 = 7), redoing only
-    /// what the memo cannot tell: the parts in `dirty` are scanned again, and the ATKSAV
-    /// calls made again if some part finds other attackers or `save_again`. Returns the
-    /// attackers counted for White and for Black (WACT, BACT); the list is in the square's
-    /// memo, not in memory.
-    pub(super) fn attack_square(
-        &mut self,
-        m: &mut Machine,
-        dirty: u16,
-        save_again: bool,
-    ) -> (u8, u8) {
-        let k = index(m.m3).expect("POINTS scans squares on the board");
-        self.last = k;
-        self.valid |= 1 << k;
+    /// The first half of PT6X's ATTACK for square `k` (holding P1) as the memo makes it:
+    /// the parts in `dirty` are scanned again. True if some part found other ATKSAV calls
+    /// than the memo kept.
+    pub(super) fn rescan_square(&mut self, m: &Machine, k: usize, dirty: u16) -> bool {
         let memo = &mut self.squares[k];
-        let mut save_again = save_again;
+        let mut changed = false;
         if dirty != 0 {
             // Scan again what changed: the lines in ATTACK's order (each with its B),
             // then the knight jumps.
@@ -201,12 +211,29 @@ impl PointsMemo {
             while lines != 0 {
                 let line = lines.trailing_zeros() as usize;
                 lines &= lines - 1;
-                save_again |= rescan_line(memo, reach, m, occ, k, line, 16 - line as u8);
+                changed |= rescan_line(memo, reach, m, occ, k, line, 16 - line as u8);
             }
             if dirty & KNIGHTS != 0 {
-                save_again |= rescan_knights(memo, m, k);
+                changed |= rescan_knights(memo, m, k);
             }
         }
+        changed
+    }
+
+    /// The rest of PT6X's `clear the attack list, ATTACK` for square `k` (M3) after
+    /// [`PointsMemo::rescan_square`]: the ATKSAV calls made again if `save_again` (some
+    /// part found other attackers, or PNCK may judge them otherwise). Returns the
+    /// attackers counted for White and for Black (WACT, BACT); the list is in the square's
+    /// memo, not in memory.
+    pub(super) fn attack_square(
+        &mut self,
+        m: &mut Machine,
+        k: usize,
+        save_again: bool,
+    ) -> (u8, u8) {
+        self.last = k;
+        self.valid |= 1 << k;
+        let memo = &mut self.squares[k];
         if save_again {
             // ATKSAV the attackers in order into a cleared list (a copy: the list is
             // written to memory only when XCHNG reads it, see `xchng_square`).
@@ -296,7 +323,8 @@ impl PointsMemo {
             let k = again.trailing_zeros() as usize;
             again &= again - 1;
             let sq = SQUARES[k];
-            let (dirty, save_again) = if fresh >> k & 1 != 0 {
+            let fresh_k = fresh >> k & 1 != 0;
+            let (dirty, save_again) = if fresh_k {
                 (
                     ALL_PARTS,
                     self.valid >> k & 1 == 0 || pins_again >> k & 1 != 0,
@@ -308,10 +336,26 @@ impl PointsMemo {
             m.m3 = sq;
             m.p1 = m.board(sq);
             m.t3 = m.p1 & 7;
+            let save_again = self.rescan_square(m, k, dirty) || save_again;
+            #[cfg(test)]
+            {
+                self.counts.looked_at += 1;
+            }
+            if !save_again && !fresh_k && ch.changed >> k & 1 == 0 {
+                // The same piece with the same attack list (the scans that read a changed
+                // square found the same attackers, judged alike): the square adds what it
+                // added last time, and nothing else it leaves is looked at before the
+                // next square overwrites it.
+                continue;
+            }
+            #[cfg(test)]
+            {
+                self.counts.worked_out += 1;
+            }
             // PT6A..PT6D
             self.set_development(k, m.development(m.p1).unwrap_or(0));
             // PT6X
-            let (wact, bact) = self.attack_square(m, dirty, save_again);
+            let (wact, bact) = self.attack_square(m, k, save_again);
             let control = wact.wrapping_sub(bact);
             self.brdc = self
                 .brdc

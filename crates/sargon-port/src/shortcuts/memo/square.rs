@@ -177,11 +177,9 @@ impl SquareMemo {
     /// Note whether part `i` has ATKSAV calls.
     #[inline(always)]
     pub(super) fn note_saves(&mut self, i: usize) {
-        if self.parts[i].n != 0 {
-            self.with_saves |= 1 << i;
-        } else {
-            self.with_saves &= !(1 << i);
-        }
+        // (Without a branch: whether a line finds attackers is hard to predict.)
+        let has = u16::from(self.parts[i].n != 0);
+        self.with_saves = self.with_saves & !(1 << i) | has << i;
     }
 }
 

@@ -122,6 +122,8 @@ pub(super) const NONE: u8 = 0xFF;
 pub(super) struct Readers {
     pub(super) knights: [u8; 8],
     pub(super) lines: [[u8; 7]; 8],
+    /// How many squares each of `lines` has before its end.
+    pub(super) line_len: [u8; 8],
 }
 
 /// READERS[k]: the [`Readers`] of the memo's place `k`.
@@ -131,6 +133,7 @@ pub(super) const fn readers_table() -> [Readers; 64] {
     let mut t = [Readers {
         knights: [NONE; 8],
         lines: [[NONE; 7]; 8],
+        line_len: [0; 8],
     }; 64];
     let mut k = 0;
     while k < 64 {
@@ -158,6 +161,7 @@ pub(super) const fn readers_table() -> [Readers; 64] {
                 t[k].lines[line][dist] = INDEX[s];
                 dist += 1;
             }
+            t[k].line_len[line] = dist as u8;
             line += 1;
         }
         k += 1;
@@ -166,7 +170,7 @@ pub(super) const fn readers_table() -> [Readers; 64] {
 }
 
 /// Is board index `i` one of a1..h8?
-pub(super) const fn on_board(i: usize) -> bool {
+pub(crate) const fn on_board(i: usize) -> bool {
     i >= 21 && i < 99 && i % 10 >= 1 && i % 10 <= 8
 }
 

@@ -1,0 +1,112 @@
+//! Tests of what the shortcuts save (that they change nothing is `shortcuts_change_nothing`
+//! and the golden traces).
+
+use super::cache::{Entry, Key};
+use crate::faithful::state::BOARDA;
+use crate::{Port, Scoring};
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::hooks::Hooks;
+use sargon_core::position::{parse_position, setup, Book};
+
+const MIDDLEGAME: &str = "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1";
+
+/// A port set up for `fen` (book off) and ready to search to `depth`.
+fn prepared(fen: &str, depth: u8, scoring: Scoring) -> Port {
+    let pos = parse_position(fen).expect("position");
+    let s = setup(&pos, Book::Off).expect("setup");
+    let mut port = Port::with_scoring(scoring);
+    port.prepare(&s, depth, 0, &mut Hooks::new())
+        .expect("prepare");
+    port
+}
+
+/// A square whose scans found the same attackers as last time and whose piece is the same
+/// keeps its terms: of the squares the memo looks at again, a good part is not worked
+/// out again (checked against the original's steps by the verifying scorer).
+#[test]
+fn squares_that_found_the_same_attackers_are_not_worked_out_again() {
+    let pos = parse_position(MIDDLEGAME).expect("position");
+    let s = setup(&pos, Book::Off).expect("setup");
+    let mut port = Port::with_scoring(Scoring::Verified);
+    port.search(&s, &SearchOptions::depth(3), &mut Hooks::new())
+        .expect("search");
+    let counts = port.shortcuts().expect("shortcuts").square_counts();
+    assert!(
+        counts.worked_out * 10 < counts.looked_at * 9,
+        "at least a tenth kept: {counts:?}"
+    );
+}
+
+/// A cache entry (key and results) fits in two 64-byte cache lines: the table's writes,
+/// to a slot no recent access has brought near, touch two lines.
+#[test]
+fn a_cache_entry_is_two_cache_lines() {
+    assert_eq!(std::mem::size_of::<Entry>(), 128);
+    assert_eq!(std::mem::align_of::<Entry>(), 64);
+}
+
+/// The key leaves the board's frame out, so a position whose frame is broken (a hook
+/// can put a piece there) is not cached; one with its frame whole is, and a different
+/// square makes a different key.
+#[test]
+fn the_cache_key_holds_the_squares_and_refuses_a_broken_frame() {
+    let mut port = prepared(MIDDLEGAME, 2, Scoring::Shortcuts);
+    let m = &mut port.machine;
+    let key = Key::of(m).expect("a whole frame is cached");
+    // a1 (board index 21) emptied: another key.
+    let a1 = m.rd(BOARDA + 21);
+    m.wr(BOARDA + 21, a1 ^ 0x01);
+    assert!(Key::of(m).expect("cached") != key);
+    m.wr(BOARDA + 21, a1);
+    assert!(Key::of(m).expect("cached") == key);
+    // The frame byte left of a1 (board index 20) holds a piece: not cached.
+    m.wr(BOARDA + 20, 0x01);
+    assert!(Key::of(m).is_none());
+}
+
+/// The cache has room for a deep search's transpositions: on the benchmark's heaviest
+/// position at depth 5 (111,254 scorings), more than one in eleven come from the cache
+/// (10,386 with 2^18 slots; 2^16 slots lost enough entries to answer 8,854).
+#[test]
+fn a_deep_search_finds_its_transpositions_in_the_cache() {
+    let pos = parse_position(MIDDLEGAME).expect("position");
+    let s = setup(&pos, Book::Off).expect("setup");
+    let mut port = Port::new();
+    port.search(&s, &SearchOptions::depth(5), &mut Hooks::new())
+        .expect("search");
+    let shortcuts = port.shortcuts().expect("shortcuts");
+    let (hits, scorings) = (shortcuts.cache_hits(), shortcuts.scorings());
+    eprintln!("{hits} of {scorings} scorings from the cache");
+    assert!(hits * 11 > scorings, "{hits} of {scorings}");
+}
+
+/// The cache is emptied for each search by the search's number, not by writing the table:
+/// an entry stored in one search answers in that search only, and the numbers run from 1
+/// to 0x7fff and round again, never 0 (the empty slots' keys hold 0 there).
+#[test]
+fn an_entry_answers_in_its_own_search_only() {
+    use super::cache::EvalCache;
+    let mut port = prepared(MIDDLEGAME, 2, Scoring::Shortcuts);
+    let m = &mut port.machine;
+    let mut cache = EvalCache::default();
+    cache.clear();
+    assert_eq!(cache.search(), 1);
+    let key = Key::of(m).expect("cached");
+    let place = EvalCache::place(&key);
+    m.pinfnd();
+    m.points_squares();
+    let scored = m.clone();
+    cache.store(m, key, place);
+    m.mtrl ^= 0x55;
+    assert!(cache.restore(m, &key, place), "found in its search");
+    assert!(
+        m.differences(&scored).is_empty(),
+        "the results written back"
+    );
+    cache.clear();
+    assert!(!cache.restore(m, &key, place), "not found in the next");
+    for _ in 0..0x7FFE {
+        cache.clear();
+    }
+    assert_eq!(cache.search(), 1, "round again after 0x7fff, past 0");
+}
