@@ -50,6 +50,7 @@ mod serve_browser_views;
 #[cfg(feature = "serve")]
 mod serve_engines;
 mod slurm;
+mod step_original;
 mod trace_cache;
 mod tree;
 mod uci;
