@@ -49,6 +49,8 @@ mod serve_browser_game;
 mod serve_browser_views;
 #[cfg(feature = "serve")]
 mod serve_engines;
+#[cfg(feature = "serve")]
+mod serve_step;
 mod slurm;
 mod step_original;
 mod trace_cache;

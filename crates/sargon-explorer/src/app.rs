@@ -25,6 +25,8 @@ pub(crate) struct App {
     pub(crate) engines: Engines,
     /// `Host` values a request may carry.
     pub(crate) hosts: Vec<String>,
+    /// The open stepping sessions (`stepping.rs`).
+    pub(crate) steps: super::stepping::Sessions,
 }
 
 // ---------------------------------------------------------------------------------------

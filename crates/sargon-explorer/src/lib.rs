@@ -35,6 +35,7 @@ use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 
 pub mod api;
+mod api_step;
 #[cfg(test)]
 mod api_tests;
 mod app;
@@ -45,6 +46,7 @@ mod nodes;
 mod page;
 mod search_routes;
 mod searches;
+mod stepping;
 mod views;
 
 use app::{check_host, ApiError, App, Body};
@@ -141,6 +143,7 @@ impl Server {
             searches,
             engines,
             hosts: allowed_hosts(local),
+            steps: stepping::Sessions::new(),
         });
         Ok(Server {
             runtime,
@@ -169,6 +172,7 @@ impl Server {
             ..
         } = self;
         runtime.block_on(async move {
+            tokio::spawn(stepping::close_idle_sessions(app.clone()));
             axum::serve(listener, router(app))
                 .with_graceful_shutdown(async {
                     let _ = tokio::signal::ctrl_c().await;
@@ -231,6 +235,10 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/models", get(views::models_route))
         .route("/api/search/{id}/profile", get(views::profile_route))
         .route("/api/listing/{routine}", get(views::listing_route))
+        .route("/api/step", post(stepping::open_route))
+        .route("/api/step/{id}", get(stepping::state_route))
+        .route("/api/step/{id}/move", post(stepping::move_route))
+        .route("/api/step/{id}/close", post(stepping::close_route))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(middleware::from_fn_with_state(app.clone(), check_host))
         .with_state(app)

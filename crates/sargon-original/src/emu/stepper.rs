@@ -438,6 +438,21 @@ impl Stepper {
         self.run_to(target)
     }
 
+    /// Go to where the `c`-th node is created (its `created` event, counted from 1 in
+    /// the trace's order; 0 or past the last: FNDMOV's entry or return).
+    pub fn to_node(&mut self, c: usize) -> Result<(), SearchError> {
+        let target = match c {
+            0 => self.start,
+            c => self.node_positions().nth(c - 1).unwrap_or(self.end),
+        };
+        self.run_to(target)
+    }
+
+    /// The harness's addresses in the ROM.
+    pub fn symbols(&self) -> &super::Symbols {
+        &self.emu.syms
+    }
+
     /// Go to `position` instructions after FNDMOV's entry (at most its return).
     pub fn to_position(&mut self, position: u64) -> Result<(), SearchError> {
         self.run_to(self.start.saturating_add(position))
