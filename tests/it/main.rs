@@ -46,6 +46,8 @@ mod serve_browser;
 #[cfg(feature = "serve")]
 mod serve_browser_game;
 #[cfg(feature = "serve")]
+mod serve_browser_step;
+#[cfg(feature = "serve")]
 mod serve_browser_views;
 #[cfg(feature = "serve")]
 mod serve_engines;
