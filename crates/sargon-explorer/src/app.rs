@@ -26,7 +26,7 @@ pub(crate) struct App {
     /// `Host` values a request may carry.
     pub(crate) hosts: Vec<String>,
     /// The open stepping sessions (`stepping.rs`).
-    pub(crate) steps: super::stepping::Sessions,
+    pub(crate) steps: super::step_sessions::Sessions,
 }
 
 // ---------------------------------------------------------------------------------------

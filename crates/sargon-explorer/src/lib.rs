@@ -46,6 +46,7 @@ mod nodes;
 mod page;
 mod search_routes;
 mod searches;
+mod step_sessions;
 mod stepping;
 mod views;
 
@@ -143,7 +144,7 @@ impl Server {
             searches,
             engines,
             hosts: allowed_hosts(local),
-            steps: stepping::Sessions::new(),
+            steps: step_sessions::Sessions::new(),
         });
         Ok(Server {
             runtime,

@@ -10,8 +10,8 @@
 //! `SARGON_STEP_IDLE_SECONDS`) is closed, and the page closes its own when it leaves
 //! (`POST /api/step/{id}/close`, sent on `pagehide`).
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,70 +29,7 @@ use super::api::{
     StepVariable,
 };
 use super::app::{finished, get_search, ApiError, App, Body};
-
-/// Sessions open at once.
-pub(crate) const MAX_SESSIONS: usize = 3;
-/// The largest search a session steps through, in events (each event is kept).
-pub(crate) const MAX_EVENTS: u64 = 2_000_000;
-/// How long a session may stand unused before it is closed, unless
-/// `SARGON_STEP_IDLE_SECONDS` says otherwise.
-const IDLE: Duration = Duration::from_secs(300);
-
-/// One page's stepping through one search.
-struct Session {
-    stepper: Stepper,
-    search: u64,
-    depth: u8,
-    note: Option<String>,
-    page: Option<String>,
-    last_used: Instant,
-    /// For each label of the program, the port's functions that cite it.
-    port: BTreeMap<String, Vec<String>>,
-}
-
-/// The open sessions.
-pub(crate) struct Sessions {
-    open: Mutex<HashMap<u64, Arc<Mutex<Session>>>>,
-    next: AtomicU64,
-    idle: Duration,
-}
-
-impl Sessions {
-    pub(crate) fn new() -> Sessions {
-        let idle = std::env::var("SARGON_STEP_IDLE_SECONDS")
-            .ok()
-            .and_then(|s| s.parse::<u64>().ok())
-            .map_or(IDLE, Duration::from_secs);
-        Sessions {
-            open: Mutex::new(HashMap::new()),
-            next: AtomicU64::new(1),
-            idle,
-        }
-    }
-
-    fn table(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<Session>>>> {
-        self.open.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Close the sessions unused for the idle time (a session busy with a move is not
-    /// idle: its lock is held).
-    pub(crate) fn close_idle(&self) {
-        let idle = self.idle;
-        self.table().retain(|_, s| match s.try_lock() {
-            Ok(s) => s.last_used.elapsed() < idle,
-            Err(_) => true,
-        });
-    }
-
-    fn get(&self, id: u64) -> Result<Arc<Mutex<Session>>, ApiError> {
-        self.table().get(&id).cloned().ok_or_else(|| {
-            ApiError::not_found(format!(
-                "no stepping session {id}: it was closed (by its page, or after {} s unused); open another",
-                self.idle.as_secs()
-            ))
-        })
-    }
-}
+use super::step_sessions::{Session, MAX_EVENTS, MAX_SESSIONS};
 
 /// Every few seconds, close the idle sessions.
 pub(crate) async fn close_idle_sessions(app: Arc<App>) {
