@@ -38,6 +38,12 @@ use sargon_core::trace::{Detail, Event, Recorder};
 pub const MAX_SNAPSHOTS: usize = 128;
 /// The first interval between two snapshots, in instructions.
 pub const FIRST_INTERVAL: u64 = 100_000;
+/// Near snapshots: a move that runs more than [`NEAR`] instructions leaves one
+/// [`NEAR`]/2 before its end, so that the steps back from there replay little; the
+/// [`NEAR_SNAPSHOTS`] latest are kept.
+pub const NEAR: u64 = 20_000;
+/// How many near snapshots are kept.
+pub const NEAR_SNAPSHOTS: usize = 8;
 /// The most changed bytes a step reports one by one (the rest are counted).
 pub const MAX_CHANGES: usize = 512;
 
@@ -133,6 +139,8 @@ pub struct Stepper {
     book_random: u8,
     budget: u64,
     snapshots: Vec<Snapshot>,
+    /// Near snapshots, the oldest first.
+    near: Vec<Snapshot>,
     interval: u64,
     events: Vec<Event>,
     /// For each event, the instruction count (since the reset) at which it arose.
@@ -220,6 +228,7 @@ impl Stepper {
             book_random: opts.book_random,
             budget,
             snapshots,
+            near: Vec::new(),
             interval,
             events,
             event_at,
@@ -468,36 +477,56 @@ impl Stepper {
 
     /// Restore snapshot `i` (the changes are left to the caller).
     fn restore(&mut self, i: usize) {
-        let s = &self.snapshots[i];
-        self.emu.machine.mem.copy_from_slice(&s.mem);
-        let Processor::Iz80(cpu) = &mut self.emu.cpu else {
-            unreachable!("a stepper runs on iz80");
-        };
-        cpu.deserialize(&s.cpu)
-            .expect("a snapshot's registers are iz80's own serialisation");
-        self.emu.instructions = s.instructions;
-        self.emu.t_states = s.t_states;
+        load(&mut self.emu, &self.snapshots[i]);
     }
 
-    /// Run from the current point (or from the nearest snapshot before `target`, when
-    /// `target` is behind or a snapshot is nearer) to `target` instructions since the
-    /// reset, noting the bytes changed.
+    /// Run from the current point (or from the nearest snapshot before `target`, kept or
+    /// near, when `target` is behind or a snapshot is nearer) to `target` instructions
+    /// since the reset, noting the bytes changed.
     fn run_to(&mut self, target: u64) -> Result<(), SearchError> {
         let target = target.clamp(self.start, self.end);
         let before = self.emu.machine.mem.clone();
         let here = self.emu.instructions;
         let i = self.snapshots.partition_point(|s| s.instructions <= target) - 1;
-        if target < here || self.snapshots[i].instructions > here {
-            self.restore(i);
-        }
-        let result = if self.emu.instructions < target {
-            let call = fndmov_call(&self.emu, self.budget, self.book_random, true, Some(target));
-            self.emu.call(&call, &mut Hooks::new(), &mut NoObserver)
-        } else {
-            Ok(())
+        let near = (0..self.near.len())
+            .filter(|&k| self.near[k].instructions <= target)
+            .max_by_key(|&k| self.near[k].instructions);
+        let base = match near {
+            Some(k) if self.near[k].instructions > self.snapshots[i].instructions => {
+                &self.near[k]
+            }
+            _ => &self.snapshots[i],
         };
+        if target < here || base.instructions > here {
+            load(&mut self.emu, base);
+        }
+        let mut result = Ok(());
+        if target - self.emu.instructions > NEAR {
+            result = self.run_forward(target - NEAR / 2);
+            if result.is_ok() {
+                if self.near.len() == NEAR_SNAPSHOTS {
+                    self.near.remove(0);
+                }
+                let events = self
+                    .event_at
+                    .partition_point(|&n| n < self.emu.instructions);
+                self.near.push(snapshot(&self.emu, events));
+            }
+        }
+        if result.is_ok() {
+            result = self.run_forward(target);
+        }
         self.note_changes(&before);
         result
+    }
+
+    /// Run on to `target` (at or after the current point).
+    fn run_forward(&mut self, target: u64) -> Result<(), SearchError> {
+        if self.emu.instructions >= target {
+            return Ok(());
+        }
+        let call = fndmov_call(&self.emu, self.budget, self.book_random, true, Some(target));
+        self.emu.call(&call, &mut Hooks::new(), &mut NoObserver)
     }
 
     /// Run to the instruction at `ret` with SP at `sp`: the return of a CALL.
@@ -553,6 +582,18 @@ impl Stepper {
             }
         }
     }
+}
+
+/// Put `s` back into `emu`.
+fn load(emu: &mut Emulator, s: &Snapshot) {
+    emu.machine.mem.copy_from_slice(&s.mem);
+    let Processor::Iz80(cpu) = &mut emu.cpu else {
+        unreachable!("a stepper runs on iz80");
+    };
+    cpu.deserialize(&s.cpu)
+        .expect("a snapshot's registers are iz80's own serialisation");
+    emu.instructions = s.instructions;
+    emu.t_states = s.t_states;
 }
 
 /// The snapshot of `emu` as it stands.
