@@ -35,7 +35,7 @@ use sargon_core::position::Setup;
 use sargon_core::trace::{Detail, Event, Recorder};
 
 /// The most snapshots a stepper keeps (64 KiB each): beyond, every other one goes.
-pub const MAX_SNAPSHOTS: usize = 128;
+pub const MAX_SNAPSHOTS: usize = 256;
 /// The first interval between two snapshots, in instructions.
 pub const FIRST_INTERVAL: u64 = 100_000;
 /// Near snapshots: a move that runs more than [`NEAR`] instructions leaves one
@@ -492,9 +492,7 @@ impl Stepper {
             .filter(|&k| self.near[k].instructions <= target)
             .max_by_key(|&k| self.near[k].instructions);
         let base = match near {
-            Some(k) if self.near[k].instructions > self.snapshots[i].instructions => {
-                &self.near[k]
-            }
+            Some(k) if self.near[k].instructions > self.snapshots[i].instructions => &self.near[k],
             _ => &self.snapshots[i],
         };
         if target < here || base.instructions > here {
