@@ -143,7 +143,9 @@ fn the_original_steps_forward_and_back_over_http() {
 
     // Over the first unconditional CALL after the middle: after it, the stack as before.
     let mut at = to_position(&server, id, s.length / 2);
-    while !(at.instruction.starts_with("CALL ") && !at.instruction.contains(',')) {
+    let unconditional_call =
+        |s: &StepState| s.instruction.starts_with("CALL ") && !s.instruction.contains(',');
+    while !unconditional_call(&at) {
         at = step(&server, id, "instruction", false);
     }
     let over = step(&server, id, "over", false);

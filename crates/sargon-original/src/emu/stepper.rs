@@ -11,7 +11,7 @@
 //! it and run forward. Stepping runs with no hook armed: the recorder only reads, so the
 //! machine goes through the same states without it (the tests check that).
 //!
-//! The run loop is the emulator's own ([`Emulator::call`]) with two additions for the
+//! The run loop is the emulator's own (`Emulator::call`) with two additions for the
 //! stepper: a call can pause at an instruction count and be resumed, and a breakpoint
 //! (a return address and a stack pointer, marked in the hook table) ends a step over a
 //! CALL or out of a routine.
@@ -435,7 +435,7 @@ impl Stepper {
                 let k = self.event_at.partition_point(|&n| n < here);
                 k.checked_sub(1).map(|k| self.event_at[k])
             }
-            Step::Node => self.node_positions().filter(|&n| n < here).last(),
+            Step::Node => self.node_positions().rfind(|&n| n < here),
             _ => here.checked_sub(1),
         };
         self.run_to(target.unwrap_or(self.start).max(self.start))
