@@ -48,12 +48,17 @@ mod serve_browser_game;
 #[cfg(feature = "serve")]
 mod serve_browser_governed;
 #[cfg(feature = "serve")]
+mod serve_browser_step;
+#[cfg(feature = "serve")]
 mod serve_browser_views;
 #[cfg(feature = "serve")]
 mod serve_engines;
 #[cfg(feature = "serve")]
 mod serve_governed;
+#[cfg(feature = "serve")]
+mod serve_step;
 mod slurm;
+mod step_original;
 mod trace_cache;
 mod tree;
 mod uci;

@@ -13,6 +13,8 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+pub use crate::api_step::*;
+
 /// What a refused request gets, with its HTTP status: `{"error": "..."}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ErrorAnswer {

@@ -26,6 +26,8 @@ pub(crate) struct App {
     pub(crate) hosts: Vec<String>,
     /// The kept answers of the views that search again (profile, memory, compare).
     pub(crate) cache: super::cache::Caches,
+    /// The open stepping sessions (`stepping.rs`).
+    pub(crate) steps: super::step_sessions::Sessions,
 }
 
 // ---------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ use sargon_original::emu::Core;
 use sargon_original::rom::RomStore;
 
 pub mod api;
+mod api_step;
 #[cfg(test)]
 mod api_tests;
 mod app;
@@ -50,6 +51,8 @@ mod nodes;
 mod page;
 mod search_routes;
 mod searches;
+mod step_sessions;
+mod stepping;
 mod views;
 
 use app::{check_host, ApiError, App, Body};
@@ -167,6 +170,7 @@ impl Server {
             engines,
             hosts,
             cache: cache::Caches::default(),
+            steps: step_sessions::Sessions::new(),
         });
         Ok(Server {
             runtime,
@@ -195,6 +199,7 @@ impl Server {
             ..
         } = self;
         runtime.block_on(async move {
+            tokio::spawn(stepping::close_idle_sessions(app.clone()));
             axum::serve(listener, router(app))
                 .with_graceful_shutdown(async {
                     let _ = tokio::signal::ctrl_c().await;
@@ -274,6 +279,10 @@ fn router(app: Arc<App>) -> Router {
         .route("/api/models", get(views::models_route))
         .route("/api/search/{id}/profile", get(views::profile_route))
         .route("/api/listing/{routine}", get(views::listing_route))
+        .route("/api/step", post(stepping::open_route))
+        .route("/api/step/{id}", get(stepping::state_route))
+        .route("/api/step/{id}/move", post(stepping::move_route))
+        .route("/api/step/{id}/close", post(stepping::close_route))
         .fallback(|| async { ApiError::not_found("no such page or API route") })
         .layer(middleware::from_fn(guard::json_errors))
         .layer(middleware::from_fn_with_state(app.clone(), check_host))

@@ -32,6 +32,7 @@ const MODULES: &[(&str, &str)] = &[
     ("score.js", include_str!("page/js/score.js")),
     ("search.js", include_str!("page/js/search.js")),
     ("state.js", include_str!("page/js/state.js")),
+    ("step.js", include_str!("page/js/step.js")),
     ("tooltip.js", include_str!("page/js/tooltip.js")),
     ("tree.js", include_str!("page/js/tree.js")),
     ("url.js", include_str!("page/js/url.js")),

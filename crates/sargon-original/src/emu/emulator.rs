@@ -21,6 +21,9 @@ pub(super) const SENTINEL_MARK: u8 = 0xff;
 /// Hook-table value that marks the book's `LD A,R` on a core other than iz80, whose flags
 /// the harness then makes iz80's (`core::Z80::before_refresh_read`).
 pub(super) const REFRESH_MARK: u8 = 0xfe;
+/// Hook-table value of the stepper's breakpoint: a return address it waits for, with
+/// the stack pointer in [`Emulator::break_sp`].
+pub(super) const BREAK_MARK: u8 = 0xfd;
 /// Instructions between two looks at the stop flag (about a millisecond).
 pub(super) const STOP_CHECK_INTERVAL: u64 = 1 << 16;
 
@@ -50,6 +53,11 @@ pub struct Emulator {
     pub(super) coverage: Option<(Coverage, SharedCoverage)>,
     /// In a [`lockstep::Crosscheck`]: the second core every call runs beside iz80.
     pub(super) lockstep: Option<Box<lockstep::Lockstep>>,
+    /// The stack pointer at which the stepper's breakpoint ([`BREAK_MARK`]) stops a call.
+    pub(super) break_sp: Option<u16>,
+    /// With the stepper's first run: set, before each hook fires, to the instructions run
+    /// so far, so that each recorded event knows where it arose.
+    pub(super) event_clock: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
 }
 
 /// The addresses whose image byte some search read before anything overwrote it (as an
@@ -120,6 +128,8 @@ impl Emulator {
             reads: None,
             coverage: None,
             lockstep: None,
+            break_sp: None,
+            event_clock: None,
         })
     }
 

@@ -40,6 +40,7 @@ mod memory;
 mod progress;
 mod run;
 mod search;
+pub mod stepper;
 mod symbols;
 
 pub use self::core::{Core, UnknownCore};
@@ -47,4 +48,5 @@ pub use self::emulator::{Emulator, ImageReads};
 pub use self::machine::Observer;
 pub use self::progress::STALL_LIMIT;
 pub use self::search::MAX_DEPTH;
+pub use self::stepper::{Step, StepError, Stepper};
 pub use self::symbols::{StateSymbols, Symbols, REQUIRED_SYMBOLS};

@@ -1,7 +1,7 @@
 //! The run loop: calling one of Sargon's routines on a core until it returns, firing the hooks.
 
 use super::core::{Processor, Z80};
-use super::emulator::{Emulator, REFRESH_MARK, SENTINEL, SENTINEL_MARK};
+use super::emulator::{Emulator, BREAK_MARK, REFRESH_MARK, SENTINEL, SENTINEL_MARK};
 use super::machine::Observer;
 use super::memory::EmuMemory;
 use super::progress::{self, GaveUp, Progress, PASSED};
@@ -22,6 +22,11 @@ pub(crate) struct Call<'a> {
     pub book_random: u8,
     /// Set to stop the call between chunks of instructions.
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Go on with a call that paused (the stepper) instead of entering the routine afresh.
+    pub resume: bool,
+    /// Pause, without error and before the routine returns, once this many instructions
+    /// have run since the reset (the stepper; `None` for a search).
+    pub pause_at: Option<u64>,
 }
 
 impl<'a> Call<'a> {
@@ -33,6 +38,8 @@ impl<'a> Call<'a> {
             budget,
             book_random: 0,
             stop: None,
+            resume: false,
+            pause_at: None,
         }
     }
 }
@@ -120,9 +127,14 @@ impl Emulator {
             budget,
             book_random,
             stop,
+            resume,
+            pause_at,
         } = call;
-        self.enter(core, addr);
-        let limit = self.instructions.saturating_add(budget);
+        if !resume {
+            self.enter(core, addr);
+        }
+        let budget_limit = self.instructions.saturating_add(budget);
+        let limit = pause_at.map_or(budget_limit, |p| p.min(budget_limit));
         let mut n = self.instructions;
         let mut t_states = self.t_states;
         let mut progress = Progress::start(n, self.longest_gap);
@@ -143,6 +155,11 @@ impl Emulator {
                     }
                     if h == REFRESH_MARK {
                         core.before_refresh_read();
+                    } else if h == BREAK_MARK {
+                        // The stepper's breakpoint: the routine's return to this frame.
+                        if Some(core.sp()) == self.break_sp {
+                            break 'run Ok(());
+                        }
                     } else {
                         progress.reached(n);
                         if h & PASSED == 0 {
@@ -192,6 +209,9 @@ impl Emulator {
             if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
                 break Err(SearchError::Stopped);
             }
+            if pause_at == Some(n) {
+                break Ok(());
+            }
             if n >= limit {
                 break Err(self.runaway(routine, n, pc, GaveUp::Budget));
             }
@@ -216,6 +236,9 @@ impl Emulator {
         hooks: &mut Hooks,
         book_random: u8,
     ) {
+        if let Some(clock) = &self.event_clock {
+            clock.store(self.instructions, std::sync::atomic::Ordering::Relaxed);
+        }
         if point == HookPoint::BookRandom {
             core.set_a(book_random);
             core.after_refresh_read();

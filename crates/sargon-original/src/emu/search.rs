@@ -163,6 +163,8 @@ impl Emulator {
             budget: budget.saturating_sub(self.instructions),
             book_random: opts.book_random,
             stop: opts.stop.as_deref(),
+            resume: false,
+            pause_at: None,
         };
         self.call(&call, hooks, observer)?;
         let bestm = self.machine.word(s.bestm);

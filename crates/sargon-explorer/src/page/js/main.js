@@ -19,6 +19,7 @@ import { humanMove, restoreGame, sargonReplies, searchStopped, setupGame } from 
 import { setupGameView } from "./gameview.js";
 import { offerProfile, setupOriginal } from "./original.js";
 import { setupModels } from "./models.js";
+import { offerStep, setupStep } from "./step.js";
 import { updateUrl } from "./url.js";
 
 // A move on the board: the person's move in a game, else a new position.
@@ -33,6 +34,7 @@ setupSearch((s, selectPath) => {
   buildTree(s, selectPath);
   loadPvSteps();
   offerProfile(s);
+  offerStep(s);
   sargonReplies(s);
 }, searchStopped);
 setupTree();
@@ -46,6 +48,7 @@ setupGame();
 setupGameView();
 setupOriginal();
 setupModels();
+setupStep();
 
 $("back-root").addEventListener("click", () => { if (state.search) select(0); else setPosition(state.posFen, true); });
 $("depth").addEventListener("change", updateUrl);
