@@ -33,6 +33,7 @@ directory per mutant, deleted after, and the real ROM store is only read.
 """
 
 import argparse
+import bisect
 import concurrent.futures
 import hashlib
 import json
@@ -302,7 +303,12 @@ def coverage(sargon, store, name):
     if run.returncode != 0:
         fail(f"`sargon rom coverage` failed: {run.stderr.strip().splitlines()[-1:]}")
     routines, tables, section = [], {}, None
+    gaps = {}
     for line in run.stdout.splitlines():
+        gap = re.match(r"\s+0x([0-9a-f]{4}) \S+\s+(.*)$", line)
+        if gap and section is None:
+            gaps[int(gap.group(1), 16)] = gap.group(2).strip()
+            continue
         if line.startswith("ROUTINE"):
             section = "routines"
             continue
@@ -327,7 +333,23 @@ def coverage(sargon, store, name):
             tables[f[0]] = [k for k in range(size) if k not in unread]
     if not routines:
         fail("`sargon rom coverage` named no routines")
-    return routines, tables
+    return routines, tables, gaps
+
+
+def instruction_starts(sargon, store, name):
+    """The address of every instruction of the image's code, from `sargon listing` (read
+    from the user's image; only the addresses are kept)."""
+    env = dict(os.environ, SARGON_ROMS=str(store))
+    run = subprocess.run([sargon, "listing", "--rom", name], env=env, capture_output=True, text=True)
+    if run.returncode != 0:
+        fail("`sargon listing` failed")
+    return sorted({int(m.group(1), 16) for m in re.finditer(r"^  ([0-9A-F]{4})  ", run.stdout, re.M)})
+
+
+def instruction_at(starts, address):
+    """The start of the instruction holding `address`."""
+    i = bisect.bisect_right(starts, address) - 1
+    return starts[i] if i >= 0 else address
 
 
 def regions(symbols):
@@ -403,7 +425,7 @@ def make_mutants(lines, symbols, routines, tables):
 # ---------------------------------------------------------------- judging one mutant
 
 
-def judge(mutant, lines, original, sargon, name):
+def judge(mutant, lines, original, sargon, name, starts):
     t = time.monotonic()
     record = {k: mutant[k] for k in ("id", "routine", "kind", "line")}
     record["offset"] = mutant.get("offset")
@@ -443,7 +465,7 @@ def judge(mutant, lines, original, sargon, name):
                 record["why"] = "the image changed in more than one instruction"
             else:
                 if record["offset"] is None:
-                    record["offset"] = changed[0] - mutant["start"]
+                    record["offset"] = instruction_at(starts, changed[0]) - mutant["start"]
                 m = re.search(r"^behaviour: (.*)$", out, re.M)
                 if m and m.group(1).startswith("as the known"):
                     record["result"] = "survived"
@@ -469,6 +491,47 @@ def judge(mutant, lines, original, sargon, name):
     return record
 
 
+def confirm(path, mutants, lines, sargon, name, epd, depths):
+    """Each survivor of `path` replayed over the positions of `epd` at `depths` against the
+    port (`sargon diff`): no divergence is half of the evidence that it is equivalent (the
+    other half is an argument from the values that reach it). One JSON line per survivor
+    in PATH.confirm.jsonl, resumable as the campaign is."""
+    by_id = {m["id"]: m for m in mutants}
+    records = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    out = Path(str(path) + ".confirm.jsonl")
+    done = {json.loads(l)["id"] for l in out.read_text().splitlines()} if out.exists() else set()
+    for r in records:
+        if r["result"] != "survived" or r["id"] in done or r["id"] not in by_id:
+            continue
+        t = time.monotonic()
+        work = Path(tempfile.mkdtemp(prefix="sargon-mutant-"))
+        try:
+            m = by_id[r["id"]]
+            i = m["line"] - 1
+            source = work / "sargon-z80.asm"
+            source.write_text("\n".join(lines[:i] + m["new"] + lines[i + 1:]) + "\n", encoding="latin-1")
+            env = dict(os.environ, SARGON_ROMS=str(work / "roms"))
+            subprocess.run([sargon, "rom", "import", str(source), "--name", name, "--accept-different"],
+                           env=env, capture_output=True, check=True)
+            run = subprocess.run(
+                [sargon, "diff", "--rom", name, "--epd", str(epd), "--depths", depths, "--no-book",
+                 "--no-cache", "--keep-going", "--core", "z80emu"],
+                env=env, capture_output=True, text=True,
+            )
+            verdict = {"id": r["id"], "routine": r["routine"], "offset": r["offset"], "kind": r["kind"],
+                       "epd": Path(epd).name, "depths": depths, "diverged": run.returncode != 0,
+                       "summary": next((l for l in reversed(run.stdout.splitlines())
+                                        if l.startswith("positions:")), "")[:200],
+                       "seconds": round(time.monotonic() - t, 1)}
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        with open(out, "a") as f:
+            f.write(json.dumps(verdict) + "\n")
+        print(f"{r['routine']}+{r['offset']} {r['kind']}: "
+              f"{'DIVERGES' if verdict['diverged'] else 'no change'} over {verdict['epd']} at depths {depths} "
+              f"({verdict['seconds']} s)", file=sys.stderr)
+
+
 def summary(path):
     counts = {}
     for line in path.read_text().splitlines() if path.exists() else []:
@@ -479,6 +542,26 @@ def summary(path):
     score = f"{killed}/{tried} killed ({100.0 * killed / tried:.1f}%)" if tried else "nothing judged"
     rest = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()) if k not in ("killed", "survived"))
     return score + (f"; also {rest}" if rest else "")
+
+
+def report(path, mutants, gaps, starts):
+    """The score so far and the survivors, by routine, offset and kind, each with what the
+    import's searches ran at its address (`rom coverage`'s gaps)."""
+    if not path.exists():
+        fail(f"{path} does not exist: run the campaign first")
+    begins = {m["routine"]: m["start"] for m in mutants}
+    records = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    for r in records:
+        # Results of an earlier version named a code mutant by its first changed byte.
+        if r["kind"] != "data+1" and r.get("offset") is not None and r["routine"] in begins:
+            r["offset"] = instruction_at(starts, begins[r["routine"]] + r["offset"]) - begins[r["routine"]]
+    print(f"{summary(path)}, of {len(mutants)} mutants")
+    survivors = sorted((r for r in records if r["result"] == "survived"),
+                       key=lambda r: (r["routine"], r["offset"], r["kind"]))
+    for r in survivors:
+        address = begins.get(r["routine"], 0) + r["offset"]
+        ran = gaps.get(address, "ran both ways" if r["kind"] == "cond" else "ran")
+        print(f"* {r['routine']}+{r['offset']} {r['kind']} (import's searches here: {ran})")
 
 
 def main():
@@ -494,6 +577,13 @@ def main():
     p.add_argument("--list", action="store_true", help="print the mutants as JSON lines, judge none")
     p.add_argument("--mutate-line", metavar="TEXT",
                    help="print the code mutants of one source line as JSON lines (kind, text), nothing else")
+    p.add_argument("--report", action="store_true",
+                   help="the score of --out and its survivors (routine+offset, kind, what the import's "
+                        "searches ran there), for docs/port.md; judge none")
+    p.add_argument("--confirm", metavar="EPD", type=Path,
+                   help="replay each survivor of --out over these positions against the port "
+                        "(sargon diff); verdicts to OUT.confirm.jsonl")
+    p.add_argument("--confirm-depths", default="1-2", help="the depths of --confirm (default 1-2)")
     a = p.parse_args()
     if a.mutate_line is not None:
         s = Statement(a.mutate_line)
@@ -517,7 +607,8 @@ def main():
     lines = (rom / "source.asm").read_text(encoding="latin-1").splitlines()
     symbols = {k.upper(): v for k, v in json.loads((rom / "symbols.json").read_text()).items()}
     original = (rom / "image.bin").read_bytes()
-    routines, tables = coverage(sargon, store, a.name)
+    routines, tables, gaps = coverage(sargon, store, a.name)
+    starts = instruction_starts(sargon, store, a.name)
     mutants = make_mutants(lines, symbols, routines, tables)
     only = {n.upper() for o in (a.only or []) for n in o.split(",")}
     if only:
@@ -527,6 +618,12 @@ def main():
         mutants = [m for m in mutants if m["routine"].upper() in only]
     if a.kind:
         mutants = [m for m in mutants if m["kind"] in a.kind]
+    if a.confirm:
+        confirm(a.out, mutants, lines, sargon, a.name, a.confirm, a.confirm_depths)
+        return
+    if a.report:
+        report(a.out, mutants, gaps, starts)
+        return
     if a.list:
         for m in mutants:
             print(json.dumps({k: m.get(k) for k in ("id", "routine", "offset", "kind", "line")}))
@@ -544,7 +641,7 @@ def main():
     print(f"{len(mutants)} mutants, {judged} already judged, {len(todo)} to judge now", file=sys.stderr)
     lock = threading.Lock()
     with open(a.out, "a") as out, concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
-        futures = [pool.submit(judge, m, lines, original, sargon, a.name) for m in todo]
+        futures = [pool.submit(judge, m, lines, original, sargon, a.name, starts) for m in todo]
         for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
             r = f.result()
             with lock:
