@@ -558,10 +558,17 @@ def report(path, mutants, gaps, starts):
     print(f"{summary(path)}, of {len(mutants)} mutants")
     survivors = sorted((r for r in records if r["result"] == "survived"),
                        key=lambda r: (r["routine"], r["offset"], r["kind"]))
+    confirmed = Path(str(path) + ".confirm.jsonl")
+    verdicts = {}
+    for line in confirmed.read_text().splitlines() if confirmed.exists() else []:
+        v = json.loads(line)
+        verdicts[v["id"]] = (f"{'DIVERGES' if v['diverged'] else 'no change'} over {v['epd']} "
+                             f"at depths {v['depths']}" + (f" ({v['summary']})" if v.get("summary") else ""))
     for r in survivors:
         address = begins.get(r["routine"], 0) + r["offset"]
         ran = gaps.get(address, "ran both ways" if r["kind"] == "cond" else "ran")
-        print(f"* {r['routine']}+{r['offset']} {r['kind']} (import's searches here: {ran})")
+        seen = f"; {verdicts[r['id']]}" if r["id"] in verdicts else ""
+        print(f"* {r['routine']}+{r['offset']} {r['kind']} (import's searches here: {ran}{seen})")
 
 
 def main():
