@@ -647,15 +647,30 @@ def main():
     judged = len(done & {m["id"] for m in mutants})
     print(f"{len(mutants)} mutants, {judged} already judged, {len(todo)} to judge now", file=sys.stderr)
     lock = threading.Lock()
-    with open(a.out, "a") as out, concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
-        futures = [pool.submit(judge, m, lines, original, sargon, a.name, starts) for m in todo]
-        for n, f in enumerate(concurrent.futures.as_completed(futures), 1):
-            r = f.result()
-            with lock:
-                out.write(json.dumps(r) + "\n")
-                out.flush()
-            print(f"[{n}/{len(todo)}] {r['routine']}+{r['offset']} {r['kind']}: {r['result']}"
+    count = [0]
+
+    def judge_and_record(m, out):
+        # Each mutant is written as soon as it is judged, by its worker: an interrupted
+        # campaign keeps every verdict it reached.
+        r = judge(m, lines, original, sargon, a.name, starts)
+        with lock:
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+            count[0] += 1
+            print(f"[{count[0]}/{len(todo)}] {r['routine']}+{r['offset']} {r['kind']}: {r['result']}"
                   f"{' by ' + r['killed_by'] if r.get('killed_by') else ''} ({r['seconds']} s)", file=sys.stderr)
+
+    with open(a.out, "a") as out, concurrent.futures.ThreadPoolExecutor(max(1, a.jobs)) as pool:
+        futures = [pool.submit(judge_and_record, m, out) for m in todo]
+        try:
+            for f in concurrent.futures.as_completed(futures):
+                f.result()
+        except KeyboardInterrupt:
+            # Ctrl-C (or kill -INT): the mutants under way finish and are recorded; a rerun
+            # goes on with the rest.
+            print("interrupted: finishing the mutants under way", file=sys.stderr)
+            for f in futures:
+                f.cancel()
     print(f"{a.out}: {summary(a.out)}")
 
 
