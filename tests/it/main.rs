@@ -32,6 +32,7 @@ mod hooks;
 mod import_loops;
 mod listing;
 mod models;
+mod mutation_campaign;
 mod play;
 mod port;
 mod profile;

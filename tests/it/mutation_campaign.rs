@@ -1,0 +1,212 @@
+//! scripts/mutation-campaign.py: the mutants it makes of known lines (any Z80 line, no ROM
+//! needed), and a few mutants of the user's import judged, resumed, and the real store left
+//! as it was (ROM-gated). The campaign itself is not run here: it takes hours.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::common;
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mutation-campaign.py")
+}
+
+fn has_python(test: &str) -> bool {
+    let ok = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: python3 not installed ({test})");
+    }
+    ok
+}
+
+/// Run the script with `args`; it must succeed. Its standard output.
+fn run(args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(script())
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the script failed: {}", out.status);
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The mutants of one line, as (kind, text with the whitespace squeezed).
+fn mutants_of(line: &str) -> Vec<(String, String)> {
+    json_lines(&run(&["--mutate-line", line]))
+        .iter()
+        .map(|m| {
+            let text = m["text"].as_str().unwrap();
+            (
+                m["kind"].as_str().unwrap().to_string(),
+                text.split_whitespace().collect::<Vec<_>>().join(" "),
+            )
+        })
+        .collect()
+}
+
+fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(k, t)| (k.to_string(), t.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_campaign_makes_the_issues_kinds_of_mutant_on_known_lines() {
+    if !has_python("mutation_campaign::known_lines") {
+        return;
+    }
+    // Conditions inverted on jumps, calls and returns; labels and comments kept.
+    assert_eq!(mutants_of("\tJP\tZ,LOOP"), pairs(&[("cond", "JP NZ,LOOP")]));
+    assert_eq!(
+        mutants_of("LOOP:\tRET\tNC ; back"),
+        pairs(&[("cond", "LOOP: RET C ; back")])
+    );
+    assert_eq!(mutants_of("\tJR\tC,X"), pairs(&[("cond", "JR NC,X")]));
+    assert_eq!(
+        mutants_of("\tCALL\tPE,SUB"),
+        pairs(&[("cond", "CALL PO,SUB")])
+    );
+    // Immediates plus and minus one, within their width, never read as memory.
+    assert_eq!(
+        mutants_of("\tLD\tA,5"),
+        pairs(&[
+            ("imm+1", "LD A,0+(((5)+(1))&0FFH)"),
+            ("imm-1", "LD A,0+(((5)+(-1))&0FFH)")
+        ])
+    );
+    assert_eq!(
+        mutants_of("\tLD\tHL,TABLE+2")[0],
+        (
+            "imm+1".to_string(),
+            "LD HL,0+(((TABLE+2)+(1))&0FFFFH)".to_string()
+        )
+    );
+    assert_eq!(
+        mutants_of("\tLD\t(IX+3),-1")[1],
+        (
+            "imm-1".to_string(),
+            "LD (IX+3),0+(((-1)+(-1))&0FFH)".to_string()
+        )
+    );
+    // INC and DEC swapped; ADD and SUB swapped (8-bit only); SUB n is an immediate too.
+    assert_eq!(mutants_of("\tINC\tHL"), pairs(&[("inc-dec", "DEC HL")]));
+    assert_eq!(
+        mutants_of("\tDEC\t(IX+1)"),
+        pairs(&[("inc-dec", "INC (IX+1)")])
+    );
+    assert_eq!(mutants_of("\tADD\tA,B"), pairs(&[("add-sub", "SUB B")]));
+    assert_eq!(
+        mutants_of("\tSUB\t(HL)"),
+        pairs(&[("add-sub", "ADD A,(HL)")])
+    );
+    let kinds: Vec<String> = mutants_of("\tSUB\t7").into_iter().map(|m| m.0).collect();
+    assert_eq!(kinds, ["add-sub", "imm+1", "imm-1"]);
+    // Nothing to mutate: unconditional flow, memory operands, 16-bit ADD, exchanges.
+    for line in [
+        "\tCALL\tSUB",
+        "\tLD\tA,(IX+3)",
+        "\tLD\tA,B",
+        "\tADD\tHL,DE",
+        "\tEX\tAF,AF'",
+        "\tDJNZ\tX",
+        "; CP 5",
+    ] {
+        assert_eq!(mutants_of(line), [], "{line}");
+    }
+}
+
+#[test]
+fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
+    const TEST: &str = "mutation_campaign::a_few_mutants";
+    if !has_python(TEST) {
+        return;
+    }
+    let Some(rom) = common::rom(TEST) else {
+        return;
+    };
+    let store = sargon_original::rom::RomStore::open(None);
+    let roms = store.dir().to_string_lossy().into_owned();
+    let sargon = env!("CARGO_BIN_EXE_sargon");
+    let meta = store.dir().join(&rom.meta.name).join("rom.json");
+    let before = std::fs::read(&meta).expect("rom.json");
+    let with_rom = |args: &[&str]| {
+        let mut all = vec![
+            "--roms",
+            &roms,
+            "--sargon",
+            sargon,
+            "--name",
+            &rom.meta.name,
+        ];
+        all.extend_from_slice(args);
+        run(&all)
+    };
+
+    // The whole campaign's mutants, of every kind, in the routines a search reaches and the
+    // tables it reads.
+    let all = json_lines(&with_rom(&["--list"]));
+    for kind in ["cond", "imm+1", "imm-1", "inc-dec", "add-sub", "data+1"] {
+        assert!(all.iter().any(|m| m["kind"] == kind), "no {kind} mutant");
+    }
+    let ids: std::collections::BTreeSet<_> = all.iter().map(|m| m["id"].to_string()).collect();
+    assert_eq!(ids.len(), all.len(), "every mutant has its own name");
+    // PVALUE (a value per piece): one mutant per byte, each byte of it once.
+    let values: Vec<&Value> = all.iter().filter(|m| m["routine"] == "PVALUE").collect();
+    let offsets: Vec<i64> = values
+        .iter()
+        .map(|m| m["offset"].as_i64().unwrap())
+        .collect();
+    assert_eq!(offsets, (0..7).collect::<Vec<_>>());
+    assert!(values.iter().all(|m| m["kind"] == "data+1"));
+
+    // A piece worth one more point plays differently: killed, by a search named.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results.jsonl");
+    let out = out.to_str().unwrap();
+    let said = with_rom(&["--out", out, "--only", "PVALUE", "--limit", "1"]);
+    assert!(said.contains("1/1 killed"), "{said}");
+    // Run again: the judged mutant is skipped, the next one judged.
+    with_rom(&["--out", out, "--only", "PVALUE", "--limit", "1"]);
+    let judged = json_lines(&std::fs::read_to_string(out).unwrap());
+    assert_eq!(judged.len(), 2);
+    assert_ne!(judged[0]["id"], judged[1]["id"]);
+    for r in &judged {
+        assert_eq!(r["routine"], "PVALUE");
+        assert_eq!(r["result"], "killed", "{r}");
+        assert!(
+            r["killed_by"].as_str().is_some_and(|s| !s.is_empty()),
+            "{r}"
+        );
+    }
+    // A code mutant: its offset is where its image changed, within its routine.
+    with_rom(&[
+        "--out", out, "--only", "ATTACK", "--kind", "cond", "--limit", "1",
+    ]);
+    let judged = json_lines(&std::fs::read_to_string(out).unwrap());
+    let code = &judged[2];
+    assert_eq!(
+        (&code["routine"], &code["kind"]),
+        (&"ATTACK".into(), &"cond".into())
+    );
+    assert!(code["offset"].as_i64().is_some_and(|o| o > 0), "{code}");
+    assert!(
+        ["killed", "survived"].contains(&code["result"].as_str().unwrap()),
+        "{code}"
+    );
+
+    // The real store is only read.
+    assert_eq!(std::fs::read(&meta).unwrap(), before, "rom.json changed");
+}
