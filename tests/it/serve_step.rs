@@ -18,27 +18,12 @@ const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQ
 /// A server whose stepping sessions close after `idle` seconds unused, or `None` (after the
 /// skip line) where it has no ROM.
 fn server(test: &str, idle: Option<u64>) -> Option<Server> {
-    use std::io::BufRead;
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"));
-    command.args(["serve", "--port", "0"]);
-    if let Some(idle) = idle {
-        command.env("SARGON_STEP_IDLE_SECONDS", idle.to_string());
-    }
-    let mut child = command
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("sargon serve starts");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port = line
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("http://127.0.0.1:"))
-        .and_then(|w| w.trim_end_matches('/').parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"));
-    let server = Server { child, port };
+    let idle = idle.map(|s| s.to_string());
+    let env: Vec<(&str, &str)> = idle
+        .iter()
+        .map(|s| ("SARGON_STEP_IDLE_SECONDS", s.as_str()))
+        .collect();
+    let server = Server::start_with_env(&[], &env);
     let (_, engines): (u16, EnginesAnswer) = server.get("/api/engines");
     if !engines.emulator.available {
         common::skip_for_want_of_rom(test, "the server has no ROM");

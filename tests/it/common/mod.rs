@@ -150,10 +150,16 @@ pub mod golden;
 /// `sargon serve --port 0 ARGS`, started; the child (stdout read past its first line) and
 /// the address it printed (`http://127.0.0.1:PORT/`).
 pub fn start_serve(args: &[&str]) -> (std::process::Child, String) {
+    start_serve_with_env(args, &[])
+}
+
+/// [`start_serve`] with environment variables set for the server.
+pub fn start_serve_with_env(args: &[&str], env: &[(&str, &str)]) -> (std::process::Child, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sargon"))
         .args(["serve", "--port", "0"])
         .args(args)
+        .envs(env.iter().copied())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()

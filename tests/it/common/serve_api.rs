@@ -29,7 +29,12 @@ pub struct Server {
 
 impl Server {
     pub fn start(extra: &[&str]) -> Server {
-        let (child, url) = super::start_serve(extra);
+        Server::start_with_env(extra, &[])
+    }
+
+    /// [`Server::start`] with environment variables set for the server.
+    pub fn start_with_env(extra: &[&str], env: &[(&str, &str)]) -> Server {
+        let (child, url) = super::start_serve_with_env(extra, env);
         let port = url
             .trim_start_matches("http://127.0.0.1:")
             .trim_end_matches('/')
