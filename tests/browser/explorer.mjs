@@ -237,6 +237,10 @@ try {
   await page.waitForFunction((n) => document.getElementById("engine-name")?.textContent === n, execName, { timeout: 60000 });
   assert.equal(await page.textContent("#best-move"), best);
   assert.deepEqual((await page.textContent("#pv-san")).split(" "), pvSan);
+  // The tree's rows come after the result (the root's children are asked for): wait for
+  // them, then compare.
+  await page.waitForFunction((n) => document.querySelectorAll('.node[role="treeitem"]').length >= n, rootRows, { timeout: 30000 })
+    .catch(() => {});
   const execRows = await page.$$eval('.node[role="treeitem"]', (rows) => rows.length);
   assert.equal(execRows, rootRows);
   const execId = (await (await started).json()).id;
