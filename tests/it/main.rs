@@ -21,6 +21,7 @@ mod diff_causes;
 mod diff_exec;
 mod diff_plan;
 mod diff_state;
+mod doctest_coverage;
 mod emulator;
 mod epd;
 mod exec_edges;

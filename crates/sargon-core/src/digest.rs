@@ -41,11 +41,31 @@ pub struct DigestBuilder {
 
 impl DigestBuilder {
     /// An empty digest.
+    ///
+    /// ```
+    /// use sargon_core::digest::DigestBuilder;
+    /// let d = DigestBuilder::new().finish();
+    /// assert!(d.counts.values().all(|&n| n == 0)); // every kind listed, none seen
+    /// // SHA-256 of nothing.
+    /// assert!(d.sha256.starts_with("e3b0c442"));
+    /// ```
     pub fn new() -> Self {
         DigestBuilder::default()
     }
 
     /// Count and hash one event.
+    ///
+    /// ```
+    /// use sargon_core::digest::DigestBuilder;
+    /// use sargon_core::Event;
+    /// let (mut once, mut twice) = (DigestBuilder::new(), DigestBuilder::new());
+    /// once.add(&Event::Ascend { ply: 1 });
+    /// twice.add(&Event::Ascend { ply: 1 });
+    /// twice.add(&Event::Ascend { ply: 1 });
+    /// let (once, twice) = (once.finish(), twice.finish());
+    /// assert_eq!((once.counts["ascend"], twice.counts["ascend"]), (1, 2));
+    /// assert_ne!(once.sha256, twice.sha256);
+    /// ```
     pub fn add(&mut self, e: &Event) {
         *self.counts.entry(e.kind()).or_default() += 1;
         self.line.clear();
@@ -54,6 +74,16 @@ impl DigestBuilder {
     }
 
     /// The digest of the events added.
+    ///
+    /// ```
+    /// use sargon_core::digest::DigestBuilder;
+    /// use sargon_core::Event;
+    /// let mut digest = DigestBuilder::new();
+    /// digest.add(&Event::Ascend { ply: 2 });
+    /// let d = digest.finish();
+    /// assert_eq!(d.to_string().lines().last(), Some(format!("sha256 {}", d.sha256).as_str()));
+    /// assert!(d.to_string().contains("count ascend 1\n"));
+    /// ```
     pub fn finish(self) -> Digest {
         let mut counts = self.counts;
         for k in KINDS {

@@ -9,6 +9,8 @@
 #![warn(unreachable_pub)]
 pub mod asm;
 pub mod coverage;
+#[doc(hidden)]
+pub mod doc_rom;
 pub mod emu;
 pub mod listing;
 pub mod profile;

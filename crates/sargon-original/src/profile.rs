@@ -267,12 +267,11 @@ impl Observer for Profiler {
 
 /// Profile one search of `setup` on `emulator`.
 ///
-/// ```no_run
+/// ```
 /// use sargon_core::{parse_position, setup, Book, SearchOptions};
 /// use sargon_original::{profile::profile_search, Emulator};
-/// # let store = sargon_original::rom::RomStore::open(None);
-/// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-/// let rom = store.load(None)?;
+/// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+/// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
 /// let mut emulator = Emulator::new(rom)?;
 /// let start = setup(&parse_position("startpos")?, Book::Off)?;
 /// let (profile, outcome) = profile_search(&mut emulator, &start, &SearchOptions::depth(2))?;

@@ -35,7 +35,7 @@ impl EngineCost {
 
 /// CPU time used so far by the calling thread.
 #[cfg(unix)]
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
@@ -47,11 +47,21 @@ pub fn thread_cpu_time() -> Option<Duration> {
 
 /// CPU time used so far by the calling thread (not measured on this platform).
 #[cfg(not(unix))]
-pub fn thread_cpu_time() -> Option<Duration> {
+pub(crate) fn thread_cpu_time() -> Option<Duration> {
     None
 }
 
 /// The CPU time the calling thread spends in `work`.
+///
+/// ```
+/// use sargon_referee::cost::cpu_timed;
+/// // Sleeping takes time but no CPU; counting does.
+/// let ((), asleep) = cpu_timed(|| std::thread::sleep(std::time::Duration::from_millis(50)));
+/// let (sum, busy) = cpu_timed(|| (0..20_000_000u64).map(std::hint::black_box).sum::<u64>());
+/// assert_eq!(sum, 19_999_999 * 10_000_000);
+/// # #[cfg(unix)]
+/// assert!(asleep.unwrap() < busy.unwrap());
+/// ```
 pub fn cpu_timed<T>(work: impl FnOnce() -> T) -> (T, Option<Duration>) {
     let before = thread_cpu_time();
     let value = work();

@@ -161,6 +161,27 @@ impl<'a> Hooks<'a> {
     /// Run every hook that wants `point`, showing it the engine's `memory` and `registers`;
     /// returns the registers as the hooks left them. Engines call this only when
     /// [`Hooks::mask`] contains the point.
+    ///
+    /// ```
+    /// use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks, Registers};
+    /// use sargon_core::Score;
+    /// # mod toy { use sargon_core::hooks::{Pointer, SargonMemory, Table, Var}; pub struct Toy;
+    /// # impl SargonMemory for Toy {
+    /// #     fn var(&self, _: Var) -> u8 { 1 }
+    /// #     fn pointer(&self, _: Pointer) -> u16 { 0x100 }
+    /// #     fn table(&self, _: Table) -> u16 { 0x200 }
+    /// #     // MLPTRI (0x100) links to one move, e2-e4 at 0x110, whose link ends the list.
+    /// #     fn peek(&self, addr: u16) -> u8 { match addr { 0x100 => 0x10, 0x101 => 0x01, 0x112 => 35, 0x113 => 55, _ => 0 } }
+    /// # } } use toy::Toy;
+    /// // `Toy`: an engine's memory. A hook raises the score `alphabeta` compares.
+    /// let mut hook = FnHook::new(&[HookPoint::AlphaBeta], |e| {
+    ///     if let HookEvent::AlphaBeta(v) = e { v.set_score(Score(v.score().0 + 1)) }
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let regs = hooks.fire(HookPoint::AlphaBeta, &Toy, Registers { a: 0x40, b: 7 });
+    /// assert_eq!(regs, Registers { a: 0x41, b: 7 });
+    /// ```
     pub fn fire(
         &mut self,
         point: HookPoint,
@@ -172,6 +193,27 @@ impl<'a> Hooks<'a> {
 
     /// [`Hooks::fire`], with the move-list links the hooks asked for, which the engine
     /// writes (in order) before it goes on.
+    ///
+    /// ```
+    /// use sargon_core::hooks::{FnHook, HookEvent, HookPoint, Hooks, LinkWrite, Registers};
+    /// # mod toy { use sargon_core::hooks::{Pointer, SargonMemory, Table, Var}; pub struct Toy;
+    /// # impl SargonMemory for Toy {
+    /// #     fn var(&self, _: Var) -> u8 { 1 }
+    /// #     fn pointer(&self, _: Pointer) -> u16 { 0x100 }
+    /// #     fn table(&self, _: Table) -> u16 { 0x200 }
+    /// #     // MLPTRI (0x100) links to one move, e2-e4 at 0x110, whose link ends the list.
+    /// #     fn peek(&self, addr: u16) -> u8 { match addr { 0x100 => 0x10, 0x101 => 0x01, 0x112 => 35, 0x113 => 55, _ => 0 } }
+    /// # } } use toy::Toy;
+    /// // `Toy`: an engine's memory with one move in the list, e2-e4. A hook takes it out.
+    /// let mut hook = FnHook::new(&[HookPoint::MovegenDone], |e| {
+    ///     if let HookEvent::MovegenDone(v) = e { v.keep_out(|m| m.uci() == "e2e4"); }
+    /// });
+    /// let mut hooks = Hooks::new();
+    /// hooks.add(&mut hook);
+    /// let fired = hooks.fire_all(HookPoint::MovegenDone, &Toy, Registers::default());
+    /// // MLPTRI's link now skips the move: the list is empty.
+    /// assert_eq!(fired.link_writes, [LinkWrite { at: 0x100, value: 0 }]);
+    /// ```
     pub fn fire_all(
         &mut self,
         point: HookPoint,

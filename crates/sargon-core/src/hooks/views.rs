@@ -439,6 +439,21 @@ impl<'a> AlphaBeta<'a> {
     }
 
     /// Replace the score: the comparison, and what is negated and tested next, use it.
+    ///
+    /// ```
+    /// use sargon_core::{Book, FnHook, HookEvent, HookPoint, Score};
+    /// # fn search(h: &mut dyn sargon_core::Hook, d: u8, b: sargon_core::Book) -> Result<sargon_core::SearchOutcome, Box<dyn std::error::Error>> { use sargon_core::Engine; let mut hooks = sargon_core::Hooks::new(); hooks.add(h); Ok(sargon_port::Port::new().search(&sargon_core::setup(&shakmaty::Chess::default(), b)?, &sargon_core::SearchOptions::depth(d), &mut hooks)?) }
+    /// // `search(hook, depth, book)`: the port searches the initial position with `hook`.
+    /// let plain = search(&mut FnHook::new(&[], |_| {}), 2, Book::Off)?;
+    /// // Every reply at ply 2 scores 0x90: so does the root.
+    /// let mut hook = FnHook::new(&[HookPoint::AlphaBeta], |e| {
+    ///     if let HookEvent::AlphaBeta(v) = e { if v.search().ply() == 2 { v.set_score(Score(0x90)) } }
+    /// });
+    /// let found = search(&mut hook, 2, Book::Off)?;
+    /// drop(hook);
+    /// assert_eq!((plain.root_score == Score(0x90), found.root_score), (false, Score(0x90)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set_score(&mut self, score: Score) {
         self.score = score;
     }

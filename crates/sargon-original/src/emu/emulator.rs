@@ -139,13 +139,12 @@ impl Emulator {
     /// tell the bytes the search depends on from those it never reads. Costs one test per
     /// memory access while on.
     ///
-    /// ```no_run
+    /// ```
     /// use std::sync::{Arc, Mutex};
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut emulator = Emulator::new(rom)?;
     /// let reads = Arc::new(Mutex::new(vec![false; 0x10000]));
     /// emulator.track_reads(reads.clone());
@@ -164,13 +163,12 @@ impl Emulator {
     /// set-up included) executed and which way each conditional one went: what `sargon rom
     /// coverage` reports. Costs a table lookup per instruction while on.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::coverage::SharedCoverage;
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut emulator = Emulator::new(rom)?;
     /// let executed = SharedCoverage::default();
     /// emulator.track_coverage(executed.clone());
@@ -208,11 +206,10 @@ impl Emulator {
 
     /// The Z80 core the calls run on.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_original::{emu::Core, Emulator};
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// assert_eq!(Emulator::new(rom.clone())?.core(), Core::Iz80);
     /// assert_eq!(Emulator::with_core(rom, Core::Z80emu)?.core(), Core::Z80emu);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -223,11 +220,10 @@ impl Emulator {
 
     /// The ROM loaded.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let sha = rom.meta.image_sha256.clone();
     /// assert_eq!(Emulator::new(rom)?.rom().meta.image_sha256, sha);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -238,11 +234,10 @@ impl Emulator {
 
     /// The harness's addresses in the ROM.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let fndmov = rom.symbol("FNDMOV")?;
     /// assert_eq!(Emulator::new(rom)?.symbols().fndmov, fndmov);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -255,12 +250,11 @@ impl Emulator {
     /// original's uninitialised-pointer write corrupts M3 and the search goes wrong: kept
     /// switchable so the failure can be shown (see `docs/emulator.md`).
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// let opts = SearchOptions::depth(2);
     /// let mut fixed = Emulator::new(rom.clone())?;
@@ -279,12 +273,11 @@ impl Emulator {
     /// Changing it must change nothing but how soon a stop is noticed; the tests run
     /// with 1 to prove that.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// let mut often = Emulator::new(rom.clone())?;
     /// often.set_stop_check_interval(1);
@@ -299,12 +292,11 @@ impl Emulator {
 
     /// The emulated memory (after the last search).
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let plymax = rom.symbol("PLYMAX")? as usize;
     /// let mut emulator = Emulator::new(rom)?;
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
@@ -373,12 +365,11 @@ impl Emulator {
 
     /// Instructions executed since the last reset.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut emulator = Emulator::new(rom)?;
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// let found = emulator.search(&start, &SearchOptions::depth(1), &mut Hooks::new())?;
@@ -394,12 +385,11 @@ impl Emulator {
     /// without reaching a hook point, from a call's start or to its return: what the
     /// progress check ([`STALL_LIMIT`](super::progress::STALL_LIMIT)) must stay far above.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::{emu::STALL_LIMIT, Emulator};
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut emulator = Emulator::new(rom)?;
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// emulator.search(&start, &SearchOptions::depth(2), &mut Hooks::new())?;
@@ -413,12 +403,11 @@ impl Emulator {
     /// Documented T-states (Zilog's manual) of the instructions executed since the last
     /// reset.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Engine, Hooks, SearchOptions};
     /// use sargon_original::Emulator;
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut emulator = Emulator::new(rom)?;
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// let found = emulator.search(&start, &SearchOptions::depth(1), &mut Hooks::new())?;

@@ -13,6 +13,27 @@ pub trait Observer {
     const ACTIVE: bool = true;
     /// The instruction at `pc` has executed, taking `t_states` by `iz80`'s count (not the
     /// documented one); `cpu` and `mem` show the state after it.
+    ///
+    /// ```
+    /// use sargon_core::{parse_position, setup, Book, Hooks, SearchOptions};
+    /// use sargon_original::{emu::Observer, Emulator};
+    ///
+    /// /// Where each instruction was.
+    /// struct Trail(Vec<u16>);
+    /// impl Observer for Trail {
+    ///     fn executed(&mut self, pc: u16, _t_states: u32, _cpu: &iz80::Cpu, _mem: &[u8]) {
+    ///         self.0.push(pc);
+    ///     }
+    /// }
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
+    /// let mut emulator = Emulator::new(rom)?;
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let mut trail = Trail(Vec::new());
+    /// emulator.search_observed(&start, &SearchOptions::depth(1), &mut Hooks::new(), &mut trail)?;
+    /// assert_eq!(trail.0.first(), Some(&emulator.symbols().fndmov)); // FNDMOV's first
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn executed(&mut self, pc: u16, t_states: u32, cpu: &Cpu, mem: &[u8]);
 }
 

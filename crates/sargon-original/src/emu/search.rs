@@ -101,7 +101,7 @@ impl Emulator {
     /// A search whose FNDMOV call reports every instruction to `observer` (profiling).
     /// The set-up before it (ROYALT, a replayed move) is not observed.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book, Hooks, SearchOptions};
     /// use sargon_original::emu::Observer;
     /// use sargon_original::Emulator;
@@ -113,9 +113,8 @@ impl Emulator {
     ///         self.0 += 1;
     ///     }
     /// }
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut emulator = Emulator::new(rom)?;
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// let mut count = Count(0);

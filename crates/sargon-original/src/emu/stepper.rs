@@ -19,8 +19,6 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use iz80::{Reg16, Reg8};
-
 use super::core::{Processor, Z80};
 use super::emulator::{Emulator, BREAK_MARK, SENTINEL};
 use super::machine::NoObserver;
@@ -33,6 +31,8 @@ use sargon_core::engine::{SearchError, SearchOptions};
 use sargon_core::hooks::Hooks;
 use sargon_core::position::Setup;
 use sargon_core::trace::{Detail, Event, Recorder};
+
+mod view;
 
 /// The most snapshots a stepper keeps (64 KiB each): beyond, every other one goes.
 pub const MAX_SNAPSHOTS: usize = 256;
@@ -133,6 +133,9 @@ pub struct Frame {
 }
 
 /// A stepping session's search: the machine, where it is, and the recorded events.
+///
+/// The examples of its methods step through `stepper`: the imported Sargon's search of the
+/// initial position at depth 1 (`sargon rom import`; without a ROM they end at once).
 pub struct Stepper {
     emu: Emulator,
     program: Program,
@@ -152,14 +155,21 @@ pub struct Stepper {
     changed: usize,
 }
 
-fn word(mem: &[u8], addr: u16) -> u16 {
-    u16::from_le_bytes([mem[addr as usize], mem[addr.wrapping_add(1) as usize]])
-}
-
 impl Stepper {
     /// Run the search of `setup` at `opts`'s depth and book byte once, recording its
     /// events and keeping snapshots; the stepper then stands at FNDMOV's first
     /// instruction. The calls run on iz80, whatever core the caller uses elsewhere.
+    ///
+    /// ```
+    /// use sargon_core::{engine::SearchOptions, parse_position, setup, Book};
+    /// use sargon_original::emu::Stepper;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
+    /// let start = setup(&parse_position("startpos")?, Book::Off)?;
+    /// let stepper = Stepper::open(rom, &start, &SearchOptions::depth(2))?;
+    /// assert_eq!((stepper.position(), stepper.events_here().start), (0, 0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(rom: Rom, setup: &Setup, opts: &SearchOptions) -> Result<Stepper, StepError> {
         let mut emu = Emulator::new(rom)?;
         let program = Program::of_rom(&emu.rom);
@@ -241,158 +251,17 @@ impl Stepper {
         Ok(stepper)
     }
 
-    /// The search's events, the result last: the same as the recorded trace's.
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
-    /// Where each event arises: instructions since FNDMOV's entry.
-    pub fn event_positions(&self) -> Vec<u64> {
-        self.event_at.iter().map(|n| n - self.start).collect()
-    }
-
-    /// Instructions run since FNDMOV's entry.
-    pub fn position(&self) -> u64 {
-        self.emu.instructions - self.start
-    }
-
-    /// FNDMOV's instructions: the position at its return, where stepping ends.
-    pub fn length(&self) -> u64 {
-        self.end - self.start
-    }
-
-    /// Whether FNDMOV has returned.
-    pub fn finished(&self) -> bool {
-        self.emu.instructions >= self.end
-    }
-
-    /// Instructions between two snapshots now (it doubles when they are thinned).
-    pub fn interval(&self) -> u64 {
-        self.interval
-    }
-
-    /// Each snapshot kept: its position (instructions since FNDMOV's entry) and the
-    /// events arisen before it.
-    pub fn snapshots(&self) -> Vec<(u64, usize)> {
-        self.snapshots
-            .iter()
-            .map(|s| (s.instructions - self.start, s.events))
-            .collect()
-    }
-
-    /// Snapshots kept, and the bytes they hold.
-    pub fn snapshot_bytes(&self) -> (usize, usize) {
-        let bytes = self
-            .snapshots
-            .iter()
-            .map(|s| s.mem.len() + s.cpu.len())
-            .sum();
-        (self.snapshots.len(), bytes)
-    }
-
-    /// Events that arose before the current position.
-    pub fn events_before(&self) -> usize {
-        self.event_at
-            .partition_point(|&n| n < self.emu.instructions)
-    }
-
-    /// The events arising at the current position (before its instruction executes).
-    pub fn events_here(&self) -> std::ops::Range<usize> {
-        let first = self.events_before();
-        let last = self
-            .event_at
-            .partition_point(|&n| n <= self.emu.instructions);
-        first..last
-    }
-
-    /// The 64 KiB as they stand.
-    pub fn memory(&self) -> &[u8] {
-        &self.emu.machine.mem
-    }
-
-    /// The bytes the last move changed (at most [`MAX_CHANGES`]) and how many it changed.
-    pub fn changes(&self) -> (&[Change], usize) {
-        (&self.changes, self.changed)
-    }
-
-    /// The program (routines and symbols) of the ROM.
-    pub fn program(&self) -> &Program {
-        &self.program
-    }
-
-    /// The registers as they stand.
-    pub fn registers(&self) -> Registers {
-        let Processor::Iz80(cpu) = &self.emu.cpu else {
-            unreachable!("a stepper runs on iz80");
-        };
-        let r = cpu.immutable_registers();
-        Registers {
-            a: r.a(),
-            f: r.get8(Reg8::F),
-            bc: r.get16(Reg16::BC),
-            de: r.get16(Reg16::DE),
-            hl: r.get16(Reg16::HL),
-            ix: r.get16(Reg16::IX),
-            iy: r.get16(Reg16::IY),
-            sp: r.get16(Reg16::SP),
-            pc: r.pc(),
-        }
-    }
-
-    /// The instruction at PC, as the listing writes it.
-    pub fn instruction(&self) -> String {
-        decode(&self.emu.machine.mem, self.emu.pc()).text()
-    }
-
-    /// The routines called and not yet returned from, outermost first, read off the Z80
-    /// stack: each word between SP and the top of Sargon's stack that is the address
-    /// after a CALL in the program. A pushed value that happens to look like one would
-    /// show as a frame too; Sargon's pushes are board indexes and pointers into its
-    /// data, which never do in the searches the tests step through.
-    pub fn call_stack(&self) -> Vec<Frame> {
-        let mem = &self.emu.machine.mem;
-        let top = self.emu.syms.stack.wrapping_sub(2);
-        let mut frames = Vec::new();
-        let mut slot = self.registers().sp;
-        while slot < top {
-            let ret = word(mem, slot);
-            if let Some(frame) = self.frame_for(slot, ret) {
-                frames.push(frame);
-            }
-            slot = slot.wrapping_add(2);
-        }
-        frames.reverse();
-        frames
-    }
-
-    fn frame_for(&self, slot: u16, ret: u16) -> Option<Frame> {
-        let call_at = ret.checked_sub(3)?;
-        if u32::from(ret) >= self.program.end || call_at < self.program.start {
-            return None;
-        }
-        let ins = decode(&self.emu.machine.mem, call_at);
-        let (Flow::Call(target) | Flow::CondCall(target)) = ins.flow else {
-            return None;
-        };
-        if ins.next() != ret {
-            return None;
-        }
-        let name = |a: u16| {
-            self.program
-                .routine_at(a)
-                .map(|(_, n)| n.to_string())
-                .unwrap_or_else(|| format!("{a:04X}H"))
-        };
-        Some(Frame {
-            routine: name(target),
-            call_at,
-            caller: name(call_at),
-            return_to: ret,
-            slot,
-        })
-    }
-
     /// Move by one `step`, forward.
+    ///
+    /// ```
+    /// use sargon_original::emu::Step;
+    /// # let Some(mut stepper) = sargon_original::doc_rom::stepper(1)? else { return Ok(()) };
+    /// stepper.step(Step::Instruction)?;
+    /// assert_eq!(stepper.position(), 1);
+    /// stepper.step(Step::Out)?; // out of FNDMOV: to its return
+    /// assert!(stepper.finished());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step(&mut self, step: Step) -> Result<(), SearchError> {
         let here = self.emu.instructions;
         match step {
@@ -428,6 +297,15 @@ impl Stepper {
 
     /// Move by one `step`, backward: one instruction, or to where the previous event or
     /// node arose. (Over and out go back one instruction.)
+    ///
+    /// ```
+    /// use sargon_original::emu::Step;
+    /// # let Some(mut stepper) = sargon_original::doc_rom::stepper(1)? else { return Ok(()) };
+    /// stepper.to_position(1000)?;
+    /// stepper.step_back(Step::Instruction)?;
+    /// assert_eq!(stepper.position(), 999);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn step_back(&mut self, step: Step) -> Result<(), SearchError> {
         let here = self.emu.instructions;
         let target = match step {
@@ -442,6 +320,13 @@ impl Stepper {
     }
 
     /// Go to where event `k` arises (the result: FNDMOV's return).
+    ///
+    /// ```
+    /// # let Some(mut stepper) = sargon_original::doc_rom::stepper(1)? else { return Ok(()) };
+    /// stepper.to_event(2)?;
+    /// assert_eq!(stepper.position(), stepper.event_positions()[2]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_event(&mut self, k: usize) -> Result<(), SearchError> {
         let target = self.event_at.get(k).copied().unwrap_or(self.end);
         self.run_to(target)
@@ -449,6 +334,14 @@ impl Stepper {
 
     /// Go to where the `c`-th node is created (its `created` event, counted from 1 in
     /// the trace's order; 0 or past the last: FNDMOV's entry or return).
+    ///
+    /// ```
+    /// # let Some(mut stepper) = sargon_original::doc_rom::stepper(1)? else { return Ok(()) };
+    /// stepper.to_node(1)?; // where the first node is created
+    /// let created = stepper.events().iter().position(|e| e.kind() == "created");
+    /// assert_eq!(Some(stepper.position()), created.map(|k| stepper.event_positions()[k]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_node(&mut self, c: usize) -> Result<(), SearchError> {
         let target = match c {
             0 => self.start,
@@ -457,12 +350,14 @@ impl Stepper {
         self.run_to(target)
     }
 
-    /// The harness's addresses in the ROM.
-    pub fn symbols(&self) -> &super::Symbols {
-        &self.emu.syms
-    }
-
     /// Go to `position` instructions after FNDMOV's entry (at most its return).
+    ///
+    /// ```
+    /// # let Some(mut stepper) = sargon_original::doc_rom::stepper(1)? else { return Ok(()) };
+    /// stepper.to_position(500)?;
+    /// assert_eq!(stepper.position(), 500);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_position(&mut self, position: u64) -> Result<(), SearchError> {
         self.run_to(self.start.saturating_add(position))
     }

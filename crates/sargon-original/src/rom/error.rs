@@ -135,6 +135,23 @@ impl RomError {
     /// The error as a command that takes its ROM's name otherwise than by `--rom NAME`
     /// shows it: `syntax` (`sargon rom info NAME`) is the advice when several ROMs are
     /// stored and none was named, so that the advice is one the command accepts.
+    ///
+    /// ```
+    /// use sargon_original::rom::{RomStore, Verdict};
+    /// let dir = tempfile::tempdir()?;
+    /// let store = RomStore::new(dir.path().join("roms"));
+    /// let file = dir.path().join("tiny.asm");
+    /// std::fs::write(&file, "        ORG 100H\nSTART:  RET\n")?;
+    /// for name in ["one", "two"] {
+    ///     store.store(store.prepare(&file, name, false)?, false, Verdict::default())?;
+    /// }
+    /// // Two ROMs, none named, neither called `sargon`: which one?
+    /// let e = store.load(None).unwrap_err();
+    /// assert!(e.to_string().contains("--rom NAME"), "{e}");
+    /// let e = e.naming_the_rom_as("sargon rom info NAME");
+    /// assert!(e.to_string().contains("sargon rom info NAME") && !e.to_string().contains("--rom"), "{e}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn naming_the_rom_as(self, syntax: &'static str) -> RomError {
         match self {
             RomError::Ambiguous {

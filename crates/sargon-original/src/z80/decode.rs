@@ -207,7 +207,7 @@ impl fmt::Display for Instruction {
 }
 
 /// Names for the numbers in operands; every method may decline with `None`.
-pub trait Names {
+pub(crate) trait Names {
     /// A label for a jump or call target.
     fn label(&self, _addr: u16) -> Option<String> {
         None
@@ -227,7 +227,7 @@ pub trait Names {
 }
 
 /// Names nothing: plain numbers.
-pub struct NoNames;
+struct NoNames;
 impl Names for NoNames {}
 
 /// A number as the project's assembler reads it: decimal below 10, else hexadecimal with

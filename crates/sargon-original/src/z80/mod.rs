@@ -16,7 +16,7 @@
 //!   and `(HL)` as `(IX+d)`.
 //!
 //! Anything else (undocumented opcodes) decodes as a data byte (`DB`). The decoder is
-//! generic: what it knows of Sargon comes from outside, through [`Names`]. `sargon listing`
+//! generic: what it knows of Sargon comes from outside, through its `Names`. `sargon listing`
 //! uses it, with [`crate::program`]'s names, to print the user's imported image,
 //! and the profiler ([`TimingCache`]) to know each executed instruction's documented timing.
 //! It sits beside the assembler ([`crate::asm`]), which reads the same syntax
@@ -26,6 +26,7 @@ mod decode;
 mod tables;
 mod timing;
 
-pub use decode::{decode, hex_number, sweep, Flow, Instruction, Names, NoNames, Operand, Timing};
+pub(crate) use decode::Names;
+pub use decode::{decode, hex_number, sweep, Flow, Instruction, Operand, Timing};
 pub use tables::{ED, INDEXED, MAIN, ROT};
 pub use timing::TimingCache;

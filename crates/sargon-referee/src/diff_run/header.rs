@@ -33,6 +33,14 @@ pub(crate) struct HeaderLine {
 
 impl RunPlan {
     /// The SHA-256 of an EPD file's bytes, as a plan records it.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::RunPlan;
+    /// let sha = RunPlan::sha256_of(b"startpos\n");
+    /// assert_eq!(sha.len(), 64);
+    /// assert_ne!(sha, RunPlan::sha256_of(b"startpos\r\n")); // the bytes, not the positions
+    /// assert!(RunPlan::sha256_of(b"").starts_with("e3b0c442")); // SHA-256 of nothing
+    /// ```
     pub fn sha256_of(bytes: &[u8]) -> String {
         hex::encode(Sha256::digest(bytes))
     }
@@ -46,7 +54,7 @@ impl RunPlan {
     }
 
     /// The first difference between this plan and `other`'s, in words, or `None`.
-    pub fn differs_from(&self, other: &RunPlan) -> Option<String> {
+    pub(crate) fn differs_from(&self, other: &RunPlan) -> Option<String> {
         let first = |f: Option<usize>| f.map_or("all".to_string(), |n| format!("the first {n}"));
         if self.epd_sha256 != other.epd_sha256 || self.positions != other.positions {
             Some(format!(
@@ -105,6 +113,20 @@ pub enum PlanError {
 /// The plan of a whole run from the plans of its files (one per shard, and one per part
 /// when depths were run over `--first N` separately): the positions of the input, and
 /// each depth over the positions searched at it.
+///
+/// ```
+/// use sargon_referee::diff_run::{header::merge, report::DepthPlan, RunPlan};
+/// let plan = |depths: &[u8], first| RunPlan {
+///     epd_sha256: None, positions: 100, depths: depths.to_vec(), first, shard: "0/1".into(),
+/// };
+/// // Depths 1 and 2 over all 100 positions, depth 5 over the first 10.
+/// let (positions, depths) = merge(&[plan(&[1, 2], None), plan(&[5], Some(10))])?;
+/// assert_eq!(positions, 100);
+/// assert_eq!(depths[2], DepthPlan { depth: 5, positions: 10 });
+/// // Depth 2 over 100 positions in one file and 10 in another: refused.
+/// assert!(merge(&[plan(&[2], None), plan(&[2], Some(10))]).is_err());
+/// # Ok::<(), sargon_referee::diff_run::PlanError>(())
+/// ```
 pub fn merge(plans: &[RunPlan]) -> Result<(usize, Vec<DepthPlan>), PlanError> {
     let mut out: Vec<DepthPlan> = Vec::new();
     let Some(one) = plans.first() else {

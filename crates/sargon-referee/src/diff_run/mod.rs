@@ -255,6 +255,16 @@ impl RunIdentity {
 
 /// Check that a resumed file's plan (`None` in a file made before plans were written) is
 /// this run's.
+///
+/// ```
+/// use sargon_referee::diff_run::{check_plan, RunPlan};
+/// let ours = RunPlan { epd_sha256: None, positions: 3, depths: vec![1, 2], first: None, shard: "0/1".into() };
+/// assert!(check_plan(&ours, Some(&ours)).is_ok());
+/// assert!(check_plan(&ours, None).is_ok()); // a file made before plans were written
+/// let theirs = RunPlan { depths: vec![1], ..ours.clone() };
+/// let e = check_plan(&ours, Some(&theirs)).unwrap_err();
+/// assert!(e.to_string().contains("its depths are [1], these are [1, 2]"), "{e}");
+/// ```
 pub fn check_plan(ours: &RunPlan, theirs: Option<&RunPlan>) -> Result<(), ResumeError> {
     match theirs.and_then(|theirs| ours.differs_from(theirs)) {
         Some(why) => Err(ResumeError::OtherPlan(why)),
@@ -325,6 +335,19 @@ pub fn check_resumable(
 /// error: a search's error records are dropped when it has another record that is not an
 /// error (the retry's), and when it has only errors, all but the last are. The others stay,
 /// in order; how many were dropped is returned with them.
+///
+/// ```
+/// use sargon_referee::diff_run::{without_retried_errors, SearchRecord, Verdict};
+/// # let line = r#"{"position":0,"fen":"startpos","depth":1,"left":{"engine":"port","cpu_us":1,"z80_instructions":null},"right":{"engine":"port","cpu_us":1,"z80_instructions":null},"book":false,"sargon_version":"0","git_commit":"0","rom":null,"rom_sha256":null,"shard":"0/1","verdict":"agree","events":9,"divergence":null,"error":null,"wall_us":1}"#;
+/// # let agreed: SearchRecord = serde_json::from_str(line)?;
+/// // `agreed`: a record of position 0 at depth 1 whose engines agreed.
+/// let failed = SearchRecord { verdict: Verdict::Error, error: Some("timed out".into()), ..agreed.clone() };
+/// // Failed, then retried with success: the failure no longer counts.
+/// assert_eq!(without_retried_errors(vec![failed.clone(), agreed.clone()]), (vec![agreed], 1));
+/// // Failed twice: the last failure stands for the search.
+/// assert_eq!(without_retried_errors(vec![failed.clone(), failed.clone()]), (vec![failed], 1));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 pub fn without_retried_errors(records: Vec<SearchRecord>) -> (Vec<SearchRecord>, usize) {
     use std::collections::HashMap;
     // For each search: the index of the record that stands for it when it has only errors.

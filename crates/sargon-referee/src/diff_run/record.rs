@@ -385,7 +385,7 @@ impl ResultsFile {
     /// Go on with a results file (or start it with `plan`, written with the first record,
     /// if there is none, or it is empty): read its plan and records and cut off an incomplete last line left by a
     /// killed run, so that new lines start cleanly. Whether the file's plan is this run's
-    /// is for the caller to check ([`RunPlan::differs_from`]).
+    /// is for the caller to check ([`check_plan`](super::check_plan)).
     ///
     /// ```
     /// use sargon_referee::diff_run::record::ResultsFile;

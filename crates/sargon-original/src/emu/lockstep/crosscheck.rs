@@ -46,12 +46,11 @@ impl Crosscheck {
 
     /// Search `setup` to `depth` on both cores, comparing every instruction.
     ///
-    /// ```no_run
+    /// ```
     /// use sargon_core::{parse_position, setup, Book};
     /// use sargon_original::emu::lockstep::{Crosscheck, Options};
-    /// # let store = sargon_original::rom::RomStore::open(None);
-    /// // The imported Sargon (`sargon rom import`): this example needs one, so it is not run here.
-    /// let rom = store.load(None)?;
+    /// # let Some(rom) = sargon_original::doc_rom::imported()? else { return Ok(()) };
+    /// // `rom`: the imported Sargon (`sargon rom import`); without one the example ends here.
     /// let mut both = Crosscheck::new(rom, Options::default())?;
     /// let start = setup(&parse_position("startpos")?, Book::Off)?;
     /// let check = both.search(&start, 1, 0)?;

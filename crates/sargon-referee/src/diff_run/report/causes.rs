@@ -20,6 +20,20 @@ use super::words::plural;
 
 impl Cause {
     /// The cause in a few words: `eval score higher on the right (by +4) in POINTS`.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::report::{causes, Finding};
+    /// use serde_json::json;
+    /// let eval = |score: u8| json!({"event": "eval", "ply": 1, "path": ["e1e2"], "score": score});
+    /// let found = Finding {
+    ///     position: 0, fen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(), depth: 1, event: Some(5),
+    ///     left: Some(eval(0x80)), right: Some(eval(0x88)), path: Some(vec!["e1e2".into()]), error: None,
+    /// };
+    /// let causes = causes(&[found]);
+    /// let headline = causes[0].headline();
+    /// assert!(headline.starts_with("eval score higher on the right by +8 (-1.000 pawns) at ply 1, in POINTS"));
+    /// assert!(headline.ends_with("(hook point points.end)"));
+    /// ```
     pub fn headline(&self) -> String {
         let by = match self.deltas {
             Some((lo, hi)) if lo == hi => format!(" by {lo:+} ({})", pawns(lo)),
@@ -275,6 +289,22 @@ pub fn causes(divergences: &[Finding]) -> Vec<Cause> {
 /// The causes as text: a headline each, its worked example, and the lines `look` gives
 /// for where to look (the original's listing and the port's function, when the caller has
 /// them). `names` are the two sides' short names.
+///
+/// ```
+/// use sargon_referee::diff_run::report::{causes, causes_text, Finding};
+/// use serde_json::json;
+/// let eval = |score: u8| json!({"event": "eval", "ply": 1, "path": ["e1e2"], "score": score});
+/// let found = Finding {
+///     position: 0, fen: "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(), depth: 1, event: Some(5),
+///     left: Some(eval(0x80)), right: Some(eval(0x88)), path: Some(vec!["e1e2".into()]), error: None,
+/// };
+/// let causes = causes(&[found]);
+/// let text = causes_text(&causes, ("port", "exec"), &|c| vec![format!("look at {}", c.hook_point.as_deref().unwrap_or("?"))]);
+/// assert!(text.starts_with("\nLIKELY CAUSES (1, "));
+/// assert!(text.contains(&format!("1. {}: 1 search in 1 position", causes[0].headline())));
+/// assert!(text.contains("   look at points.end\n"));
+/// assert!(causes_text(&[], ("port", "exec"), &|_| Vec::new()).is_empty());
+/// ```
 pub fn causes_text(
     causes: &[Cause],
     (left, right): (&str, &str),

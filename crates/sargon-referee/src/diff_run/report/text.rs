@@ -137,6 +137,23 @@ impl Report {
     /// The report for people, with the lines `look` gives under each likely cause: where
     /// to look (the original's listing at the hook point, the port's function), which
     /// the command has when a ROM is imported.
+    ///
+    /// ```
+    /// use sargon_referee::diff_run::report::{build, DepthPlan};
+    /// use sargon_referee::diff_run::{DivergenceRecord, SearchRecord, Verdict};
+    /// use serde_json::json;
+    /// # let line = r#"{"position":0,"fen":"startpos","depth":1,"left":{"engine":"port","cpu_us":1,"z80_instructions":null},"right":{"engine":"port","cpu_us":1,"z80_instructions":null},"book":false,"sargon_version":"0","git_commit":"0","rom":null,"rom_sha256":null,"shard":"0/1","verdict":"agree","events":9,"divergence":null,"error":null,"wall_us":1}"#;
+    /// # let agreed: SearchRecord = serde_json::from_str(line)?;
+    /// // `agreed`: a record of position 0 at depth 1 whose engines agreed; this one did not.
+    /// let eval = |score: u8| json!({"event": "eval", "ply": 1, "path": ["e2e4"], "score": score});
+    /// let divergence = DivergenceRecord { event: 5, left: Some(eval(0x80)), right: Some(eval(0x88)), path: Some(vec!["e2e4".into()]) };
+    /// let parted = SearchRecord { verdict: Verdict::Diverge, divergence: Some(divergence), ..agreed };
+    /// let report = build(&["startpos".into()], &DepthPlan::every(&[1], 1), &[parted], 0);
+    /// let text = report.to_text_looking(&|c| vec![format!("look at {}", c.hook_point.as_deref().unwrap_or("?"))]);
+    /// assert!(text.contains("   look at points.end\n"));
+    /// assert!(!report.to_text().contains("look at"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     pub fn to_text_looking(&self, look: &dyn Fn(&Cause) -> Vec<String>) -> String {
         let mut s = String::new();
         let c = &self.coverage;
