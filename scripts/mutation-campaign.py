@@ -346,6 +346,44 @@ def instruction_starts(sargon, store, name):
     return sorted({int(m.group(1), 16) for m in re.finditer(r"^  ([0-9A-F]{4})  ", run.stdout, re.M)})
 
 
+def code_offsets(lines, symbols, starts):
+    """Per instruction line: its address in the image, by lining the source's instruction
+    lines up with the listing's instruction starts between two labels (the labels'
+    addresses are known). A stretch whose counts differ (data among code, a macro) is left
+    out: its mutants get their offset when judged."""
+    known = sorted({a for a in symbols.values() if isinstance(a, int)})
+    at = {}
+    stretch, begin = [], None
+
+    def close(end):
+        if begin is None or not stretch:
+            return
+        inside = [a for a in starts if begin <= a < end]
+        if len(inside) == len(stretch):
+            at.update(zip(stretch, inside))
+
+    for i, line in enumerate(lines):
+        s = Statement(line)
+        if s.label and s.label in symbols and s.mnemonic not in ("EQU", "MACRO"):
+            close(symbols[s.label])
+            stretch, begin = [], symbols[s.label]
+        if s.mnemonic is None or s.mnemonic in ("EQU", "MACRO", "ORG", "END") or "=" in split_code(line)[0]:
+            continue
+        if s.mnemonic in ("DB", "DW", "DS", "DEFB", "DEFW", "DEFS"):
+            stretch, begin = [], None
+            continue
+        stretch.append(i)
+    if begin is not None:
+        close(min((a for a in known if a > begin), default=1 << 16))
+    return at
+
+
+def name_of(m):
+    """A mutant's name as docs/port.md gives it: routine+offset kind (offset of the
+    instruction, or of the byte for a table)."""
+    return f"{m['routine']}+{m['offset']} {m['kind']}" if m.get("offset") is not None else m["id"]
+
+
 def instruction_at(starts, address):
     """The start of the instruction holding `address`."""
     i = bisect.bisect_right(starts, address) - 1
@@ -464,7 +502,9 @@ def judge(mutant, lines, original, sargon, name, starts):
                 record["result"] = "not-made"
                 record["why"] = "the image changed in more than one instruction"
             else:
-                if record["offset"] is None:
+                if mutant["expect"] is None:
+                    # A code mutant's offset is where its image changed (the instruction's
+                    # start); the source's lining up with the listing gave it beforehand.
                     record["offset"] = instruction_at(starts, changed[0]) - mutant["start"]
                 m = re.search(r"^behaviour: (.*)$", out, re.M)
                 if m and m.group(1).startswith("as the known"):
@@ -491,15 +531,19 @@ def judge(mutant, lines, original, sargon, name, starts):
     return record
 
 
-def confirm(path, mutants, lines, sargon, name, epd, depths):
+def confirm(path, mutants, lines, sargon, name, epd, depths, again=False):
     """Each survivor of `path` replayed over the positions of `epd` at `depths` against the
     port (`sargon diff`): no divergence is half of the evidence that it is equivalent (the
-    other half is an argument from the values that reach it). One JSON line per survivor
-    in PATH.confirm.jsonl, resumable as the campaign is."""
+    other half is an argument from the values that reach it); a divergence names the
+    searches (FEN, depth) that would kill the mutant if the import replayed them. One JSON
+    line per survivor in PATH.confirm.jsonl, resumable as the campaign is; with `again`,
+    a survivor confirmed as diverging before its searches were recorded is replayed again
+    (the newest line of a mutant is its verdict)."""
     by_id = {m["id"]: m for m in mutants}
     records = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
     out = Path(str(path) + ".confirm.jsonl")
-    done = {json.loads(l)["id"] for l in out.read_text().splitlines()} if out.exists() else set()
+    earlier = [json.loads(l) for l in out.read_text().splitlines() if l.strip()] if out.exists() else []
+    done = {v["id"] for v in earlier if not (again and v["diverged"] and "diverging" not in v)}
     for r in records:
         if r["result"] != "survived" or r["id"] in done or r["id"] not in by_id:
             continue
@@ -513,9 +557,10 @@ def confirm(path, mutants, lines, sargon, name, epd, depths):
             env = dict(os.environ, SARGON_ROMS=str(work / "roms"))
             subprocess.run([sargon, "rom", "import", str(source), "--name", name, "--accept-different"],
                            env=env, capture_output=True, check=True)
+            results = work / "diff.jsonl"
             run = subprocess.run(
                 [sargon, "diff", "--rom", name, "--epd", str(epd), "--depths", depths, "--no-book",
-                 "--no-cache", "--keep-going", "--core", "z80emu"],
+                 "--no-cache", "--keep-going", "--core", "z80emu", "--out", str(results)],
                 env=env, capture_output=True, text=True,
             )
             verdict = {"id": r["id"], "routine": r["routine"], "offset": r["offset"], "kind": r["kind"],
@@ -523,6 +568,8 @@ def confirm(path, mutants, lines, sargon, name, epd, depths):
                        "summary": next((l for l in reversed(run.stdout.splitlines())
                                         if l.startswith("positions:")), "")[:200],
                        "seconds": round(time.monotonic() - t, 1)}
+            if verdict["diverged"]:
+                verdict["diverging"] = diverging_searches(results)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         with open(out, "a") as f:
@@ -530,6 +577,17 @@ def confirm(path, mutants, lines, sargon, name, epd, depths):
         print(f"{r['routine']}+{r['offset']} {r['kind']}: "
               f"{'DIVERGES' if verdict['diverged'] else 'no change'} over {verdict['epd']} at depths {depths} "
               f"({verdict['seconds']} s)", file=sys.stderr)
+
+
+def diverging_searches(results):
+    """The searches (FEN, depth) of a `sargon diff --out` results file whose verdict is not
+    agreement, fewest events first (the cheapest to add to the import's replay)."""
+    found = []
+    for line in results.read_text().splitlines() if results.exists() else []:
+        r = json.loads(line)
+        if "verdict" in r and r["verdict"] != "agree":
+            found.append((r.get("events") or 0, r["fen"], r["depth"]))
+    return [[fen, depth] for _, fen, depth in sorted(found)]
 
 
 def summary(path):
@@ -581,6 +639,8 @@ def main():
     p.add_argument("--limit", type=int, help="judge at most this many new mutants")
     p.add_argument("--only", action="append", help="only these routines or tables (repeat, or comma-separated)")
     p.add_argument("--kind", action="append", choices=KINDS, help="only these kinds (repeat)")
+    p.add_argument("--mutant", action="append",
+                   help="only these mutants, by name: 'ROUTINE+OFFSET KIND' (repeat, or comma-separated)")
     p.add_argument("--list", action="store_true", help="print the mutants as JSON lines, judge none")
     p.add_argument("--mutate-line", metavar="TEXT",
                    help="print the code mutants of one source line as JSON lines (kind, text), nothing else")
@@ -591,6 +651,8 @@ def main():
                    help="replay each survivor of --out over these positions against the port "
                         "(sargon diff); verdicts to OUT.confirm.jsonl")
     p.add_argument("--confirm-depths", default="1-2", help="the depths of --confirm (default 1-2)")
+    p.add_argument("--confirm-again", action="store_true",
+                   help="with --confirm: replay again the diverging survivors whose searches were not recorded")
     a = p.parse_args()
     if a.mutate_line is not None:
         s = Statement(a.mutate_line)
@@ -617,6 +679,18 @@ def main():
     routines, tables, gaps = coverage(sargon, store, a.name)
     starts = instruction_starts(sargon, store, a.name)
     mutants = make_mutants(lines, symbols, routines, tables)
+    offsets = code_offsets(lines, symbols, starts)
+    for m in mutants:
+        if m.get("offset") is None and m["line"] - 1 in offsets:
+            m["offset"] = offsets[m["line"] - 1] - m["start"]
+    if a.mutant:
+        names = {n.strip().upper() for o in a.mutant for n in o.split(",")}
+        by_name = {name_of(m).upper(): m for m in mutants}
+        unknown = names - set(by_name)
+        if unknown:
+            fail(f"--mutant names no mutant: {', '.join(sorted(unknown))} "
+                 "(a name is ROUTINE+OFFSET KIND, as --list and --report print)")
+        mutants = [by_name[n] for n in sorted(names)]
     only = {n.upper() for o in (a.only or []) for n in o.split(",")}
     if only:
         unknown = only - {m["routine"].upper() for m in mutants}
@@ -626,14 +700,15 @@ def main():
     if a.kind:
         mutants = [m for m in mutants if m["kind"] in a.kind]
     if a.confirm:
-        confirm(a.out, mutants, lines, sargon, a.name, a.confirm, a.confirm_depths)
+        confirm(a.out, mutants, lines, sargon, a.name, a.confirm, a.confirm_depths, a.confirm_again)
         return
     if a.report:
         report(a.out, mutants, gaps, starts)
         return
     if a.list:
         for m in mutants:
-            print(json.dumps({k: m.get(k) for k in ("id", "routine", "offset", "kind", "line")}))
+            print(json.dumps({**{k: m.get(k) for k in ("id", "routine", "offset", "kind", "line")},
+                              "name": name_of(m)}))
         return
     done = set()
     if a.out.exists():
