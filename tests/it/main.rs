@@ -57,6 +57,8 @@ mod serve_engines;
 #[cfg(feature = "serve")]
 mod serve_governed;
 #[cfg(feature = "serve")]
+mod serve_heat;
+#[cfg(feature = "serve")]
 mod serve_step;
 mod slurm;
 mod step_original;

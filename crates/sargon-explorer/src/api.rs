@@ -582,6 +582,9 @@ pub struct ProfileAnswer {
     /// Whether this answer was kept from an earlier request (no search ran for it).
     #[serde(default)]
     pub cached: bool,
+    /// The heat of the listing: every address whose instruction was executed, in address
+    /// order, with how often; the counts sum to the totals' `instructions`.
+    pub executions: Vec<Execution>,
     /// What is shown when the search was made by another engine, else `null`.
     pub note: Option<String>,
     /// Routine by routine, as `sargon profile --format json` gives them.
@@ -590,6 +593,15 @@ pub struct ProfileAnswer {
     pub totals: Value,
     /// The search's time on a TRS-80, in seconds.
     pub trs80_seconds: f64,
+}
+
+/// How often the instruction at one address was executed in a profiled search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Execution {
+    /// The instruction's address.
+    pub address: u16,
+    /// Times it was executed.
+    pub count: u32,
 }
 
 /// `GET /api/listing/{routine}`: one routine of the user's own imported copy.
