@@ -49,6 +49,8 @@ mod serve_browser_game;
 #[cfg(feature = "serve")]
 mod serve_browser_governed;
 #[cfg(feature = "serve")]
+mod serve_browser_heat;
+#[cfg(feature = "serve")]
 mod serve_browser_step;
 #[cfg(feature = "serve")]
 mod serve_browser_views;

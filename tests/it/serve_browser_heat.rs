@@ -1,0 +1,32 @@
+//! The heat of the listing in a real browser (issue 37, item 4): tests/browser/heat.mjs
+//! against a fresh `sargon serve`, run by `serve_browser::run_script`. With a ROM it
+//! profiles the original's depth-2 search, opens routines' listings and checks each
+//! instruction carries its count and the scale's colour, the legend is shown and the
+//! count shows on hover; without one, that the profile button is off.
+
+use crate::common;
+use crate::serve_browser::{keep_screenshots, run_script};
+
+#[test]
+fn the_listing_is_coloured_by_its_heat_in_a_real_browser() {
+    let test = "the_listing_is_coloured_by_its_heat_in_a_real_browser";
+    let Some(ran) = run_script(test, "heat.mjs", &[], &[]) else {
+        return;
+    };
+    if !ran.rom {
+        assert!(ran
+            .stdout
+            .contains("heat: without a ROM the profile button is off ok"));
+        common::skip_for_want_of_rom(test, "the original cannot be profiled");
+        return;
+    }
+    for line in [
+        "heat: the heat marks are drawn: run lines coloured, the count in each line's title ok",
+        "heat: the legend is shown ok",
+    ] {
+        assert!(ran.stdout.contains(line), "missing: {line}");
+    }
+    assert!(ran.stdout.contains("the first ran"), "{}", ran.stdout);
+    common::ran_with_rom(test);
+    keep_screenshots(&ran, &["explorer-heat.png"]);
+}
