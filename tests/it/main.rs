@@ -62,6 +62,8 @@ mod serve_governed;
 mod serve_heat;
 #[cfg(feature = "serve")]
 mod serve_step;
+#[cfg(feature = "serve")]
+mod serve_step_governed;
 mod slurm;
 mod step_original;
 mod trace_cache;

@@ -7,6 +7,7 @@
 import { $, escapeHtml } from "./util.js";
 import { PAGE, state } from "./state.js";
 import { api } from "./api.js";
+import { runJob, newJob, describeJob } from "./jobs.js";
 
 let session = null;        // the session's number, once open
 let busy = false;          // a move is on its way: others wait for it
@@ -45,9 +46,15 @@ export function setupStep() {
 async function open(at) {
   if (state.searchId == null) return;
   $("step-error").textContent = "";
-  $("step-view").innerHTML = `<div class="note">running the search on the emulator to record its events and keep snapshots...</div>`;
+  const recording = "running the search on the emulator to record its events and keep snapshots...";
+  $("step-view").innerHTML = `<div id="step-waiting" class="note">${recording}</div>`;
   try {
-    const s = await api("POST", "/api/step", { search: state.searchId, page: PAGE, ...at });
+    // A session takes one of the server's workers (`--jobs`) while open: it may wait its turn.
+    const job = newJob("step");
+    const s = await runJob("POST", "/api/step", { search: state.searchId, page: PAGE, job, ...at }, job, (st) => {
+      const w = $("step-waiting");
+      if (w) w.textContent = st.state === "waiting" ? `a stepping session needs a worker of the server: ${describeJob(st)}` : recording;
+    });
     session = s.id;
     $("step-buttons").hidden = false;
     await show(s);
@@ -95,7 +102,10 @@ async function show(s) {
     `&middot; ${s.events_before.toLocaleString()} of ${s.events.toLocaleString()} events before it` +
     (s.finished ? " &middot; <b>FNDMOV has returned</b>" : "") +
     ` &middot; snapshots: ${s.snapshots} every ${s.snapshot_interval.toLocaleString()} instructions</div>` +
-    (s.note ? `<div id="step-note" class="note">${escapeHtml(s.note)}</div>` : "");
+    (s.note ? `<div id="step-note" class="note">${escapeHtml(s.note)}</div>` : "") +
+    `<div id="step-slot" class="sub">This session holds one of the server's ${s.workers} worker${s.workers === 1 ? "" : "s"} while it is open ` +
+    `(searches, profiles and comparisons wait for them); it is closed, and its worker freed, after ${s.idle_seconds.toLocaleString()} s unused, ` +
+    `when you press Close or when you leave the page.</div>`;
   const regs = [["A", hex2(r.a)], ["F", hex2(r.f)], ["BC", hex4(r.bc)], ["DE", hex4(r.de)], ["HL", hex4(r.hl)],
     ["IX", hex4(r.ix)], ["IY", hex4(r.iy)], ["SP", hex4(r.sp)], ["PC", hex4(r.pc)]];
   const registers = `<table id="step-registers" class="bytes">` +
