@@ -55,6 +55,8 @@ mod serve_browser_step;
 #[cfg(feature = "serve")]
 mod serve_browser_views;
 #[cfg(feature = "serve")]
+mod serve_compare_exec;
+#[cfg(feature = "serve")]
 mod serve_engines;
 #[cfg(feature = "serve")]
 mod serve_governed;

@@ -457,6 +457,10 @@ pub struct SnapshotMove {
 /// `POST /api/compare`: the original and the port on the same search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareBody {
+    /// The engine compared with the original, by its recorded name: the port (the
+    /// default) or a port given to `sargon serve --engine exec:...` (one with a trace).
+    #[serde(default = "port")]
+    pub engine: String,
     /// The position.
     pub fen: String,
     /// The depth.
@@ -486,7 +490,8 @@ pub struct CompareAnswer {
     pub emulator: Option<EngineAnswer>,
     /// Events that agreed.
     pub events: u64,
-    /// The port's answer and time.
+    /// The answer and time of the engine compared with the original (the port, or the
+    /// one asked: its `engine` names it).
     #[serde(default)]
     pub port: Option<EngineAnswer>,
 }
@@ -537,7 +542,7 @@ pub struct JobStatus {
     pub state: String,
 }
 
-/// Where the original's and the port's traces first differ.
+/// Where the original's and the other engine's traces first differ.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Divergence {
     /// The original's event there.
@@ -548,7 +553,7 @@ pub struct Divergence {
     pub index: u64,
     /// The moves to the divergence, in UCI.
     pub path: Vec<String>,
-    /// The port's event there.
+    /// The other engine's event there (the port's, or the engine compared).
     pub port: String,
 }
 
