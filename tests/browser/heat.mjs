@@ -10,7 +10,7 @@
 import { chromium } from "playwright-core";
 import assert from "node:assert/strict";
 
-const [url, outDir, executablePath, expectRom] = process.argv.slice(2);
+const [url, outDir, executablePath, expectRom, altered] = process.argv.slice(2);
 const ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
 const browser = await chromium.launch({
@@ -111,6 +111,42 @@ try {
     await page.hover(`#listing .heat >> nth=${again.indexOf(near)}`);
     await page.waitForSelector("#tip", { state: "visible" });
     await page.locator("#inside-panel").screenshot({ path: `${outDir}/explorer-heat.png` });
+    await page.mouse.move(0, 0);
+
+    // Compare with a port behind exec: that alters one event of its trace: the divergence
+    // opens as a node of the original's tree, the two events side by side.
+    await page.selectOption("#compare-engine", altered);
+    const compared = page.waitForResponse((r) => r.url().endsWith("/api/compare"));
+    const searched = page.waitForResponse((r) => r.url().endsWith("/api/search") && r.request().method() === "POST");
+    await page.click("#compare");
+    const c = await (await compared).json();
+    assert.equal(c.divergences, 1, JSON.stringify(c));
+    const d = c.divergence;
+    await page.waitForSelector("#divergence:not([hidden])");
+    assert.equal(await page.textContent("#divergence-original"), d.emulator);
+    assert.equal(await page.textContent("#divergence-other"), d.port);
+    await page.waitForFunction((path) => {
+      const sel = document.querySelector(".node.selected");
+      return sel && document.getElementById("progress").textContent.startsWith("done") && path.every((m) => document.getElementById("node-detail").textContent.includes(m));
+    }, d.path, { timeout: 60000 });
+    assert.match(await page.textContent("#compare-verdict"), /1 divergence/);
+    // The node selected is the one at the divergence's path, in the original's search.
+    const search = await (await searched).json();
+    assert.equal(search.request.engine, "emulator");
+    const node = await page.evaluate(async ([id, path]) => (await fetch(`/api/search/${id}/find?path=${encodeURIComponent(path)}`)).json(), [search.id, d.path.join(" ")]);
+    assert.equal(await page.getAttribute(".node.selected", "data-id"), String(node.id));
+    ok("compare with the altered exec: port opens its divergence as a node of the tree");
+    await page.mouse.move(0, 0);
+    await page.locator("#tree-panel").screenshot({ path: `${outDir}/explorer-divergence.png` });
+
+    // From there, the step view of the original's run, standing where that event arises.
+    const opened = page.waitForResponse((r) => r.url().endsWith("/api/step"));
+    await page.click("#divergence-step");
+    const st = await (await opened).json();
+    assert.equal(st.event_texts[d.index - st.events_before], d.emulator, JSON.stringify(st.event_texts));
+    await page.waitForSelector("#step-events");
+    assert.ok((await page.textContent("#step-events")).includes(d.emulator));
+    ok("the step view opened from the divergence stands at that event");
   }
   assert.deepEqual(problems, []);
   console.log("heat: passed");

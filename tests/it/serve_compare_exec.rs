@@ -16,10 +16,10 @@ const ITALIAN: &str = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQ
 
 /// The line of our port's trace the wrapper alters (1-based): an `eval` event at ply 1
 /// of the Italian to depth 2, its score byte made 0x01.
-const ALTERED_LINE: u64 = 42;
+pub(crate) const ALTERED_LINE: u64 = 42;
 
 /// Our port behind `exec:` with one event of its trace altered by a filter.
-fn altered_exec() -> String {
+pub(crate) fn altered_exec() -> String {
     format!(
         r#"{} | awk 'NR=={ALTERED_LINE} {{ sub(/"score":[0-9]+/, "\"score\":1") }} 1'"#,
         our_port_exec()
@@ -70,7 +70,11 @@ fn compare_with_our_port_behind_exec_finds_no_divergence() {
     // The original against itself, and an engine the server does not offer: refused.
     let (status, e): (u16, ErrorAnswer) = compare(&server, "emulator");
     assert_eq!(status, 400, "{e:?}");
-    assert!(e.error.starts_with("Compare sets the original against another engine"), "{e:?}");
+    assert!(
+        e.error
+            .starts_with("Compare sets the original against another engine"),
+        "{e:?}"
+    );
     let (status, e): (u16, ErrorAnswer) = compare(&server, "exec:true");
     assert_eq!(status, 400, "{e:?}");
     assert!(e.error.contains("is not offered by this server"), "{e:?}");
@@ -88,9 +92,19 @@ fn compare_catches_an_altered_event_and_the_step_view_stops_there() {
     let c: CompareAnswer = serde_json::from_value(v).unwrap();
     assert_eq!(c.divergences, 1, "{c:?}");
     let d = c.divergence.as_ref().unwrap();
-    assert_eq!((d.index, c.events), (ALTERED_LINE - 1, ALTERED_LINE - 1), "{d:?}");
-    assert!(d.port.starts_with("eval 1 ") && d.port.ends_with(" : 01"), "{d:?}");
-    assert!(d.emulator.starts_with("eval 1 ") && !d.emulator.ends_with(" : 01"), "{d:?}");
+    assert_eq!(
+        (d.index, c.events),
+        (ALTERED_LINE - 1, ALTERED_LINE - 1),
+        "{d:?}"
+    );
+    assert!(
+        d.port.starts_with("eval 1 ") && d.port.ends_with(" : 01"),
+        "{d:?}"
+    );
+    assert!(
+        d.emulator.starts_with("eval 1 ") && !d.emulator.ends_with(" : 01"),
+        "{d:?}"
+    );
     assert_eq!(d.path.len(), 1, "{d:?}");
     assert_eq!(c.port.as_ref().unwrap().engine, exec);
     // The original's search, stepped to the divergence's event: that event arises there.
@@ -114,5 +128,10 @@ fn compare_catches_an_altered_event_and_the_step_view_stops_there() {
     let at: StepState = serde_json::from_value(v).unwrap();
     assert!(at.events_before <= d.index, "{}", at.events_before);
     let k = (d.index - at.events_before) as usize;
-    assert_eq!(at.event_texts.get(k), Some(&d.emulator), "{:?}", at.event_texts);
+    assert_eq!(
+        at.event_texts.get(k),
+        Some(&d.emulator),
+        "{:?}",
+        at.event_texts
+    );
 }

@@ -14,7 +14,9 @@ use axum::Json;
 use shakmaty::{Chess, Color, Position};
 
 use sargon_core::engine::RomId;
-use sargon_core::engine::{Capabilities, Capability, Engine, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{
+    Capabilities, Capability, Engine, SearchError, SearchOptions, SearchOutcome,
+};
 use sargon_core::hooks::{Hook, Hooks};
 use sargon_core::position::{self, Book, Setup};
 use sargon_core::trace::{Detail, Event};

@@ -43,6 +43,14 @@ export function setupStep() {
   });
 }
 
+// Open a session on the search shown, standing where its event `k` arises (Compare's
+// divergence asks for the original's event where the engines part).
+export function stepToEvent(k) {
+  $("step-event").value = k;
+  $("step-panel").scrollIntoView({ block: "start" });
+  return open({ event: k });
+}
+
 async function open(at) {
   if (state.searchId == null) return;
   $("step-error").textContent = "";
