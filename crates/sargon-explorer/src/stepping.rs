@@ -72,7 +72,9 @@ pub(crate) async fn open_route(
         None => None,
     };
     app.steps.close_idle();
-    {
+    // Counted among the sessions while it waits for a worker and records (counted under
+    // the table's lock, so that two pages asking at once cannot both take the last place).
+    let waiting = {
         let mut table = app.steps.table();
         if let Some(page) = &body.page {
             table.retain(|_, s| {
@@ -83,9 +85,8 @@ pub(crate) async fn open_route(
         if table.len() + app.steps.waiting() >= MAX_SESSIONS {
             return Err(too_many(&app));
         }
-    }
-    // Counted among the sessions while it waits for a worker and records.
-    let waiting = app.steps.wait();
+        app.steps.wait()
+    };
     let rom = app
         .searches
         .store
