@@ -147,6 +147,30 @@ try {
     await page.waitForSelector("#step-events");
     assert.ok((await page.textContent("#step-events")).includes(d.emulator));
     ok("the step view opened from the divergence stands at that event");
+
+    // Governed: a session holds one of the server's workers while open. Another page
+    // holds the second (x) and a third waits in line (y); stepping again here gives this
+    // page's worker to y, so this page waits, and says where it is in line, until x closes.
+    await page.waitForSelector("#step-slot");
+    const workers = st.workers;
+    assert.match(await page.textContent("#step-slot"), new RegExp(`holds one of the server's ${workers} worker`));
+    if (workers === 2) {
+      const probe = await browser.newPage();
+      await probe.goto(url);
+      const x = await probe.evaluate(async (id) => (await (await fetch("/api/step", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ search: id, page: "x" }) })).json()), search.id);
+      await probe.evaluate((id) => {
+        window.y = fetch("/api/step", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ search: id, page: "y", job: "step-y" }) }).then((r) => r.json());
+      }, search.id);
+      await probe.waitForFunction(async () => (await fetch("/api/jobs/step-y")).status === 200);
+      await page.click("#step-open");
+      await page.waitForFunction(() => /a stepping session needs a worker of the server: waiting for a free worker/.test(document.getElementById("step-waiting")?.textContent || ""), null, { timeout: 30000 });
+      const waiting = await page.textContent("#step-waiting");
+      await probe.evaluate(async (id) => fetch(`/api/step/${id}/close`, { method: "POST" }), x.id);
+      await page.waitForSelector("#step-where", { timeout: 60000 });
+      await probe.evaluate(async () => fetch(`/api/step/${(await window.y).id}/close`, { method: "POST" }));
+      await probe.close();
+      ok(`a session waits for a worker, and says so ("${waiting}"), until another closes`);
+    }
   }
   assert.deepEqual(problems, []);
   console.log("heat: passed");

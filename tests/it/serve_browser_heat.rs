@@ -4,8 +4,9 @@
 //! instruction carries its count and the scale's colour, the legend is shown and the
 //! count shows on hover; then Compare with a port behind `exec:` that alters one event
 //! opens the divergence as a node of the original's tree, both events side by side, and
-//! its button opens the step view at that event. Without a ROM, that the profile button
-//! is off.
+//! its button opens the step view at that event; and a stepping session that waits for
+//! one of the server's workers shows its place in line. Without a ROM, that the profile
+//! button is off.
 
 use crate::common;
 use crate::serve_browser::{keep_screenshots, run_script};
@@ -34,6 +35,15 @@ fn the_listing_is_coloured_by_its_heat_in_a_real_browser() {
         assert!(ran.stdout.contains(line), "missing: {line}");
     }
     assert!(ran.stdout.contains("the first ran"), "{}", ran.stdout);
+    // With two workers (two cores or more), a session waits its turn and says so.
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) >= 2 {
+        assert!(
+            ran.stdout
+                .contains("heat: a session waits for a worker, and says so"),
+            "{}",
+            ran.stdout
+        );
+    }
     common::ran_with_rom(test);
     keep_screenshots(&ran, &["explorer-heat.png", "explorer-divergence.png"]);
 }
