@@ -295,5 +295,5 @@ fn stepping_sessions_are_bounded_and_idle_ones_close() {
     let (status, e): (u16, ErrorAnswer) = server.get(&format!("/api/step/{}", first.id));
     assert_eq!(status, 404);
     assert!(e.error.contains("after 4 s unused"), "{}", e.error);
-    open(&server, &at("d"));
+    open(server, &at("d"));
 }
