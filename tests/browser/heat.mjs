@@ -4,7 +4,10 @@
 // With a ROM: the Italian searched to depth 2 on the original and profiled; a routine's
 // listing has each instruction coloured by how often it ran (a count on every line, the
 // colour of the scale, the count on hover, a legend), and POINTS's first instruction ran
-// as often as POINTS was called. The screenshot explorer-heat.png has the listing's text
+// as often as POINTS was called. Compare with a port behind exec: that alters one event
+// opens the divergence as a node of the tree with both events, and its button the step
+// view at that event, whose listing carries the heat too; a stepping session waiting for
+// a worker says so. The screenshot explorer-heat.png has the listing's text
 // blanked (the user's copy of Sargon's code is not for docs/), its colours kept. Without a
 // ROM: the profile button is off.
 import { chromium } from "playwright-core";
@@ -147,6 +150,14 @@ try {
     await page.waitForSelector("#step-events");
     assert.ok((await page.textContent("#step-events")).includes(d.emulator));
     ok("the step view opened from the divergence stands at that event");
+    // The search was profiled: the step view's listing carries the heat too.
+    await page.waitForSelector("#step-listing .step-heat");
+    const marks = await page.$$eval("#step-listing .step-heat", (l) => l.map((s) => Number(s.dataset.count)));
+    const pc = st.registers.pc;
+    const here = await page.getAttribute("#step-listing .current .step-heat", "data-count");
+    assert.equal(Number(here), byAddress.get(pc) || 0);
+    assert.ok(Number(here) > 0 && marks.length > 3, JSON.stringify(marks));
+    ok(`the step view's listing shows the heat (PC's instruction ran ${here} times)`);
 
     // Governed: a session holds one of the server's workers while open. Another page
     // holds the second (x) and a third waits in line (y); stepping again here gives this

@@ -7,8 +7,17 @@ import { state } from "./state.js";
 import { api } from "./api.js";
 import { runJob, newJob, describeJob } from "./jobs.js";
 
-// The profile's executions: address -> times run, and the greatest count.
-let heat = { counts: new Map(), max: 1, instructions: 0 };
+// The profile's executions: address -> times run, and the greatest count, for the search
+// profiled.
+let heat = { search: null, counts: new Map(), max: 1, instructions: 0 };
+
+// The heat of the instruction at `address` in search `search`, once that search has been
+// profiled: {count, colour} (the step view marks its listing with it); else null.
+export function heatAt(search, address) {
+  if (heat.search !== search) return null;
+  const count = heat.counts.get(address) || 0;
+  return { count, colour: count ? heatColour(count, heat.max) : null };
+}
 
 // An instruction line of the listing: two spaces, then its address in hex.
 const ADDRESS = /^  ([0-9A-F]{4})  /;
@@ -48,6 +57,7 @@ export function setupOriginal() {
       const p = await runJob("GET", `/api/search/${state.searchId}/profile`, undefined, newJob("profile"),
         (st) => { $("profile-view").textContent = `profiling the search on the emulator: ${describeJob(st)}`; });
       heat = {
+        search: state.searchId,
         counts: new Map(p.executions.map((e) => [e.address, e.count])),
         max: Math.max(1, ...p.executions.map((e) => e.count)),
         instructions: p.totals.instructions,

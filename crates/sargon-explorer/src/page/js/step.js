@@ -8,6 +8,7 @@ import { $, escapeHtml } from "./util.js";
 import { PAGE, state } from "./state.js";
 import { api } from "./api.js";
 import { runJob, newJob, describeJob } from "./jobs.js";
+import { heatAt } from "./original.js";
 
 let session = null;        // the session's number, once open
 let busy = false;          // a move is on its way: others wait for it
@@ -148,11 +149,11 @@ async function show(s) {
     `<div id="step-routine"><b>${escapeHtml(s.routine || "?")}</b> <code id="step-instruction">${hex4(r.pc)}  ${escapeHtml(s.instruction)}</code></div>` +
     port + `<pre id="step-listing" class="listing"></pre></div>` +
     `<div class="memory">${events}${changes}<div><div class="sub">Sargon's variables:</div>${vars}${board}</div></div></div>`;
-  await showListing(s.routine, r.pc);
+  await showListing(s.routine, r.pc, s.search);
 }
 
 // The instruction's line in the routine's listing, with a few lines around it.
-async function showListing(routine, pc) {
+async function showListing(routine, pc, search) {
   const pre = $("step-listing");
   if (!routine) { pre.textContent = "PC is in no routine of the program"; return; }
   try {
@@ -160,7 +161,14 @@ async function showListing(routine, pc) {
     const at = lines.findIndex((l) => new RegExp(`^\\s+${hex4(pc)}\\s`).test(l));
     const from = Math.max(0, at - 6), to = Math.min(lines.length, at + 10);
     pre.innerHTML = lines.slice(from, to).map((l, i) => {
-      const html = escapeHtml(l);
+      let html = escapeHtml(l);
+      // Once the search is profiled, each instruction's heat as a mark at the line's left.
+      const address = /^  ([0-9A-F]{4})  /.exec(l);
+      const h = address && heatAt(search, parseInt(address[1], 16));
+      if (h) {
+        const tip = h.count ? `run ${h.count.toLocaleString()} time${h.count === 1 ? "" : "s"} in this search` : "not run in this search";
+        html = `<span class="step-heat" data-count="${h.count}" title="${tip}" style="border-left-color:${h.colour || "transparent"}">${html}</span>`;
+      }
       if (from + i === at) return `<span class="current">${html}</span>`;
       if (/^\s*; -> port/.test(l)) return `<span class="port">${html}</span>`;
       if (/^[A-Z0-9_]+:/.test(l)) return `<span class="label">${html}</span>`;
