@@ -1,6 +1,6 @@
 // The heat of the listing (issue 37, item 4), in Debian's chromium driven by playwright-core.
 // Run by tests/it/serve_browser_heat.rs as
-//   node tests/browser/heat.mjs URL OUT_DIR CHROMIUM EXPECT_ROM(0|1)
+//   node tests/browser/heat.mjs URL OUT_DIR CHROMIUM EXPECT_ROM(0|1) ALTERED_EXEC_ENGINE
 // With a ROM: the Italian searched to depth 2 on the original and profiled; a routine's
 // listing has each instruction coloured by how often it ran (a count on every line, the
 // colour of the scale, the count on hover, a legend), and POINTS's first instruction ran
