@@ -50,15 +50,23 @@ mod serve_browser_game;
 #[cfg(feature = "serve")]
 mod serve_browser_governed;
 #[cfg(feature = "serve")]
+mod serve_browser_heat;
+#[cfg(feature = "serve")]
 mod serve_browser_step;
 #[cfg(feature = "serve")]
 mod serve_browser_views;
+#[cfg(feature = "serve")]
+mod serve_compare_exec;
 #[cfg(feature = "serve")]
 mod serve_engines;
 #[cfg(feature = "serve")]
 mod serve_governed;
 #[cfg(feature = "serve")]
+mod serve_heat;
+#[cfg(feature = "serve")]
 mod serve_step;
+#[cfg(feature = "serve")]
+mod serve_step_governed;
 mod slurm;
 mod step_original;
 mod trace_cache;

@@ -716,6 +716,7 @@ fn pgn_body(pgn: &str) -> PgnBody {
 /// `POST /api/compare`'s body, with the book.
 fn compare(fen: &str, depth: u8) -> CompareBody {
     CompareBody {
+        engine: "port".to_string(),
         fen: fen.to_string(),
         depth,
         book: true,

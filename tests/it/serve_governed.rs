@@ -494,6 +494,7 @@ fn compare_names_each_engines_move_score_and_time() {
         return;
     }
     let body = CompareBody {
+        engine: "port".to_string(),
         fen: ITALIAN.to_string(),
         depth: 2,
         book: true,

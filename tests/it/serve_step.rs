@@ -252,21 +252,48 @@ fn stepping_sessions_are_bounded_and_idle_ones_close() {
         ..Default::default()
     };
     let first = open(&server, &at("a"));
-    open(&server, &at("b"));
-    open(&server, &at("c"));
-    // A fourth is refused, saying why.
-    let (status, e): (u16, ErrorAnswer) = server.post("/api/step", &at("d"));
-    assert_eq!(status, 409);
-    assert!(
-        e.error
-            .starts_with("3 stepping sessions are open, the most this server keeps"),
-        "{}",
-        e.error
-    );
+    // Each session holds one of the server's workers while open: with fewer than three,
+    // the later ones wait in line, and count among the sessions while they wait.
+    let server = &server;
+    std::thread::scope(|scope| {
+        let later: Vec<_> = ["b", "c"]
+            .map(|page| {
+                let body = StepOpenBody {
+                    job: Some(format!("step-{page}")),
+                    ..at(page)
+                };
+                let opening = scope.spawn(move || open(server, &body));
+                // Open, or in line.
+                while !opening.is_finished()
+                    && server
+                        .get::<serde_json::Value>(&format!("/api/jobs/step-{page}"))
+                        .0
+                        != 200
+                {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                opening
+            })
+            .into();
+        // A fourth is refused, saying why.
+        let (status, e): (u16, ErrorAnswer) = server.post("/api/step", &at("d"));
+        assert_eq!(status, 409);
+        assert!(
+            e.error.starts_with(
+                "3 stepping sessions are open or waiting for a worker, the most this server keeps"
+            ),
+            "{}",
+            e.error
+        );
+        // The others open in their turn (after the first closes, with one worker).
+        for opening in later {
+            opening.join().unwrap();
+        }
+    });
     // Unused, they close and give their places back.
     std::thread::sleep(Duration::from_secs(9));
     let (status, e): (u16, ErrorAnswer) = server.get(&format!("/api/step/{}", first.id));
     assert_eq!(status, 404);
     assert!(e.error.contains("after 4 s unused"), "{}", e.error);
-    open(&server, &at("d"));
+    open(server, &at("d"));
 }

@@ -457,6 +457,10 @@ pub struct SnapshotMove {
 /// `POST /api/compare`: the original and the port on the same search.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareBody {
+    /// The engine compared with the original, by its recorded name: the port (the
+    /// default) or a port given to `sargon serve --engine exec:...` (one with a trace).
+    #[serde(default = "port")]
+    pub engine: String,
     /// The position.
     pub fen: String,
     /// The depth.
@@ -486,7 +490,8 @@ pub struct CompareAnswer {
     pub emulator: Option<EngineAnswer>,
     /// Events that agreed.
     pub events: u64,
-    /// The port's answer and time.
+    /// The answer and time of the engine compared with the original (the port, or the
+    /// one asked: its `engine` names it).
     #[serde(default)]
     pub port: Option<EngineAnswer>,
 }
@@ -537,7 +542,7 @@ pub struct JobStatus {
     pub state: String,
 }
 
-/// Where the original's and the port's traces first differ.
+/// Where the original's and the other engine's traces first differ.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Divergence {
     /// The original's event there.
@@ -548,7 +553,7 @@ pub struct Divergence {
     pub index: u64,
     /// The moves to the divergence, in UCI.
     pub path: Vec<String>,
-    /// The port's event there.
+    /// The other engine's event there (the port's, or the engine compared).
     pub port: String,
 }
 
@@ -582,6 +587,9 @@ pub struct ProfileAnswer {
     /// Whether this answer was kept from an earlier request (no search ran for it).
     #[serde(default)]
     pub cached: bool,
+    /// The heat of the listing: every address whose instruction was executed, in address
+    /// order, with how often; the counts sum to the totals' `instructions`.
+    pub executions: Vec<Execution>,
     /// What is shown when the search was made by another engine, else `null`.
     pub note: Option<String>,
     /// Routine by routine, as `sargon profile --format json` gives them.
@@ -590,6 +598,15 @@ pub struct ProfileAnswer {
     pub totals: Value,
     /// The search's time on a TRS-80, in seconds.
     pub trs80_seconds: f64,
+}
+
+/// How often the instruction at one address was executed in a profiled search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Execution {
+    /// The instruction's address.
+    pub address: u16,
+    /// Times it was executed.
+    pub count: u32,
 }
 
 /// `GET /api/listing/{routine}`: one routine of the user's own imported copy.

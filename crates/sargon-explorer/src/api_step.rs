@@ -10,6 +10,10 @@ pub struct StepOpenBody {
     /// Stand where this event of the trace arises (0-based), instead of a node.
     #[serde(default)]
     pub event: Option<u64>,
+    /// The page's name for the session while it waits for a worker (as `?job=` of the
+    /// other views: its place in line at `/api/jobs/{job}`).
+    #[serde(default)]
+    pub job: Option<String>,
     /// Stand where this node of the search's tree is created (its number, as in
     /// `/api/search/{id}/node/{node}`); neither this nor `event`: at FNDMOV's entry.
     #[serde(default)]
@@ -130,6 +134,8 @@ pub struct StepState {
     pub finished: bool,
     /// The session's number, in URLs.
     pub id: u64,
+    /// Seconds unused after which the session is closed (and its worker freed).
+    pub idle_seconds: u64,
     /// The instruction at PC, as the listing writes it.
     pub instruction: String,
     /// The label at or below PC (where the port's citation is looked up).
@@ -155,6 +161,8 @@ pub struct StepState {
     pub snapshots: usize,
     /// Sargon's variables (the whole-state comparison's), with the changed ones marked.
     pub variables: Vec<StepVariable>,
+    /// The server's `--jobs` workers, one of which the session holds while open.
+    pub workers: usize,
 }
 
 /// `POST /api/step/{id}/close`.

@@ -190,6 +190,7 @@ fn bodies_take_the_pages_defaults() {
     );
     let body: CompareBody = serde_json::from_str(r#"{"fen":"startpos","depth":2}"#).unwrap();
     assert!(body.book);
+    assert_eq!(body.engine, "port");
     let query: ModelsQuery = serde_json::from_str("{}").unwrap();
     assert_eq!(query.engine, "port");
 }

@@ -1,4 +1,5 @@
-//! Compare: the original and the port on the same search, event by event
+//! Compare: the original and the port (or another engine with a trace, offered with
+//! `sargon serve --engine exec:...`) on the same search, event by event
 //! ([`sargon_referee::diff::compare`]), as a job of the `--jobs` line (jobs.rs): its
 //! progress is the events compared so far, it stops when its page leaves or cancels, and
 //! its answer is kept. Each engine is watched while it searches ([`Watched`]), so the
@@ -13,7 +14,9 @@ use axum::Json;
 use shakmaty::{Chess, Color, Position};
 
 use sargon_core::engine::RomId;
-use sargon_core::engine::{Capabilities, Engine, SearchError, SearchOptions, SearchOutcome};
+use sargon_core::engine::{
+    Capabilities, Capability, Engine, SearchError, SearchOptions, SearchOutcome,
+};
 use sargon_core::hooks::{Hook, Hooks};
 use sargon_core::position::{self, Book, Setup};
 use sargon_core::trace::{Detail, Event};
@@ -157,6 +160,15 @@ pub(crate) async fn compare_route(
     Body(body): Body<CompareBody>,
 ) -> Result<Json<CompareAnswer>, ApiError> {
     let token = jobs::token(body.job.clone())?;
+    // The engine set against the original: one the server offers, with a trace.
+    let other = app.engines.offered(&body.engine)?;
+    if other.is_emulator() {
+        return Err(ApiError::bad(
+            "Compare sets the original against another engine: choose the port or a port given with --engine",
+        ));
+    }
+    app.engines
+        .require(&app.searches, &other, Capability::Trace, "Compare")?;
     let request = search_request(
         &app,
         &SearchBody {
@@ -170,6 +182,11 @@ pub(crate) async fn compare_route(
     EngineSpec::EMULATOR
         .check_depth(request.depth)
         .map_err(|e| ApiError::bad(e.to_string()))?;
+    // Kept by the position, depth, book and the engine set against the original.
+    let request = searches::SearchRequest {
+        engine: other.clone(),
+        ..request
+    };
     if let Some(mut kept) = app.cache.comparisons.get(&request) {
         kept.cached = true;
         return Ok(Json(kept));
@@ -180,9 +197,10 @@ pub(crate) async fn compare_route(
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let right = app
         .searches
-        .open(&EngineSpec::Port)
+        .open(&other)
         .map_err(|e| ApiError::conflict(e.to_string()))?;
     let asked = request.clone();
+    let other_spec = other.clone();
     let task = app
         .searches
         .queue_task(token, move |task| -> Result<Compared, String> {
@@ -201,7 +219,7 @@ pub(crate) async fn compare_route(
             let comparison = sargon_referee::diff::compare(&mut left, &mut right, &setup, &opts)
                 .map_err(|e| e.to_string())?;
             let emulator = engine_answer(&EngineSpec::EMULATOR, &root, &left);
-            let port = engine_answer(&EngineSpec::Port, &root, &right);
+            let port = engine_answer(&other_spec, &root, &right);
             Ok((
                 comparison,
                 root,

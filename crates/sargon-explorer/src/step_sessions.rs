@@ -3,7 +3,7 @@
 //! `stepping.rs`).
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,6 +29,21 @@ pub(crate) struct Session {
     pub(crate) last_used: Instant,
     /// For each label of the program, the port's functions that cite it.
     pub(crate) port: BTreeMap<String, Vec<String>>,
+    /// The `--jobs` worker the session holds while it is open: dropping the session (closed
+    /// by its page, or idle) frees it.
+    pub(crate) _slot: Slot,
+}
+
+/// A held `--jobs` worker: the worker's thread waits until this is dropped (its
+/// receiver then hears the channel close).
+pub(crate) struct Slot {
+    _release: std::sync::mpsc::Sender<()>,
+}
+
+impl Slot {
+    pub(crate) fn new(release: std::sync::mpsc::Sender<()>) -> Slot {
+        Slot { _release: release }
+    }
 }
 
 /// The open sessions.
@@ -36,6 +51,17 @@ pub(crate) struct Sessions {
     open: Mutex<HashMap<u64, Arc<Mutex<Session>>>>,
     pub(crate) next: AtomicU64,
     pub(crate) idle: Duration,
+    /// Sessions asked for and not yet open (waiting for a worker, or recording).
+    waiting: AtomicUsize,
+}
+
+/// A session on its way: counted among the sessions until dropped.
+pub(crate) struct Waiting<'a>(&'a AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl Sessions {
@@ -48,7 +74,19 @@ impl Sessions {
             open: Mutex::new(HashMap::new()),
             next: AtomicU64::new(1),
             idle,
+            waiting: AtomicUsize::new(0),
         }
+    }
+
+    /// Sessions asked for and not yet open.
+    pub(crate) fn waiting(&self) -> usize {
+        self.waiting.load(Ordering::Relaxed)
+    }
+
+    /// Count one more session on its way, until the guard is dropped.
+    pub(crate) fn wait(&self) -> Waiting<'_> {
+        self.waiting.fetch_add(1, Ordering::Relaxed);
+        Waiting(&self.waiting)
     }
 
     pub(crate) fn table(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Mutex<Session>>>> {

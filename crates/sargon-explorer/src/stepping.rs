@@ -9,6 +9,11 @@
 //! [`MAX_EVENTS`]; a session idle for the idle time (five minutes, or
 //! `SARGON_STEP_IDLE_SECONDS`) is closed, and the page closes its own when it leaves
 //! (`POST /api/step/{id}/close`, sent on `pagehide`).
+//!
+//! A session is work like a search: it waits its turn in the `--jobs` line (`"job"` in the
+//! body names it, for its place in line: jobs.rs), records the search on the worker it is
+//! given, and holds that worker while it is open; closing it, by its page or when idle,
+//! frees the worker for the next in line.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;
@@ -29,7 +34,8 @@ use super::api::{
     StepVariable,
 };
 use super::app::{finished, get_search, ApiError, App, Body};
-use super::step_sessions::{Session, MAX_EVENTS, MAX_SESSIONS};
+use super::jobs;
+use super::step_sessions::{Session, Slot, MAX_EVENTS, MAX_SESSIONS};
 
 /// Every few seconds, close the idle sessions.
 pub(crate) async fn close_idle_sessions(app: Arc<App>) {
@@ -66,7 +72,9 @@ pub(crate) async fn open_route(
         None => None,
     };
     app.steps.close_idle();
-    {
+    // Counted among the sessions while it waits for a worker and records (counted under
+    // the table's lock, so that two pages asking at once cannot both take the last place).
+    let waiting = {
         let mut table = app.steps.table();
         if let Some(page) = &body.page {
             table.retain(|_, s| {
@@ -74,13 +82,11 @@ pub(crate) async fn open_route(
                     .map_or(true, |s| s.page.as_deref() != Some(page.as_str()))
             });
         }
-        if table.len() >= MAX_SESSIONS {
-            return Err(ApiError::conflict(format!(
-                "{MAX_SESSIONS} stepping sessions are open, the most this server keeps (each holds up to {MAX_SNAPSHOTS} snapshots of 64 KiB); close one, or wait {} s for an unused one to close",
-                app.steps.idle.as_secs()
-            )));
+        if table.len() + app.steps.waiting() >= MAX_SESSIONS {
+            return Err(too_many(&app));
         }
-    }
+        app.steps.wait()
+    };
     let rom = app
         .searches
         .store
@@ -95,44 +101,78 @@ pub(crate) async fn open_route(
     });
     let root = f.root.clone();
     let (event, page, search_id) = (body.event, body.page.clone(), body.search);
-    let work = tokio::task::spawn_blocking(move || -> Result<Session, ApiError> {
-        let setup = position::setup(&root, Book::from(request.book))
-            .map_err(|e| ApiError::bad(e.to_string()))?;
-        let mut stepper = Stepper::open(rom, &setup, &SearchOptions::depth(request.depth))
-            .map_err(|e| ApiError::bad(e.to_string()))?;
-        if let Some(k) = event {
-            if k as usize >= stepper.events().len() {
-                return Err(ApiError::bad(format!(
-                    "the original's trace of this search has {} events: no event {k}",
-                    stepper.events().len()
-                )));
-            }
-            stepper
-                .to_event(k as usize)
-                .map_err(|e| ApiError::bad(e.to_string()))?;
-        } else if let Some(c) = created.filter(|&c| c > 0) {
-            stepper
-                .to_node(c)
-                .map_err(|e| ApiError::bad(e.to_string()))?;
-        }
-        let port = port_citations(&stepper);
-        Ok(Session {
+    let token = jobs::token(body.job.clone())?;
+    let (deliver, delivered) = tokio::sync::oneshot::channel();
+    let task = app.searches.queue_task(token, move |_| {
+        let (slot, released) = std::sync::mpsc::channel::<()>();
+        let session = record(rom, &root, &request, event, created).map(|stepper| Session {
+            port: port_citations(&stepper),
             stepper,
             search: search_id,
             depth: request.depth,
             note,
             page,
             last_used: Instant::now(),
-            port,
-        })
+            _slot: Slot::new(slot),
+        });
+        // The page may have left meanwhile: then the session is dropped here, its slot
+        // with it.
+        let _ = deliver.send(session);
+        // Hold the worker until the session is closed.
+        let _ = released.recv();
     });
-    let session = work
-        .await
-        .map_err(|e| ApiError::bad(format!("the stepping session failed: {e}")))??;
+    let session = match delivered.await {
+        Ok(session) => session?,
+        Err(_) => return Err(jobs::cancelled("the stepping session")),
+    };
+    // Given its worker: the task's entry in line is no longer needed.
+    drop(task);
     let id = app.steps.next.fetch_add(1, Ordering::Relaxed);
-    let answer = state_of(id, &session);
-    app.steps.table().insert(id, Arc::new(Mutex::new(session)));
+    let answer = state_of(id, &session, &app);
+    let mut table = app.steps.table();
+    drop(waiting);
+    table.insert(id, Arc::new(Mutex::new(session)));
     Ok(Json(answer))
+}
+
+/// The refusal when every session is taken.
+fn too_many(app: &App) -> ApiError {
+    ApiError::conflict(format!(
+        "{MAX_SESSIONS} stepping sessions are open or waiting for a worker, the most this server keeps (each holds up to {MAX_SNAPSHOTS} snapshots of 64 KiB, and one of the server's {} workers while open); close one, or wait {} s for an unused one to close",
+        app.searches.workers,
+        app.steps.idle.as_secs()
+    ))
+}
+
+/// Run the original's search once for a session (recording its events, keeping
+/// snapshots) and stand at `event`, or where the node `created` at is created.
+fn record(
+    rom: sargon_original::rom::Rom,
+    root: &shakmaty::Chess,
+    request: &crate::searches::SearchRequest,
+    event: Option<u64>,
+    created: Option<usize>,
+) -> Result<Stepper, ApiError> {
+    let setup = position::setup(root, Book::from(request.book))
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    let mut stepper = Stepper::open(rom, &setup, &SearchOptions::depth(request.depth))
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    if let Some(k) = event {
+        if k as usize >= stepper.events().len() {
+            return Err(ApiError::bad(format!(
+                "the original's trace of this search has {} events: no event {k}",
+                stepper.events().len()
+            )));
+        }
+        stepper
+            .to_event(k as usize)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+    } else if let Some(c) = created.filter(|&c| c > 0) {
+        stepper
+            .to_node(c)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+    }
+    Ok(stepper)
 }
 
 /// For each label, the port's functions that cite it (`FILE:LINE ITEM`).
@@ -153,7 +193,7 @@ pub(crate) async fn state_route(
     let session = app.steps.get(id)?;
     let mut s = session.lock().unwrap_or_else(|e| e.into_inner());
     s.last_used = Instant::now();
-    Ok(Json(state_of(id, &s)))
+    Ok(Json(state_of(id, &s, &app)))
 }
 
 /// `POST /api/step/{id}/move`: step forward or back, or go to an event or a position.
@@ -202,7 +242,7 @@ pub(crate) async fn move_route(
         };
         moved.map_err(|e| ApiError::bad(e.to_string()))?;
         s.last_used = Instant::now();
-        Ok(state_of(id, &s))
+        Ok(state_of(id, &s, &app))
     });
     let answer = work
         .await
@@ -238,7 +278,7 @@ fn flags(f: u8) -> String {
 }
 
 /// The session as the page reads it.
-fn state_of(id: u64, s: &Session) -> StepState {
+fn state_of(id: u64, s: &Session, app: &App) -> StepState {
     let st = &s.stepper;
     let r = st.registers();
     let (changes, changed) = st.changes();
@@ -306,6 +346,7 @@ fn state_of(id: u64, s: &Session) -> StepState {
         flags: flags(r.f),
         finished: st.finished(),
         id,
+        idle_seconds: app.steps.idle.as_secs(),
         instruction: st.instruction(),
         label,
         length: st.length(),
@@ -328,5 +369,6 @@ fn state_of(id: u64, s: &Session) -> StepState {
         snapshot_interval: st.interval(),
         snapshots: st.snapshots().len(),
         variables,
+        workers: app.searches.workers,
     }
 }

@@ -12,7 +12,7 @@ use sargon_core::engine::{Capability, SearchOptions};
 use sargon_core::position;
 use sargon_engines::engines::EngineSpec;
 
-use super::api::{JobQuery, ListingAnswer, ModelsAnswer, ModelsQuery, ProfileAnswer};
+use super::api::{Execution, JobQuery, ListingAnswer, ModelsAnswer, ModelsQuery, ProfileAnswer};
 use super::app::{finished, get_search, ApiError, App};
 use super::engines::{self};
 use super::jobs;
@@ -119,6 +119,14 @@ pub(crate) async fn profile_route(
                     .filter(|_| sargon_views::analysis::GameEnd::of(&setup.position).is_none())
                     .map(|m| m.uci()),
                 cached: false,
+                executions: profile
+                    .executions()
+                    .into_iter()
+                    .map(|e| Execution {
+                        address: e.address,
+                        count: e.count,
+                    })
+                    .collect(),
                 trs80_seconds: sargon_core::clock::trs80_seconds(profile.totals.t_states),
                 note,
             })

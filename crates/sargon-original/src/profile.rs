@@ -11,6 +11,9 @@
 //! * **inclusive** T-states: from the first instruction of a call through the instruction
 //!   that returns from it, callees included (the `CALL` itself is the caller's).
 //!
+//! Besides the routines, the profile counts how often each address was executed (the heat
+//! of the listing): [`Profile::executions`], whose counts sum to the instructions executed.
+//!
 //! Calls and returns are matched by the stack pointer, not by nesting: a call records the
 //! address of the stack slot holding its return address, and a return (`RET`, a `RET cc`
 //! that is taken, `RETI`, `RETN`) ends every call whose slot is now above SP. This survives
@@ -88,6 +91,46 @@ pub struct Profile {
     pub rows: Vec<RoutineCost>,
     /// The sums over all rows.
     pub totals: Totals,
+    /// How often an instruction starting at each address was executed: 65,536 counts
+    /// indexed by PC (a count stops at `u32::MAX`). Not in `sargon profile --format
+    /// json`; [`Profile::executions`] lists the addresses that ran.
+    #[serde(skip)]
+    pub by_address: Vec<u32>,
+}
+
+/// One address and how often the instruction there was executed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Executed {
+    /// The instruction's address.
+    pub address: u16,
+    /// Times it was executed.
+    pub count: u32,
+}
+
+impl Profile {
+    /// Every address that was executed, in address order, with its count.
+    ///
+    /// ```
+    /// use sargon_original::profile::{entry_sp, Profiler};
+    /// # use sargon_original::{asm::assemble, Program};
+    /// # let a = assemble("        ORG 100H\nFNDMOV: RET\n")?;
+    /// # let program = Program::new(a.memory.clone(), 0x100, 0x101, &a.symbols);
+    /// // Nothing has run yet.
+    /// let profile = Profiler::new(&program, 0x100, entry_sp(0x4000)).finish();
+    /// assert!(profile.executions().is_empty());
+    /// # Ok::<(), sargon_original::asm::AsmError>(())
+    /// ```
+    pub fn executions(&self) -> Vec<Executed> {
+        self.by_address
+            .iter()
+            .enumerate()
+            .filter(|(_, &count)| count > 0)
+            .map(|(address, &count)| Executed {
+                address: address as u16,
+                count,
+            })
+            .collect()
+    }
 }
 
 /// Name of the row for instructions below the first routine.
@@ -112,6 +155,7 @@ pub struct Profiler {
     timing: TimingCache,
     prev_sp: u16,
     totals: Totals,
+    by_address: Vec<u32>,
 }
 
 impl Profiler {
@@ -161,6 +205,7 @@ impl Profiler {
             timing: TimingCache::new(),
             prev_sp: initial_sp,
             totals: Totals::default(),
+            by_address: vec![0; 0x10000],
         };
         p.open(entry, initial_sp);
         p
@@ -225,6 +270,7 @@ impl Profiler {
         Profile {
             rows,
             totals: self.totals,
+            by_address: self.by_address,
         }
     }
 }
@@ -238,6 +284,8 @@ impl Observer for Profiler {
         let prev_sp = self.prev_sp;
         self.prev_sp = sp;
         let t = u64::from(self.timing.t_states(mem, pc, pc_after, prev_sp, sp));
+        let here = &mut self.by_address[pc as usize];
+        *here = here.saturating_add(1);
         let row = &mut self.rows[self.by_pc[pc as usize] as usize];
         row.instructions += 1;
         row.t_states += t;
@@ -291,4 +339,78 @@ pub fn profile_search(
     let mut hooks = sargon_core::hooks::Hooks::new();
     let outcome = emulator.search_observed(setup, opts, &mut hooks, &mut profiler)?;
     Ok((profiler.finish(), outcome))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asm::assemble;
+
+    /// 64 KiB of memory and no ports, for running a small program on iz80.
+    struct Ram(Vec<u8>);
+
+    impl iz80::Machine for Ram {
+        fn peek(&mut self, address: u16) -> u8 {
+            self.0[address as usize]
+        }
+        fn poke(&mut self, address: u16, value: u8) {
+            self.0[address as usize] = value;
+        }
+        fn port_in(&mut self, _address: u16) -> u8 {
+            0
+        }
+        fn port_out(&mut self, _address: u16, _value: u8) {}
+    }
+
+    #[test]
+    fn each_address_counts_its_executions() {
+        // FNDMOV calls SUB three times through a loop; SUB runs a loop of its own.
+        let source = "        ORG 100H\n\
+                      FNDMOV: LD B,3\n\
+                      AGAIN:  CALL SUB\n\
+                      \x20       DJNZ AGAIN\n\
+                      \x20       RET\n\
+                      SUB:    LD C,2\n\
+                      SUBLP:  DEC C\n\
+                      \x20       JR NZ,SUBLP\n\
+                      \x20       RET\n";
+        let a = assemble(source).unwrap();
+        let program = Program::new(a.memory.clone(), 0x100, 0x10F, &a.symbols);
+        let sub = program.lookup("SUB").unwrap();
+        let sublp = program.lookup("SUBLP").unwrap();
+        let mut ram = Ram(a.memory.clone());
+        ram.0.resize(0x10000, 0);
+        // The harness's return address: FNDMOV's RET goes to 0xFFF0.
+        ram.0[0x3FFE..0x4000].copy_from_slice(&0xFFF0u16.to_le_bytes());
+        let mut cpu = Cpu::new_z80();
+        cpu.registers().set_pc(0x100);
+        cpu.registers().set16(Reg16::SP, entry_sp(0x4000));
+        let mut profiler = Profiler::new(&program, 0x100, entry_sp(0x4000));
+        while cpu.immutable_registers().pc() != 0xFFF0 {
+            let pc = cpu.immutable_registers().pc();
+            let before = cpu.cycle_count();
+            cpu.execute_instruction(&mut ram);
+            let t = (cpu.cycle_count() - before) as u32;
+            profiler.executed(pc, t, &cpu, &ram.0);
+        }
+        let profile = profiler.finish();
+        let at = |address: u16| profile.by_address[address as usize];
+        let sum: u64 = profile.by_address.iter().map(|&c| u64::from(c)).sum();
+        assert_eq!(sum, profile.totals.instructions);
+        // LD B,3 once; CALL and DJNZ three times; RET once.
+        assert_eq!((at(0x100), at(0x102), at(0x105), at(0x107)), (1, 3, 3, 1));
+        // SUB's first instruction as often as SUB was called; its loop twice a call.
+        let calls = profile
+            .rows
+            .iter()
+            .find(|r| r.routine == "SUB")
+            .unwrap()
+            .calls;
+        assert_eq!((calls, at(sub)), (3, 3));
+        assert_eq!((at(sublp), at(sublp + 1)), (6, 6));
+        let listed = profile.executions();
+        assert_eq!(listed.len(), 8);
+        assert_eq!(listed.iter().map(|e| u64::from(e.count)).sum::<u64>(), sum);
+        assert!(listed.windows(2).all(|w| w[0].address < w[1].address));
+    }
 }

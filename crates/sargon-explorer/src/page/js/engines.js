@@ -29,6 +29,8 @@ export async function loadEngines() {
     // without a trace cannot draw a tree, one without hooks cannot run the models.
     for (const other of e.engines.slice(2)) {
       $("engine").append(engineOption(other, other.searches, other.search_refused));
+      // Compare reads the other engine's trace, as a search does.
+      $("compare-engine").append(engineOption(other, other.searches, other.search_refused));
       $("models-engine").append(engineOption(other, other.capabilities && other.capabilities.hooks,
         `running the models needs hooks, which the engine \`${other.name}\` does not have`));
     }

@@ -28,6 +28,7 @@ export async function startSearch(selectPath, request) {
   $("search-error").textContent = "";
   $("result").innerHTML = "";
   $("compare-result").innerHTML = "";
+  $("divergence").hidden = true;
   const body = request ? { ...request, page: PAGE } : { fen: state.posFen, engine: $("engine").value,
     depth: Number($("depth").value), book: $("book").checked, page: PAGE };
   let s;

@@ -7,6 +7,8 @@
 import { $, escapeHtml } from "./util.js";
 import { PAGE, state } from "./state.js";
 import { api } from "./api.js";
+import { runJob, newJob, describeJob } from "./jobs.js";
+import { heatAt } from "./original.js";
 
 let session = null;        // the session's number, once open
 let busy = false;          // a move is on its way: others wait for it
@@ -42,12 +44,26 @@ export function setupStep() {
   });
 }
 
+// Open a session on the search shown, standing where its event `k` arises (Compare's
+// divergence asks for the original's event where the engines part).
+export function stepToEvent(k) {
+  $("step-event").value = k;
+  $("step-panel").scrollIntoView({ block: "start" });
+  return open({ event: k });
+}
+
 async function open(at) {
   if (state.searchId == null) return;
   $("step-error").textContent = "";
-  $("step-view").innerHTML = `<div class="note">running the search on the emulator to record its events and keep snapshots...</div>`;
+  const recording = "running the search on the emulator to record its events and keep snapshots...";
+  $("step-view").innerHTML = `<div id="step-waiting" class="note">${recording}</div>`;
   try {
-    const s = await api("POST", "/api/step", { search: state.searchId, page: PAGE, ...at });
+    // A session takes one of the server's workers (`--jobs`) while open: it may wait its turn.
+    const job = newJob("step");
+    const s = await runJob("POST", "/api/step", { search: state.searchId, page: PAGE, job, ...at }, job, (st) => {
+      const w = $("step-waiting");
+      if (w) w.textContent = st.state === "waiting" ? `a stepping session needs a worker of the server: ${describeJob(st)}` : recording;
+    });
     session = s.id;
     $("step-buttons").hidden = false;
     await show(s);
@@ -95,7 +111,10 @@ async function show(s) {
     `&middot; ${s.events_before.toLocaleString()} of ${s.events.toLocaleString()} events before it` +
     (s.finished ? " &middot; <b>FNDMOV has returned</b>" : "") +
     ` &middot; snapshots: ${s.snapshots} every ${s.snapshot_interval.toLocaleString()} instructions</div>` +
-    (s.note ? `<div id="step-note" class="note">${escapeHtml(s.note)}</div>` : "");
+    (s.note ? `<div id="step-note" class="note">${escapeHtml(s.note)}</div>` : "") +
+    `<div id="step-slot" class="sub">This session holds one of the server's ${s.workers} worker${s.workers === 1 ? "" : "s"} while it is open ` +
+    `(searches, profiles and comparisons wait for them); it is closed, and its worker freed, after ${s.idle_seconds.toLocaleString()} s unused, ` +
+    `when you press Close or when you leave the page.</div>`;
   const regs = [["A", hex2(r.a)], ["F", hex2(r.f)], ["BC", hex4(r.bc)], ["DE", hex4(r.de)], ["HL", hex4(r.hl)],
     ["IX", hex4(r.ix)], ["IY", hex4(r.iy)], ["SP", hex4(r.sp)], ["PC", hex4(r.pc)]];
   const registers = `<table id="step-registers" class="bytes">` +
@@ -130,11 +149,11 @@ async function show(s) {
     `<div id="step-routine"><b>${escapeHtml(s.routine || "?")}</b> <code id="step-instruction">${hex4(r.pc)}  ${escapeHtml(s.instruction)}</code></div>` +
     port + `<pre id="step-listing" class="listing"></pre></div>` +
     `<div class="memory">${events}${changes}<div><div class="sub">Sargon's variables:</div>${vars}${board}</div></div></div>`;
-  await showListing(s.routine, r.pc);
+  await showListing(s.routine, r.pc, s.search);
 }
 
 // The instruction's line in the routine's listing, with a few lines around it.
-async function showListing(routine, pc) {
+async function showListing(routine, pc, search) {
   const pre = $("step-listing");
   if (!routine) { pre.textContent = "PC is in no routine of the program"; return; }
   try {
@@ -142,7 +161,14 @@ async function showListing(routine, pc) {
     const at = lines.findIndex((l) => new RegExp(`^\\s+${hex4(pc)}\\s`).test(l));
     const from = Math.max(0, at - 6), to = Math.min(lines.length, at + 10);
     pre.innerHTML = lines.slice(from, to).map((l, i) => {
-      const html = escapeHtml(l);
+      let html = escapeHtml(l);
+      // Once the search is profiled, each instruction's heat as a mark at the line's left.
+      const address = /^  ([0-9A-F]{4})  /.exec(l);
+      const h = address && heatAt(search, parseInt(address[1], 16));
+      if (h) {
+        const tip = h.count ? `run ${h.count.toLocaleString()} time${h.count === 1 ? "" : "s"} in this search` : "not run in this search";
+        html = `<span class="step-heat" data-count="${h.count}" title="${tip}" style="border-left-color:${h.colour || "transparent"}">${html}</span>`;
+      }
       if (from + i === at) return `<span class="current">${html}</span>`;
       if (/^\s*; -> port/.test(l)) return `<span class="port">${html}</span>`;
       if (/^[A-Z0-9_]+:/.test(l)) return `<span class="label">${html}</span>`;
