@@ -118,6 +118,9 @@ pub struct SearchOptions {
     /// Set from another thread to stop the search soon (UCI `stop`): the search then
     /// returns [`SearchError::Stopped`], and the engine is ready for the next search.
     pub stop: Option<Arc<AtomicBool>>,
+    /// PMATE before the search: 0, as the program's image has it, or what the last search
+    /// of a game left ([`crate::game::GameDepth`]). No search reads it; FNDMOV writes it.
+    pub pmate: u8,
 }
 
 impl SearchOptions {
@@ -177,6 +180,7 @@ impl Default for SearchOptions {
             book_random: 0,
             max_instructions: None,
             stop: None,
+            pmate: 0,
         }
     }
 }
@@ -462,6 +466,12 @@ pub trait Engine {
     /// assert_eq!(sargon_port::Port::new().rom_id(), None); // the port runs no imported image
     /// ```
     fn rom_id(&self) -> Option<&RomId> {
+        None
+    }
+    /// After a search: what it left in Sargon's memory for the program's next move in a
+    /// game (PLYMAX, PMATE; [`crate::game`]), or `None` when the engine cannot say (an
+    /// engine of another process).
+    fn left_for_next_move(&self) -> Option<crate::game::Carried> {
         None
     }
     /// The emulator's Z80 core when it is not the default one, `iz80`: `Some("z80emu")`
