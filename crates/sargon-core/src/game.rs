@@ -47,34 +47,33 @@ pub enum DepthRule {
 /// use shakmaty::Color;
 /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
 ///
-/// // White mates in two (Rd8+ Rxd8 Rxd8#); Sargon sees it at level 3.
-/// let pos = sargon_core::parse_position("r5k1/5ppp/8/8/8/8/5PPP/3RR1K1 w - - 0 1")?;
+/// // White mates in two (Kf7 Kh7 Rh1#); Sargon sees it at level 3.
+/// let pos = sargon_core::parse_position("7k/8/5K2/8/8/8/8/6R1 w - - 0 40")?;
 /// let mut port = sargon_port::Port::new();
-/// let mut game = GameDepth::new(3, DepthRule::Carried);
-/// let opts = game.options(Color::White, &SearchOptions::depth(3), port.max_depth());
+/// let mut game = GameDepth::new(DepthRule::Carried);
+/// let level = SearchOptions::depth(3);
+/// let opts = game.options(Color::White, &level, port.max_depth());
 /// assert_eq!(opts.depth, 3);
 /// let found = port.search(&setup(&pos, Book::Off)?, &opts, &mut Hooks::new())?;
 /// assert!(found.mates());
 /// game.searched(Color::White, &port);
 /// // White's next search is two plies shallower; Black's is not.
-/// assert_eq!(game.options(Color::White, &opts, port.max_depth()).depth, 1);
-/// assert_eq!(game.options(Color::Black, &opts, port.max_depth()).depth, 3);
+/// assert_eq!(game.options(Color::White, &level, port.max_depth()).depth, 1);
+/// assert_eq!(game.options(Color::Black, &level, port.max_depth()).depth, 3);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct GameDepth {
     rule: DepthRule,
-    level: u8,
     /// What the last search of each colour left: White's, then Black's.
     sides: [Option<Carried>; 2],
 }
 
 impl GameDepth {
-    /// A new game at `level` (the depth the player picked), its depths set by `rule`.
-    pub fn new(level: u8, rule: DepthRule) -> GameDepth {
+    /// A new game, its depths set by `rule`.
+    pub fn new(rule: DepthRule) -> GameDepth {
         GameDepth {
             rule,
-            level,
             sides: [None, None],
         }
     }
@@ -94,13 +93,13 @@ impl GameDepth {
         self.sides[side_index(color)]
     }
 
-    /// `base` with the depth and PMATE of the next search for `color`. A carried PLYMAX the
+    /// `base` (the options at the level: its depth is the one the player picked) with the
+    /// depth and PMATE of the next search for `color`. A carried PLYMAX the
     /// engine cannot search (0, or 254 and 255 after a mate that was found at depth 1 or 2
     /// and then not played) starts again from the level, as a player answering INTERR again
     /// would: the original would search PLYMAX 0 as no depth at all, or never end.
     pub fn options(&self, color: Color, base: &SearchOptions, max_depth: u8) -> SearchOptions {
         let mut opts = base.clone();
-        opts.depth = self.level;
         opts.pmate = 0;
         if let Some(c) = self.carried(color) {
             opts.pmate = c.pmate;
@@ -134,9 +133,10 @@ mod tests {
     /// The depth each rule gives, and the fallback to the level out of the engine's range.
     #[test]
     fn carried_bytes_set_the_next_search() {
-        let base = SearchOptions::depth(9);
-        let mut game = GameDepth::new(4, DepthRule::Carried);
-        assert_eq!((game.options(Color::Black, &base, 6).depth, base.pmate), (4, 0));
+        let base = SearchOptions::depth(4);
+        let mut game = GameDepth::new(DepthRule::Carried);
+        let first = game.options(Color::Black, &base, 6);
+        assert_eq!((first.depth, first.pmate), (4, 0));
         game.sides[1] = Some(Carried {
             plymax: 2,
             pmate: 7,

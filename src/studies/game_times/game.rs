@@ -36,7 +36,7 @@ pub(crate) fn play_game(
         book_random,
         ..SearchOptions::depth(level)
     };
-    let mut depths = GameDepth::new(level, rule);
+    let mut depths = GameDepth::new(rule);
     let mut pos = opening.position();
     let mut history = RepetitionHistory::default();
     history.push(&pos);
@@ -116,7 +116,7 @@ pub(crate) fn replay_counts(
         book_random: game.book_random,
         ..SearchOptions::depth(game.level)
     };
-    let mut depths = GameDepth::new(game.level, game.depth_rule());
+    let mut depths = GameDepth::new(game.depth_rule());
     let mut pos = position::parse_position(&game.start_fen)?;
     let mut counts = Vec::with_capacity(game.moves.len());
     for (i, m) in game.moves.iter().enumerate() {
