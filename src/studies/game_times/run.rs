@@ -454,6 +454,41 @@ mod tests {
         assert!(games.is_empty(), "a game not recorded is not counted");
     }
 
+    /// A run continues only games whose depths were set by its own rule; a line without
+    /// the field (every game recorded before issue 38) had a fresh depth every move.
+    #[test]
+    fn a_run_resumes_only_games_of_its_depth_rule() {
+        let openings = default_openings();
+        let mut games = Vec::new();
+        let one = GamesPlan {
+            levels: (1, 1),
+            rounds: 1,
+            ..plan(&openings)
+        };
+        one.play_missing(&mut Port::new(), &estimated(), &mut games, |_| {
+            Ok::<(), std::io::Error>(())
+        })
+        .unwrap();
+        assert!(games[0].carried_depth);
+        one.check_openings(&games).unwrap();
+        let fresh = GamesPlan {
+            depth_rule: DepthRule::Fresh,
+            ..one
+        };
+        let e = fresh.check_openings(&games).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "level 1 game 1 was played with the depth carried from move to move, not a fresh \
+             depth every move (--fresh-depth)"
+        );
+        let line = serde_json::to_string(&games[0]).unwrap();
+        let old = line.replace(",\"carried_depth\":true", "");
+        assert_ne!(old, line);
+        let read = crate::studies::game_times::read_games(&old).unwrap();
+        assert_eq!(read[0].depth_rule(), DepthRule::Fresh);
+        fresh.check_openings(&read).unwrap();
+    }
+
     #[test]
     fn a_calibration_needs_measured_games() {
         let e = calibrate_from(Vec::new(), &mut Port::new(), |_, _| {}).unwrap_err();
