@@ -277,6 +277,17 @@ impl SearchOutcome {
     }
 }
 
+/// What a search leaves in Sargon's memory that its next search in a game starts from
+/// ([`Engine::left_for_next_move`], [`crate::game`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Carried {
+    /// PLYMAX: the depth of the next search (two less after a mate found at the root).
+    pub plymax: u8,
+    /// PMATE: the move number at which the search saw a mate (only the original's "mate in
+    /// N" message reads it; no search does).
+    pub pmate: u8,
+}
+
 /// Why a search could not be done.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -471,7 +482,7 @@ pub trait Engine {
     /// After a search: what it left in Sargon's memory for the program's next move in a
     /// game (PLYMAX, PMATE; [`crate::game`]), or `None` when the engine cannot say (an
     /// engine of another process).
-    fn left_for_next_move(&self) -> Option<crate::game::Carried> {
+    fn left_for_next_move(&self) -> Option<Carried> {
         None
     }
     /// The emulator's Z80 core when it is not the default one, `iz80`: `Some("z80emu")`

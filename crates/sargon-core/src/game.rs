@@ -13,17 +13,8 @@
 
 use shakmaty::Color;
 
+pub use crate::engine::Carried;
 use crate::engine::{Engine, SearchOptions};
-
-/// What a search leaves in Sargon's memory that its next search in a game starts from.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Carried {
-    /// PLYMAX: the depth of the next search (two less after a mate found at the root).
-    pub plymax: u8,
-    /// PMATE: the move number at which the search saw a mate (only the original's "mate in
-    /// N" message reads it; no search does).
-    pub pmate: u8,
-}
 
 /// How the depth of each move of a game is set.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -143,13 +134,21 @@ mod tests {
         });
         let next = game.options(Color::Black, &base, 6);
         assert_eq!((next.depth, next.pmate), (2, 7));
-        assert_eq!(game.options(Color::White, &base, 6).depth, 4, "White keeps its own");
+        assert_eq!(
+            game.options(Color::White, &base, 6).depth,
+            4,
+            "White keeps its own"
+        );
         for out_of_range in [0, 254, 7] {
             game.sides[1] = Some(Carried {
                 plymax: out_of_range,
                 pmate: 7,
             });
-            assert_eq!(game.options(Color::Black, &base, 6).depth, 4, "{out_of_range}");
+            assert_eq!(
+                game.options(Color::Black, &base, 6).depth,
+                4,
+                "{out_of_range}"
+            );
         }
         game.new_game();
         assert_eq!(game.carried(Color::Black), None);

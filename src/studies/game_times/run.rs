@@ -50,9 +50,7 @@ pub(crate) enum ResumeError {
         wanted_max_moves: u32,
     },
     /// A game was played with the other depth rule.
-    #[error(
-        "level {level} game {game} was played with {played}, not {wanted} (--fresh-depth)"
-    )]
+    #[error("level {level} game {game} was played with {played}, not {wanted} (--fresh-depth)")]
     DepthRule {
         /// The game's level.
         level: u8,

@@ -76,7 +76,11 @@ fn alone(engine: &mut dyn Engine, pos: &shakmaty::Chess, depth: u8) -> (Option<u
     hooks.add(&mut nodes);
     let opts = SearchOptions::depth(depth);
     let found = engine
-        .search(&position::setup(pos, Book::Allowed).unwrap(), &opts, &mut hooks)
+        .search(
+            &position::setup(pos, Book::Allowed).unwrap(),
+            &opts,
+            &mut hooks,
+        )
         .unwrap();
     drop(hooks);
     (found.stats.t_states, nodes.0)

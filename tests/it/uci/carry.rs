@@ -92,7 +92,10 @@ fn a_game_carries_the_depth_after_a_mate_is_found() {
     );
     // A new game starts again from FixedDepth; without CarryDepth every search is at it.
     uci.handle_line("ucinewgame");
-    assert_eq!(white_depths(&mut uci, &out).0[0..2], [vec![1, 5], vec![1, 3]]);
+    assert_eq!(
+        white_depths(&mut uci, &out).0[0..2],
+        [vec![1, 5], vec![1, 3]]
+    );
     uci.handle_line("setoption name CarryDepth value false");
     let (white, notes) = white_depths(&mut uci, &out);
     assert_eq!(white, [vec![1, 5], vec![1, 5], vec![1, 5]]);
