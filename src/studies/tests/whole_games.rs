@@ -163,3 +163,54 @@ fn the_original_searches_two_plies_less_after_finding_a_mate() {
         assert_eq!(Some(fresh.moves[2].t_states), t_level, "level {level}");
     }
 }
+
+/// What a search that finds a mate leaves for the next move, on the port and (with a
+/// ROM) on the emulator: PLYMAX two lower, and PMATE the move number at which the mate was
+/// seen, one lower when the program plays Black (only FCDMAT's "mate in N" reads it).
+#[test]
+fn both_engines_leave_plymax_and_pmate_alike() {
+    use sargon_core::engine::Carried;
+    let mut emu = rom_gate::emulator("both_engines_leave_plymax_and_pmate_alike");
+    let mut port = sargon_port::Port::new();
+    // White, then Black (the same mate, colours swapped), mates in two at move 40; and a
+    // search that finds no mate leaves both bytes as they were given.
+    let cases = [
+        (
+            MATE_IN_TWO,
+            7,
+            Carried {
+                plymax: 1,
+                pmate: 41,
+            },
+        ),
+        (
+            "6r1/8/8/8/8/5k2/8/7K b - - 0 40",
+            7,
+            Carried {
+                plymax: 1,
+                pmate: 41,
+            },
+        ),
+        (
+            "7k/8/8/8/8/8/8/K7 w - - 0 40",
+            7,
+            Carried {
+                plymax: 3,
+                pmate: 7,
+            },
+        ),
+    ];
+    for (fen, pmate, left) in cases {
+        let setup = position::setup(&position::parse_position(fen).unwrap(), Book::Off).unwrap();
+        let opts = SearchOptions {
+            pmate,
+            ..SearchOptions::depth(3)
+        };
+        port.search(&setup, &opts, &mut Hooks::new()).unwrap();
+        assert_eq!(port.left_for_next_move(), Some(left), "port: {fen}");
+        if let Some(emu) = emu.as_mut() {
+            emu.search(&setup, &opts, &mut Hooks::new()).unwrap();
+            assert_eq!(emu.left_for_next_move(), Some(left), "emulator: {fen}");
+        }
+    }
+}
