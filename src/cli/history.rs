@@ -10,6 +10,7 @@ use super::Format;
 use crate::studies::game_times::{self, CalibrationError, GamesPlan, Played, TimedGame, Timing};
 use crate::studies::history::{self, LevelProgress};
 use crate::studies::strength;
+use sargon_core::game::DepthRule;
 use sargon_core::input::echo;
 use sargon_core::outputs::{self, Files, Mode};
 use sargon_engines::engines::EngineSpec;
@@ -70,6 +71,10 @@ pub(crate) struct GamesArgs {
     /// Keep the games already in --out and play only the missing ones
     #[arg(long, requires = "out")]
     pub resume: bool,
+    /// Search every move at the level's depth. By default each side's depth is carried
+    /// from move to move as the original's was: two plies less after it found a mate
+    #[arg(long, conflicts_with = "load")]
+    pub fresh_depth: bool,
     /// Play nothing: the table (and plot) of the games in these files
     #[arg(long, value_name = "FILE.jsonl", num_args = 1.., conflicts_with_all = ["out", "openings"])]
     pub load: Vec<PathBuf>,
@@ -321,6 +326,11 @@ fn games(store: &RomStore, args: GamesArgs) -> Result<()> {
             seed: args.seed,
             max_moves: args.max_moves,
             openings: &openings,
+            depth_rule: if args.fresh_depth {
+                DepthRule::Fresh
+            } else {
+                DepthRule::Carried
+            },
         };
         // A resumed run must use the same openings as the games it continues.
         plan.check_openings(&games)?;

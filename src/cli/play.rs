@@ -33,6 +33,10 @@ pub(crate) struct PlayArgs {
     /// Sargon's time per move in milliseconds, spent depth after depth as under UCI
     #[arg(long, value_name = "MS", value_parser = super::numbers::milliseconds, allow_negative_numbers = true)]
     pub movetime: Option<u64>,
+    /// Search every move at --depth. By default Sargon carries its depth from move to move
+    /// as the original did: two plies less after it found a mate (also a Sargon opponent's)
+    #[arg(long)]
+    pub fresh_depth: bool,
     /// The opponent: a UCI engine's command line (`stockfish`, "/path/engine --arg"), or
     /// `sargon[:depth=N,movetime=MS,nodes=N,engine=port|emulator,book=on|off]`
     #[arg(long, value_name = "COMMAND")]
@@ -211,8 +215,11 @@ fn play_the_match(store: &RomStore, args: PlayArgs) -> Result<()> {
             })
         }
     }
-    .with_move_timeout(timeout);
-    let mut sargon = Player::sargon(sargon_spec, factory).with_move_timeout(timeout);
+    .with_move_timeout(timeout)
+    .with_fresh_depth(args.fresh_depth);
+    let mut sargon = Player::sargon(sargon_spec, factory)
+        .with_move_timeout(timeout)
+        .with_fresh_depth(args.fresh_depth);
 
     let openings = match &args.openings {
         Some(path) => read_openings(path)?,

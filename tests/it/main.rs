@@ -35,6 +35,7 @@ mod listing;
 mod models;
 mod mutation_campaign;
 mod play;
+mod play_carry;
 mod port;
 mod profile;
 mod readme;

@@ -118,6 +118,9 @@ pub struct SearchOptions {
     /// Set from another thread to stop the search soon (UCI `stop`): the search then
     /// returns [`SearchError::Stopped`], and the engine is ready for the next search.
     pub stop: Option<Arc<AtomicBool>>,
+    /// PMATE before the search: 0, as the program's image has it, or what the last search
+    /// of a game left ([`crate::game::GameDepth`]). No search reads it; FNDMOV writes it.
+    pub pmate: u8,
 }
 
 impl SearchOptions {
@@ -177,6 +180,7 @@ impl Default for SearchOptions {
             book_random: 0,
             max_instructions: None,
             stop: None,
+            pmate: 0,
         }
     }
 }
@@ -271,6 +275,17 @@ impl SearchOutcome {
     pub fn mates(&self) -> bool {
         self.root_score == Score(0xff)
     }
+}
+
+/// What a search leaves in Sargon's memory that its next search in a game starts from
+/// ([`Engine::left_for_next_move`], [`crate::game`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Carried {
+    /// PLYMAX: the depth of the next search (two less after a mate found at the root).
+    pub plymax: u8,
+    /// PMATE: the move number at which the search saw a mate (only the original's "mate in
+    /// N" message reads it; no search does).
+    pub pmate: u8,
 }
 
 /// Why a search could not be done.
@@ -462,6 +477,12 @@ pub trait Engine {
     /// assert_eq!(sargon_port::Port::new().rom_id(), None); // the port runs no imported image
     /// ```
     fn rom_id(&self) -> Option<&RomId> {
+        None
+    }
+    /// After a search: what it left in Sargon's memory for the program's next move in a
+    /// game (PLYMAX, PMATE; [`crate::game`]), or `None` when the engine cannot say (an
+    /// engine of another process).
+    fn left_for_next_move(&self) -> Option<Carried> {
         None
     }
     /// The emulator's Z80 core when it is not the default one, `iz80`: `Some("z80emu")`

@@ -43,6 +43,7 @@ pub mod clock;
 #[cfg(feature = "digest")]
 pub mod digest;
 pub mod engine;
+pub mod game;
 pub mod hooks;
 pub mod input;
 mod memory;

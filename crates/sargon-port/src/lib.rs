@@ -82,6 +82,7 @@ use std::time::Instant;
 use sargon_core::engine::{
     Capabilities, Engine, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
+use sargon_core::game::Carried;
 use sargon_core::hooks::Hooks;
 use sargon_core::position::Setup;
 use sargon_core::vocab::Score;
@@ -235,6 +236,14 @@ impl Engine for Port {
         Capabilities::hooked(true, false)
     }
 
+    /// PLYMAX and PMATE as the last FNDMOV left them.
+    fn left_for_next_move(&self) -> Option<Carried> {
+        Some(Carried {
+            plymax: self.machine.plymax,
+            pmate: self.machine.pmate,
+        })
+    }
+
     fn search(
         &mut self,
         setup: &Setup,
@@ -244,6 +253,7 @@ impl Engine for Port {
         self.check_depth(opts.depth)?;
         let start = Instant::now();
         self.prepare(setup, opts.depth, opts.book_random, hooks)?;
+        self.machine.pmate = opts.pmate;
         if !self.fndmov(hooks, opts.stop.as_deref()) {
             return Err(SearchError::Stopped);
         }

@@ -35,20 +35,22 @@
 //! every move; the T-states per evaluation of every measured level are reported beside the
 //! estimate, since how they move from level to level is the extrapolation's uncertainty.
 
+mod game;
 mod run;
 
 use std::fmt::Write as _;
 
 use shakmaty::{Chess, Position};
 
-use sargon_chess::play::game::{rules_ending, RepetitionHistory};
 use sargon_chess::play::Opening;
-use sargon_core::clock::{duration, manual_seconds, trs80_seconds};
+use sargon_core::clock::{duration, manual_seconds};
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
+use sargon_core::game::DepthRule;
 use sargon_core::hooks::{Hook, HookEvent, HookMask, HookPoint, Hooks};
 use sargon_core::position::Book;
 use sargon_core::position::{self, PositionError};
 
+pub(crate) use game::{play_game, replay_counts};
 pub(crate) use run::{
     calibrate_from, check_settings, svg_plot, CalibrationError, GamesPlan, Played,
 };
@@ -135,6 +137,11 @@ pub(crate) struct TimedMove {
     /// from the lines written before it was counted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evaluations: Option<u64>,
+    /// The depth (PLYMAX) the search began with: the level, or less after a mate this side
+    /// found, when the game carries the depth ([`TimedGame::carried_depth`]). Absent for a
+    /// book move and from the lines written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u8>,
 }
 
 /// What a search did, counted by hooks.
@@ -201,6 +208,22 @@ pub(crate) struct TimedGame {
     /// Set when the moves' T-states are an estimate from counted evaluations, not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub estimate: Option<TimeEstimate>,
+    /// Each side's depth was carried from move to move as the original does
+    /// ([`DepthRule::Carried`]); absent (false) when the level's depth was set afresh for
+    /// every move, as in every game recorded before issue 38.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub carried_depth: bool,
+}
+
+impl TimedGame {
+    /// How the game's depths were set.
+    pub(crate) fn depth_rule(&self) -> DepthRule {
+        if self.carried_depth {
+            DepthRule::Carried
+        } else {
+            DepthRule::Fresh
+        }
+    }
 }
 
 /// Why a timed game could not be played.
@@ -275,122 +298,6 @@ fn search_counting(
 /// The T-states `evaluations` evaluations cost at `t_states_per_evaluation`, rounded.
 pub(crate) fn estimate_t_states(evaluations: u64, t_states_per_evaluation: f64) -> u64 {
     (evaluations as f64 * t_states_per_evaluation).round() as u64
-}
-
-/// Play game `game` (from 1) at `level` from `opening`, Sargon on both sides; `max_moves`
-/// caps the moves of each side (then the game is adjudicated a draw). Every move is timed
-/// as `timing` says (`Timing::Measured`: by the engine's T-states, on the emulator), and
-/// its nodes and evaluations are counted.
-pub(crate) fn play_game(
-    engine: &mut dyn Engine,
-    level: u8,
-    game: usize,
-    seed: u64,
-    opening: &Opening,
-    max_moves: Option<u32>,
-    timing: &Timing,
-) -> Result<TimedGame, GameError> {
-    let started = std::time::Instant::now();
-    let book_random = book_byte(seed, level, game);
-    let opts = SearchOptions {
-        book_random,
-        ..SearchOptions::depth(level)
-    };
-    let mut pos = opening.position();
-    let mut history = RepetitionHistory::default();
-    history.push(&pos);
-    let mut moves = Vec::new();
-    let (result, ending) = loop {
-        if let Some((result, ending)) = rules_ending(&pos, history.repetitions()) {
-            break (result.pgn().to_string(), ending.describe(result));
-        }
-        if max_moves.is_some_and(|cap| moves.len() >= 2 * cap as usize) {
-            break (
-                "1/2-1/2".to_string(),
-                format!(
-                    "Draw by adjudication: {} moves each",
-                    max_moves.unwrap_or(0)
-                ),
-            );
-        }
-        let (outcome, counts) = search_counting(engine, &pos, &opts)?;
-        let chosen = outcome
-            .best
-            .and_then(|m| m.to_chess(&pos))
-            .ok_or_else(|| GameError::NoMove(position::fen_of(&pos)))?;
-        let t_states = match timing {
-            Timing::Measured => outcome.stats.t_states.ok_or(GameError::NoTStates)?,
-            Timing::Estimated(e) => {
-                estimate_t_states(counts.evaluations, e.t_states_per_evaluation)
-            }
-        };
-        moves.push(TimedMove {
-            uci: chosen.to_uci(shakmaty::CastlingMode::Standard).to_string(),
-            book: outcome.from_book,
-            t_states,
-            trs80_seconds: trs80_seconds(t_states),
-            nodes: Some(counts.nodes),
-            evaluations: Some(counts.evaluations),
-        });
-        pos.play_unchecked(chosen);
-        history.push(&pos);
-    };
-    Ok(TimedGame {
-        level,
-        game,
-        seed,
-        book_random,
-        opening: opening.name.clone().unwrap_or_default(),
-        start_fen: position::fen_of(&opening.position()),
-        max_moves,
-        moves,
-        result,
-        ending,
-        wall_seconds: started.elapsed().as_secs_f64(),
-        unverified_rom: engine
-            .rom_id()
-            .filter(|r| !r.verified)
-            .map(|r| r.name.clone()),
-        estimate: match timing {
-            Timing::Measured => None,
-            Timing::Estimated(e) => Some(e.clone()),
-        },
-    })
-}
-
-/// The counts of every move of a recorded game, by replaying it on `engine` (the port
-/// does: its search is the original's, event by event): the game's positions are searched
-/// again at its level with its book byte, and each search must choose the recorded move.
-pub(crate) fn replay_counts(
-    engine: &mut dyn Engine,
-    game: &TimedGame,
-) -> Result<Vec<SearchCounts>, GameError> {
-    let opts = SearchOptions {
-        book_random: game.book_random,
-        ..SearchOptions::depth(game.level)
-    };
-    let mut pos = position::parse_position(&game.start_fen)?;
-    let mut counts = Vec::with_capacity(game.moves.len());
-    for (i, m) in game.moves.iter().enumerate() {
-        let (outcome, c) = search_counting(engine, &pos, &opts)?;
-        let chosen = outcome
-            .best
-            .and_then(|b| b.to_chess(&pos))
-            .ok_or_else(|| GameError::NoMove(position::fen_of(&pos)))?;
-        let uci = chosen.to_uci(shakmaty::CastlingMode::Standard).to_string();
-        if uci != m.uci {
-            return Err(GameError::Replay {
-                level: game.level,
-                game: game.game,
-                index: i + 1,
-                recorded: m.uci.clone(),
-                chosen: uci,
-            });
-        }
-        counts.push(c);
-        pos.play_unchecked(chosen);
-    }
-    Ok(counts)
 }
 
 /// The cost of an evaluation at one level, measured on the emulator: T-states over
@@ -591,6 +498,7 @@ pub(crate) fn read_games(text: &str) -> Result<Vec<TimedGame>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sargon_core::clock::trs80_seconds;
 
     #[test]
     fn a_failed_search_says_its_cause_once() {
@@ -625,6 +533,7 @@ mod tests {
             trs80_seconds: s,
             nodes: None,
             evaluations: None,
+            depth: None,
         };
         let game = |level, moves| TimedGame {
             level,
@@ -640,6 +549,7 @@ mod tests {
             wall_seconds: 0.0,
             unverified_rom: None,
             estimate: None,
+            carried_depth: false,
         };
         let mut games = vec![
             game(2, vec![mv(0.0, true), mv(4.0, false), mv(2.0, false)]),
@@ -678,6 +588,7 @@ mod tests {
             trs80_seconds: trs80_seconds(t_states),
             nodes: counts.map(|c| c.0),
             evaluations: counts.map(|c| c.1),
+            depth: None,
         };
         let game = |level, moves, estimate| TimedGame {
             level,
@@ -693,6 +604,7 @@ mod tests {
             wall_seconds: 0.0,
             unverified_rom: None,
             estimate,
+            carried_depth: false,
         };
         let guess = TimeEstimate {
             t_states_per_evaluation: 2000.0,

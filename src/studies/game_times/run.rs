@@ -5,6 +5,7 @@
 
 use sargon_chess::play::Opening;
 use sargon_core::engine::Engine;
+use sargon_core::game::DepthRule;
 
 use super::{
     calibrate, play_game, replay_counts, Calibration, GameError, GameLevelSummary, TimeEstimate,
@@ -26,6 +27,8 @@ pub(crate) struct GamesPlan<'a> {
     pub max_moves: u32,
     /// The openings, game N from opening N (cycling).
     pub openings: &'a [Opening],
+    /// How each side's depth is set from move to move.
+    pub depth_rule: DepthRule,
 }
 
 /// Why the games of a file cannot be continued by a run.
@@ -45,6 +48,18 @@ pub(crate) enum ResumeError {
         wanted_seed: u64,
         /// The run's move limit.
         wanted_max_moves: u32,
+    },
+    /// A game was played with the other depth rule.
+    #[error("level {level} game {game} was played with {played}, not {wanted} (--fresh-depth)")]
+    DepthRule {
+        /// The game's level.
+        level: u8,
+        /// The game's number.
+        game: usize,
+        /// How its depths were set.
+        played: &'static str,
+        /// How this run sets them.
+        wanted: &'static str,
     },
     /// A game was played from another opening than these openings give it.
     #[error(
@@ -132,9 +147,22 @@ pub(crate) fn check_settings(
 }
 
 impl GamesPlan<'_> {
-    /// Whether every game of `games` was played from the opening this plan gives it.
+    /// Whether every game of `games` was played from the opening this plan gives it, its
+    /// depths set by this plan's rule.
     pub(crate) fn check_openings(&self, games: &[TimedGame]) -> Result<(), ResumeError> {
+        let named = |rule| match rule {
+            DepthRule::Carried => "the depth carried from move to move",
+            DepthRule::Fresh => "a fresh depth every move",
+        };
         for g in games {
+            if g.depth_rule() != self.depth_rule {
+                return Err(ResumeError::DepthRule {
+                    level: g.level,
+                    game: g.game,
+                    played: named(g.depth_rule()),
+                    wanted: named(self.depth_rule),
+                });
+            }
             let expected = opening_name(self.openings, g.game);
             if g.opening != expected {
                 return Err(ResumeError::Opening {
@@ -176,6 +204,7 @@ impl GamesPlan<'_> {
                     &opening,
                     Some(self.max_moves),
                     timing,
+                    self.depth_rule,
                 )
                 .map_err(|source| PlayError::Game {
                     level,
@@ -333,6 +362,7 @@ mod tests {
             seed: 7,
             max_moves: 2,
             openings,
+            depth_rule: DepthRule::Carried,
         }
     }
 
@@ -420,6 +450,41 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.to_string(), "disk full");
         assert!(games.is_empty(), "a game not recorded is not counted");
+    }
+
+    /// A run continues only games whose depths were set by its own rule; a line without
+    /// the field (every game recorded before issue 38) had a fresh depth every move.
+    #[test]
+    fn a_run_resumes_only_games_of_its_depth_rule() {
+        let openings = default_openings();
+        let mut games = Vec::new();
+        let one = GamesPlan {
+            levels: (1, 1),
+            rounds: 1,
+            ..plan(&openings)
+        };
+        one.play_missing(&mut Port::new(), &estimated(), &mut games, |_| {
+            Ok::<(), std::io::Error>(())
+        })
+        .unwrap();
+        assert!(games[0].carried_depth);
+        one.check_openings(&games).unwrap();
+        let fresh = GamesPlan {
+            depth_rule: DepthRule::Fresh,
+            ..one
+        };
+        let e = fresh.check_openings(&games).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "level 1 game 1 was played with the depth carried from move to move, not a fresh \
+             depth every move (--fresh-depth)"
+        );
+        let line = serde_json::to_string(&games[0]).unwrap();
+        let old = line.replace(",\"carried_depth\":true", "");
+        assert_ne!(old, line);
+        let read = crate::studies::game_times::read_games(&old).unwrap();
+        assert_eq!(read[0].depth_rule(), DepthRule::Fresh);
+        fresh.check_openings(&read).unwrap();
     }
 
     #[test]

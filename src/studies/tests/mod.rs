@@ -12,6 +12,7 @@
 mod rom_gate;
 
 mod history;
+mod whole_games;
 
 use clap::Parser as _;
 

@@ -12,6 +12,7 @@
 //! - `options`: `setoption` (FixedDepth, the engine) and an engine that cannot start;
 //! - `real`: the real engines.
 
+mod carry;
 mod clock;
 mod options;
 mod protocol;

@@ -24,6 +24,7 @@ fn handshake() {
         "option name Engine type combo default port var port var emulator",
         "option name FixedDepth type spin default 0 min 0 max 20",
         "option name OwnBook type check default true",
+        "option name CarryDepth type check default true",
         "option name MultiPV type spin default 1 min 1 max 32",
         "option name UCI_AnalyseMode type check default false",
         "option name Ponder type check default false",

@@ -294,6 +294,9 @@ pub struct Player {
     name: String,
     /// Overrides the timeouts derived from the limit.
     move_timeout: Option<Duration>,
+    /// Sargon searches every move at its depth, instead of carrying the depth from move to
+    /// move as the original does (UCI option `CarryDepth` off).
+    fresh_depth: bool,
 }
 
 impl Player {
@@ -305,6 +308,7 @@ impl Player {
             factory: Some(factory),
             client: None,
             move_timeout: None,
+            fresh_depth: false,
         }
     }
 
@@ -316,6 +320,7 @@ impl Player {
             factory: None,
             client: None,
             move_timeout: None,
+            fresh_depth: false,
         }
     }
 
@@ -323,6 +328,13 @@ impl Player {
     /// itself plus `TIMEOUT_MARGIN`, or `UNTIMED_TIMEOUT`).
     pub fn with_move_timeout(mut self, timeout: Option<Duration>) -> Player {
         self.move_timeout = timeout;
+        self
+    }
+
+    /// Search every move at the depth given (`true`), or carry the depth from move to move
+    /// as the original does (`false`, the default: two plies less after a mate is found).
+    pub fn with_fresh_depth(mut self, fresh: bool) -> Player {
+        self.fresh_depth = fresh;
         self
     }
 
@@ -379,6 +391,7 @@ impl Player {
                     fixed_depth: s.limit.depth.map_or(0, |d| d.min(255) as u8),
                     book: s.book,
                     book_random: s.book_random,
+                    carry_depth: !self.fresh_depth,
                     ..Settings::default()
                 };
                 let mut c = crate::uci::client_in_process(factory, settings)?;

@@ -115,6 +115,10 @@ pub struct Settings {
     pub fixed_depth: u8,
     /// `OwnBook` (alias `Book`): play from Sargon's opening book where it applies.
     pub book: bool,
+    /// `CarryDepth`: in a game at a FixedDepth, each side's next search starts from what
+    /// its last one left (PLYMAX two lower after it found a mate, as the original's;
+    /// [`sargon_core::game`]) until `ucinewgame`. Off: FixedDepth afresh every move.
+    pub carry_depth: bool,
     /// The byte the book reads (bit 0: 1.e4 or 1.d4); not a UCI option.
     pub book_random: u8,
     /// `UCI_AnalyseMode`: the GUI analyses; never answer from the book.
@@ -130,6 +134,15 @@ pub struct Settings {
     pub currmove_after: std::time::Duration,
 }
 
+impl Settings {
+    /// Whether a `go` carries the depth from the side's last search: `CarryDepth` at a
+    /// `FixedDepth`, in a game (not `UCI_AnalyseMode`), one line (a second MultiPV line's
+    /// search leaves out the best move, so what it leaves is not the game's).
+    pub fn carries_depth(&self) -> bool {
+        self.carry_depth && self.fixed_depth > 0 && !self.analyse_mode && self.multipv == 1
+    }
+}
+
 /// The largest `MultiPV`: each line is a search of its own, so more lines cost more time.
 pub(crate) const MAX_MULTIPV: u8 = 32;
 
@@ -139,6 +152,7 @@ impl Default for Settings {
             engine: EngineSpec::Port,
             fixed_depth: 0,
             book: true,
+            carry_depth: true,
             book_random: 0,
             analyse_mode: false,
             multipv: 1,

@@ -8,9 +8,10 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move, Position, Role};
+use shakmaty::{Chess, Color, Move, Position, Role};
 
-use sargon_core::engine::Engine;
+use sargon_core::engine::{Engine, SearchOptions};
+use sargon_core::game::{DepthRule, GameDepth};
 
 use sargon_core::input::echo;
 use sargon_core::position;
@@ -37,6 +38,9 @@ struct Running {
     answered: Arc<AtomicBool>,
     /// What the GUI says during the search: `stop`, `ponderhit`.
     signals: Arc<GuiSignals>,
+    /// The side whose depth this search carries (`CarryDepth`): what the engine leaves
+    /// is kept for that side's next search.
+    carried_for: Option<Color>,
 }
 
 /// A UCI session.
@@ -54,6 +58,8 @@ pub struct Uci<W: Write + Send + 'static> {
     /// answers `bestmove 0000`, as any move would be a move in a position nobody set.
     position_problem: Option<String>,
     running: Option<Running>,
+    /// Each side's depth in the game, from what its last search left ([`Settings::carry_depth`]).
+    game: GameDepth,
     /// The engine was opened before the session began ([`Uci::open_engine`]) and the GUI
     /// has not been told yet which ROM it runs, nor that the ROM is not verified.
     untold: bool,
@@ -117,6 +123,7 @@ impl<W: Write + Send + 'static> Uci<W> {
         Uci {
             out: AnswerWriter::new(out),
             factory,
+            game: GameDepth::new(DepthRule::Carried),
             settings,
             engine: None,
             engine_problem: None,
@@ -226,6 +233,9 @@ impl<W: Write + Send + 'static> Uci<W> {
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
             self.engine = r.handle.join().unwrap_or(None);
+            if let (Some(side), Some(loaded)) = (r.carried_for, &self.engine) {
+                self.game.searched(side, loaded.engine.as_ref());
+            }
         }
     }
 
@@ -292,6 +302,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             }
             "ucinewgame" => {
                 self.stop();
+                self.game.new_game();
                 self.position = Chess::default();
                 self.position_problem = None;
             }
@@ -349,6 +360,10 @@ impl<W: Write + Send + 'static> Uci<W> {
         out.line(&format!(
             "option name OwnBook type check default {}",
             self.settings.book
+        ));
+        out.line(&format!(
+            "option name CarryDepth type check default {}",
+            self.settings.carry_depth
         ));
         out.line(&format!(
             "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
@@ -428,6 +443,8 @@ impl<W: Write + Send + 'static> Uci<W> {
                         ));
                     }
                     self.settings.fixed_depth = d.min(max);
+                    // A new level is the original's INTERR again: the depth starts afresh.
+                    self.game = GameDepth::new(DepthRule::Carried);
                     Ok(())
                 }
                 // The range the `option` line advertised (min 0 max the engine's deepest),
@@ -443,6 +460,10 @@ impl<W: Write + Send + 'static> Uci<W> {
             // `Book` was this option's name before the UCI convention was followed.
             "ownbook" | "book" => check(&value).map(|b| self.settings.book = b),
             "uci_analysemode" => check(&value).map(|b| self.settings.analyse_mode = b),
+            "carrydepth" => check(&value).map(|b| {
+                self.settings.carry_depth = b;
+                self.game.new_game();
+            }),
             "ponder" => check(&value).map(|b| self.settings.ponder = b),
             "multipv" => match value.parse::<u8>() {
                 Ok(n) if (1..=MAX_MULTIPV).contains(&n) => {
@@ -632,7 +653,26 @@ impl<W: Write + Send + 'static> Uci<W> {
         let max_depth = loaded
             .as_ref()
             .map_or(self.settings.engine.max_depth(), |l| l.engine.max_depth());
-        let (plan, notes) = Plan::new(&params, &self.settings, self.position.turn(), max_depth);
+        let turn = self.position.turn();
+        // In a game at a FixedDepth the depth is the one the side's last search left.
+        let carried_for = self.settings.carries_depth().then_some(turn);
+        let mut planned = self.settings.clone();
+        let mut pmate = 0;
+        if carried_for.is_some() {
+            let fixed = planned.fixed_depth.min(max_depth);
+            let next = self
+                .game
+                .options(turn, &SearchOptions::depth(fixed), max_depth);
+            if next.depth != fixed {
+                self.out.info(&format!(
+                    "depth {} carried from the last search, which found a mate (the \
+                     original's PLYMAX; setoption name CarryDepth value false for FixedDepth {fixed})",
+                    next.depth
+                ));
+            }
+            (planned.fixed_depth, pmate) = (next.depth, next.pmate);
+        }
+        let (plan, notes) = Plan::new(&params, &planned, turn, max_depth);
         for n in notes {
             self.out.info(&n);
         }
@@ -646,6 +686,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             multipv: self.settings.multipv,
             currmove_after: self.settings.currmove_after,
             signals: signals.clone(),
+            pmate,
         };
         let flags = StopFlags::default();
         let out = self.out.clone();
@@ -664,6 +705,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     waits_for_stop,
                     answered,
                     signals,
+                    carried_for,
                 })
             }
             Err(e) => {

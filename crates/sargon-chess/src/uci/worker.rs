@@ -34,6 +34,8 @@ pub(super) struct Job {
     pub(super) currmove_after: Duration,
     /// Shared with the session: `stop` and `ponderhit`.
     pub(super) signals: Arc<GuiSignals>,
+    /// PMATE before each search: what the side's last search left (`CarryDepth`), or 0.
+    pub(super) pmate: u8,
 }
 
 /// The flags that end a search early, in two strengths.
@@ -498,6 +500,7 @@ fn iterate<W: Write>(
             depth,
             book_random: job.book_random,
             stop,
+            pmate: job.pmate,
             ..Default::default()
         };
         let t0 = Instant::now();

@@ -10,6 +10,7 @@ use super::run::Call;
 use sargon_core::engine::{
     Capabilities, Engine, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
+use sargon_core::game::Carried;
 use sargon_core::hooks::Hooks;
 use sargon_core::position::Setup;
 use sargon_core::vocab::Score;
@@ -87,6 +88,15 @@ impl Engine for Emulator {
         Some(&self.rom_id)
     }
 
+    /// PLYMAX and PMATE as they are in the emulated memory after the last search: what
+    /// the original's next FNDMOV in a game would find there.
+    fn left_for_next_move(&self) -> Option<Carried> {
+        Some(Carried {
+            plymax: self.peek(self.syms.plymax),
+            pmate: self.peek(self.syms.pmate),
+        })
+    }
+
     fn search(
         &mut self,
         setup: &Setup,
@@ -151,6 +161,7 @@ impl Emulator {
         self.load_setup(setup, budget, hooks)?;
         let s = self.syms.clone();
         self.poke(s.plymax, opts.depth);
+        self.poke(s.pmate, opts.pmate);
         let color = self.peek(s.color);
         self.poke(s.kolor, color);
         let cycles_before = self.cpu.cycles();

@@ -23,6 +23,8 @@ pub struct Symbols {
     pub moveno: u16,
     /// PLYMAX: the maximum search depth.
     pub plymax: u16,
+    /// PMATE: the move number at which the search saw a mate.
+    pub pmate: u16,
     /// NPLY: the current ply.
     pub nply: u16,
     /// MLPTRJ: pointer to the move being processed.
@@ -255,6 +257,7 @@ impl Symbols {
             kolor: s("KOLOR"),
             moveno: s("MOVENO"),
             plymax: s("PLYMAX"),
+            pmate: s("PMATE"),
             nply: s("NPLY"),
             mlptrj: s("MLPTRJ"),
             mlptri: s("MLPTRI"),
