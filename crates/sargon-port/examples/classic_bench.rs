@@ -44,7 +44,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let found = port.search(&setup, &SearchOptions::depth(depth), &mut Hooks::new())?;
         let best = found.best.map_or("none".into(), |m| m.uci());
         let score = found.root_score.0;
-        println!("{n:2} {best} score {score:#04x} {:.3} s", t.elapsed().as_secs_f64());
+        println!(
+            "{n:2} {best} score {score:#04x} {:.3} s",
+            t.elapsed().as_secs_f64()
+        );
     }
     println!("all {:.3} s", start.elapsed().as_secs_f64());
     Ok(())
