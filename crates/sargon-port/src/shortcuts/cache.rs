@@ -239,6 +239,18 @@ impl EvalCache {
         }
     }
 
+    /// Ask the processor to bring the entry at `place` into its caches (both lines), so
+    /// that [`EvalCache::restore`] finds it there after the work done in between: a slot
+    /// of the 32 MB table is seldom near, and waiting for it was about a fifth of a
+    /// scoring's time.
+    #[inline]
+    pub(crate) fn prefetch(&self, place: Place) {
+        if let Some(entry) = self.entries.get(place.slot) {
+            let first: *const Entry = entry;
+            prefetch_lines(first.cast(), std::mem::size_of::<Entry>());
+        }
+    }
+
     /// If `key` (at `place`) is in the table, write its results into the machine: true.
     #[inline]
     pub(crate) fn restore(&mut self, m: &mut Machine, key: &Key, place: Place) -> bool {
@@ -271,6 +283,21 @@ impl EvalCache {
         let key = self.stamped(&key);
         self.entries[place.slot] = Entry { key, out };
     }
+}
+
+/// A prefetch hint for the `len` bytes at `at` (whole cache lines of 64 bytes).
+#[inline(always)]
+fn prefetch_lines(at: *const i8, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for offset in (0..len).step_by(64) {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: a prefetch is only a hint: it reads nothing the program sees and cannot
+        // fault, whatever the address (here always inside one entry of the table); SSE,
+        // which it needs, is part of every x86-64 processor.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(offset)) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (at, len);
 }
 
 const EMPTY: Entry = Entry {

@@ -109,13 +109,19 @@ impl Shortcuts {
         // No key (no white king, or a broken frame): not cached, but the spill is looked
         // for all the same.
         let key = Key::of(m).map(|key| (EvalCache::place(&key), key));
+        if let Some((place, _)) = &key {
+            self.cache.prefetch(*place);
+        }
+        // PINFND first, whatever the cache holds, while the entry comes: it reads only
+        // what the key holds and writes only what an entry holds (so an entry found after
+        // it writes what it would have written).
+        let first_pin = m.rd(PLISTA);
+        m.pinfnd();
         if let Some((place, key)) = &key {
             if self.cache.restore(m, key, *place) {
                 return;
             }
         }
-        let first_pin = m.rd(PLISTA);
-        m.pinfnd();
         self.points_squares(m);
         // With no pins found, nothing but an attack list overflowing into the pin list
         // writes its first byte, which an entry does not hold then.

@@ -110,3 +110,34 @@ fn an_entry_answers_in_its_own_search_only() {
     }
     assert_eq!(cache.search(), 1, "round again after 0x7fff, past 0");
 }
+
+/// The shortcuts run PINFND before they look the position up (the entry's slot is
+/// prefetched and comes meanwhile), so an entry found is written over what PINFND left:
+/// the machine must come out as PINFND and POINTS leave it, pins and all.
+#[test]
+fn an_entry_written_after_pinfnd_leaves_what_pinfnd_and_points_leave() {
+    use super::cache::EvalCache;
+    // The bishop on e2 is pinned by the rook on e8.
+    let mut port = prepared("4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1", 2, Scoring::Shortcuts);
+    let m = &mut port.machine;
+    let start = m.clone();
+    let mut cache = EvalCache::default();
+    cache.clear();
+    let key = Key::of(m).expect("cached");
+    let place = EvalCache::place(&key);
+    cache.prefetch(place);
+    m.pinfnd();
+    assert!(m.npins > 0, "a pin found");
+    m.points_squares();
+    let scored = m.clone();
+    cache.store(m, key, place);
+    *m = start;
+    cache.prefetch(place);
+    m.pinfnd();
+    assert!(cache.restore(m, &key, place), "found");
+    assert!(
+        m.differences(&scored).is_empty(),
+        "as PINFND and POINTS leave it: {:?}",
+        m.differences(&scored)
+    );
+}
