@@ -6,7 +6,7 @@
 // loopback: the server's time plus a few tenths of a millisecond), and opens the page in
 // chromium to time the step from the search's end to the tree drawn. It also weighs the
 // page. Prints one line per figure.
-import { chromium } from "playwright-core";
+import { launch } from "./harness.mjs";
 
 const [url, executablePath, depthArg] = process.argv.slice(2);
 const depth = Number(depthArg || 5);
@@ -58,10 +58,7 @@ for (let i = 0; i < 500; i++) await timed(1 + Math.floor(Math.random() * s.nodes
 console.log(`node requests: ${times.length}, p50 ${pct(times, 0.5).toFixed(2)} ms, p95 ${pct(times, 0.95).toFixed(2)} ms, max ${Math.max(...times).toFixed(2)} ms`);
 
 // The page: from the finished search to the tree drawn.
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch(executablePath);
 const page = await browser.newPage();
 const q = new URLSearchParams({ fen: ITALIAN, engine: "port", depth: String(depth), book: "1", search: "1" });
 await page.goto(`${base}/?${q}`);

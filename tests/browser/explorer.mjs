@@ -6,27 +6,17 @@
 // It does what a newcomer does (set a position, search, open nodes, follow the PV, compare
 // the engines, make a mistake) and checks what the page shows after each step; the
 // screenshots it leaves in OUT_DIR are the ones docs/explorer.md shows.
-import { chromium } from "playwright-core";
+import { launch, watchProblems, reporter } from "./harness.mjs";
 import assert from "node:assert/strict";
 
 const [url, outDir, executablePath, expectRom, execName, uciName] = process.argv.slice(2);
 const ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch(executablePath);
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 const problems = [];
-page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-// Refused requests the page shows inline (a bad FEN, an unknown path) are logged by the
-// browser as failed loads; anything else on the console is a problem.
-page.on("console", (m) => {
-  if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (400|404|409)/.test(m.text())) {
-    problems.push(`console: ${m.text()}`);
-  }
-});
-const ok = (what) => console.log(`explorer: ${what} ok`);
+watchProblems(page, problems);
+const ok = reporter("explorer");
 const shot = (name) => page.screenshot({ path: `${outDir}/${name}` });
 const api = (path) => page.evaluate(async (p) => (await fetch(p)).json(), path);
 

@@ -7,24 +7,19 @@
 // the eval bar, the score graph, the arrows and the PGN's players, and reloads the
 // permalink to find the game again. The screenshots it leaves in OUT_DIR are the ones
 // docs/explorer.md shows.
-import { chromium } from "playwright-core";
+import { launch, watchProblems, reporter } from "./harness.mjs";
 import assert from "node:assert/strict";
 
 const [url, outDir, executablePath] = process.argv.slice(2);
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch(executablePath);
 const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
 const problems = [];
-const watch = (p) => {
-  p.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  p.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
-};
+// No refused load is expected here: every console error is a problem.
+const watch = (p) => watchProblems(p, problems, { refusedLoads: false });
 watch(page);
-const ok = (what) => console.log(`game: ${what} ok`);
+const ok = reporter("game");
 const shot = (name) => page.screenshot({ path: `${outDir}/${name}` });
 
 // The page's view of the game, read from what it shows.

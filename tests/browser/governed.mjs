@@ -7,18 +7,15 @@
 // with the user's ROM, Compare shows both engines' moves,
 // scores and times, its progress, and its Cancel stops it (explorer-compare-engines.png),
 // and a profile asked while the one worker is busy says it waits.
-import { chromium } from "playwright-core";
+import { launch, watchProblems, reporter } from "./harness.mjs";
 import assert from "node:assert/strict";
 import http from "node:http";
 
 const [url, outDir, executablePath, expectRom] = process.argv.slice(2);
 const ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
-const ok = (what) => console.log(`governed: ${what} ok`);
+const browser = await launch(executablePath);
+const ok = reporter("governed");
 
 try {
   // 1. Framed by a page of another origin: the browser refuses to show it.
@@ -45,12 +42,7 @@ try {
   // 2. The page itself, under its own policy: no violation while it works.
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   const problems = [];
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("console", (m) => {
-    if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (400|404|409)/.test(m.text())) {
-      problems.push(`console: ${m.text()}`);
-    }
-  });
+  watchProblems(page, problems);
   await page.addInitScript(() => {
     window.__violations = [];
     document.addEventListener("securitypolicyviolation", (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));

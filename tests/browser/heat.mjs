@@ -10,25 +10,17 @@
 // a worker says so. The screenshot explorer-heat.png has the listing's text
 // blanked (the user's copy of Sargon's code is not for docs/), its colours kept. Without a
 // ROM: the profile button is off.
-import { chromium } from "playwright-core";
+import { launch, watchProblems, reporter } from "./harness.mjs";
 import assert from "node:assert/strict";
 
 const [url, outDir, executablePath, expectRom, altered] = process.argv.slice(2);
 const ITALIAN = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch(executablePath);
 const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
 const problems = [];
-page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-page.on("console", (m) => {
-  if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (400|404|409)/.test(m.text())) {
-    problems.push(`console: ${m.text()}`);
-  }
-});
-const ok = (what) => console.log(`heat: ${what} ok`);
+watchProblems(page, problems);
+const ok = reporter("heat");
 
 // Open a routine's listing from the profile's bars and wait for its heat.
 async function listing(routine) {

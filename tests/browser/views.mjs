@@ -6,25 +6,17 @@
 // explanation on hover, checks that each view states the score convention once, reads the
 // memory view's moment, clicks a model node, draws and filters the subtree, and measures
 // the page at 390, 1024 and 1400 px. Screenshots go to OUT_DIR.
-import { chromium } from "playwright-core";
+import { launch, watchProblems, reporter } from "./harness.mjs";
 import assert from "node:assert/strict";
 
 const [url, outDir, executablePath, expectRom] = process.argv.slice(2);
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-const browser = await chromium.launch({
-  executablePath,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-});
+const browser = await launch(executablePath);
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 const problems = [];
-page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-page.on("console", (m) => {
-  if (m.type() === "error" && !/Failed to load resource: the server responded with a status of (400|404|409)/.test(m.text())) {
-    problems.push(`console: ${m.text()}`);
-  }
-});
-const ok = (what) => console.log(`views: ${what} ok`);
+watchProblems(page, problems);
+const ok = reporter("views");
 const api = (path) => page.evaluate(async (p) => (await fetch(p)).json(), path);
 const count = (sel) => page.$$eval(sel, (els) => els.length);
 
