@@ -35,7 +35,7 @@ use sargon_core::trace::{Detail, Event, Recorder};
 mod view;
 
 /// The most snapshots a stepper keeps (64 KiB each): beyond, every other one goes.
-pub const MAX_SNAPSHOTS: usize = 256;
+pub const MAX_SNAPSHOTS: usize = 512;
 /// The first interval between two snapshots, in instructions.
 pub const FIRST_INTERVAL: u64 = 100_000;
 /// Near snapshots: a move that runs more than [`NEAR`] instructions leaves one
