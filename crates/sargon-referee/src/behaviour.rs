@@ -346,8 +346,10 @@ pub fn record_case(
 }
 
 const HEADER: &str = "\
-# The known Sargon's behaviour: one search per line (see src/tools/behaviour.rs).
-# Written by `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` from the known image; never edit.
+# The known Sargon's behaviour: one search, model or whole game per line (see
+# crates/sargon-referee/src/behaviour.rs; a game's digest covers its searches' traces and what
+# each left for the next move). Written by `UPDATE_GOLDENFILES=1 cargo test --test it
+# rom_verify::` from the known image; never edit.
 # kind\tlabel\tdepth\tbook\tevents\tsha256\tresult\tposition
 ";
 
