@@ -670,9 +670,8 @@ pub fn check(
                 if ran.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
-                let same = ran.is_ok()
-                    && digest.events() == case.events
-                    && digest.finish() == case.sha256;
+                let same =
+                    ran.is_ok() && digest.events() == case.events && digest.finish() == case.sha256;
                 matches.lock().expect("no worker panics")[i] = Some(same);
                 progress(case);
             }));
