@@ -60,6 +60,7 @@ impl Scope {
     /// ```
     /// use sargon_referee::verify::Scope;
     /// assert_eq!(Scope::Quick.describe(), "the golden searches of depths 1-2, the five models and two games");
+    /// assert_eq!(sargon_referee::behaviour::GAMES.len(), 2); // the text counts them
     /// ```
     pub fn describe(self) -> &'static str {
         match self {
