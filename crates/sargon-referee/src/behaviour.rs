@@ -5,8 +5,10 @@
 //! image is checked by replaying searches whose outcome is known and comparing event by
 //! event. The known outcomes are `roms/behaviour.tsv`, one line per search: the golden
 //! corpus (`tests/golden/corpus.txt`, every position at every depth it is recorded at)
-//! and the five models of "A Window into Sargon" (`sargon models`), each as its number of
-//! events and the SHA-256 of its trace's text form ([`DigestBuilder`]), with the result.
+//! the five models of "A Window into Sargon" (`sargon models`) and whole games ([`GAMES`]:
+//! what a search leaves for the program's next move, which no single search shows), each
+//! as its number of events and the SHA-256 of its replay's text form ([`StepDigest`]: a
+//! search's trace, a game's traces and what each search left), with the result.
 //! Digests, not traces: the file is small enough to be built into the program, and it
 //! holds behaviour only. It is written from the known image by
 //! `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` ([`record_case`], [`table`]), never
@@ -17,18 +19,21 @@
 //! (`tests/it/golden.rs`), and on the engine under test, and names the first event where they
 //! part.
 
+mod game;
+
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use sargon_core::digest::DigestBuilder;
 use sargon_core::engine::{Engine, SearchError, SearchOptions};
 use sargon_core::position;
 use sargon_core::position::{Book, PositionError};
 use sargon_core::record;
-use sargon_core::trace::{Detail, Event};
+use sargon_core::trace::Detail;
 use sargon_engines::engines::OpenError;
 use sargon_views::models;
+
+pub use game::{Game, Step, StepDigest, GAMES, MAX_PLIES};
 
 /// Why a case could not be replayed: its position, or the engine's search.
 #[derive(Debug, thiserror::Error)]
@@ -99,8 +104,8 @@ pub enum TableError {
     /// A model whose label is not `model-N`.
     #[error("line {0}: a model's label is model-N")]
     ModelLabel(usize),
-    /// A kind neither `search` nor `model`.
-    #[error("line {line}: `{kind}` is not search or model")]
+    /// A kind neither `search`, `model` nor `game`.
+    #[error("line {line}: `{kind}` is not search, model or game")]
     Kind {
         /// The line.
         line: usize,
@@ -121,7 +126,8 @@ pub enum TableError {
 /// The known behaviour, as committed.
 pub(crate) const TABLE: &str = include_str!("../../../roms/behaviour.tsv");
 
-/// Searches of this depth or less (and the models) make the quick check of `rom import`.
+/// Searches of this depth or less (and the models and games) make the quick check of
+/// `rom import`.
 pub(crate) const QUICK_MAX_DEPTH: u8 = 2;
 
 /// What a case replays.
@@ -138,22 +144,28 @@ pub enum Replay {
     },
     /// One of the five models of `sargon models` (its own position and depth).
     Model(u8),
+    /// A whole game from a position (a FEN), Sargon on both sides at the case's depth as
+    /// the level, each side's depth carried from its last search ([`GAMES`]).
+    Game {
+        /// The FEN the game starts from.
+        position: String,
+    },
 }
 
 /// One search of the known behaviour.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Case {
-    /// The corpus label (`bench-2r1nrk1`) or `model-N`.
+    /// The corpus label (`bench-2r1nrk1`), `model-N`, or a game's ([`GAMES`]).
     pub label: String,
-    /// The search depth.
+    /// The search depth (a game's level).
     pub depth: u8,
     /// What is searched.
     pub replay: Replay,
-    /// Events in the trace, the result included.
+    /// Events in the trace (a game's: in all its searches), the result included.
     pub events: u64,
-    /// SHA-256 of the trace's text form.
+    /// SHA-256 of the replay's text form ([`StepDigest`]).
     pub sha256: String,
-    /// The trace's last event (`result d4b6 : 7a`), for people.
+    /// The last event (`result d4b6 : 7a`; a game's last search's), for people.
     pub result: String,
 }
 
@@ -167,7 +179,7 @@ impl Case {
     /// assert!(Case::unknown("shallow", 2, "startpos", false).quick());
     /// ```
     pub fn quick(&self) -> bool {
-        matches!(self.replay, Replay::Model(_)) || self.depth <= QUICK_MAX_DEPTH
+        !matches!(self.replay, Replay::Search { .. }) || self.depth <= QUICK_MAX_DEPTH
     }
 
     /// The case for a person: `bench-2r1nrk1 at depth 2 (FEN, book)`.
@@ -188,6 +200,10 @@ impl Case {
                 }
             ),
             Replay::Model(n) => format!("model {n} of `sargon models` (depth {})", self.depth),
+            Replay::Game { position } => format!(
+                "{} at depth {} (a game from {position}, each side's depth carried)",
+                self.label, self.depth
+            ),
         }
     }
 
@@ -228,11 +244,11 @@ impl Case {
             .saturating_add(20_000_000)
     }
 
-    /// Replay the case on `engine`, handing every event to `sink`.
+    /// Replay the case on `engine`, handing every step to `sink`.
     pub(crate) fn replay(
         &self,
         engine: &mut dyn Engine,
-        sink: impl FnMut(Event),
+        sink: impl FnMut(Step),
     ) -> Result<(), ReplayError> {
         self.replay_within(engine, self.max_instructions(), sink)
     }
@@ -241,7 +257,7 @@ impl Case {
         &self,
         engine: &mut dyn Engine,
         max_instructions: u64,
-        sink: impl FnMut(Event),
+        mut sink: impl FnMut(Step),
     ) -> Result<(), ReplayError> {
         match &self.replay {
             Replay::Search {
@@ -256,15 +272,22 @@ impl Case {
                     book_random: *book_random,
                     ..SearchOptions::depth(self.depth)
                 };
-                record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], sink)?;
+                record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], |e| {
+                    sink(Step::Event(e))
+                })?;
                 Ok(())
             }
-            Replay::Model(n) => Ok(models::trace_example(engine, *n, max_instructions, sink)?),
+            Replay::Model(n) => Ok(models::trace_example(engine, *n, max_instructions, |e| {
+                sink(Step::Event(e))
+            })?),
+            Replay::Game { position } => {
+                game::play(engine, position, self.depth, max_instructions, sink)
+            }
         }
     }
 
-    /// All events of the case on `engine`, and the error that cut the search short.
-    pub(crate) fn events(&self, engine: &mut dyn Engine) -> (Vec<Event>, Option<String>) {
+    /// All steps of the case on `engine`, and the error that cut the search short.
+    pub(crate) fn steps(&self, engine: &mut dyn Engine) -> (Vec<Step>, Option<String>) {
         let mut events = Vec::new();
         let failed = self
             .replay(engine, |e| events.push(e))
@@ -302,28 +325,31 @@ pub fn record_case(
         sha256: String::new(),
         result: String::new(),
     };
-    let mut digest = DigestBuilder::new();
-    let (mut events, mut last) = (0u64, None);
+    let mut digest = StepDigest::default();
+    let mut last = None;
     // The known image's own budget: the runaway guard of the depth.
     let budget = SearchOptions::depth(depth).instruction_budget();
-    case.replay_within(engine, budget, |e| {
-        digest.add(&e);
-        events += 1;
-        last = Some(e);
+    case.replay_within(engine, budget, |s| {
+        digest.add(&s);
+        if let Step::Event(e) = s {
+            last = Some(e);
+        }
     })
     .map_err(|cause| RecordError {
         case: case.describe(),
         cause,
     })?;
-    case.events = events;
-    case.sha256 = digest.finish().sha256;
+    case.events = digest.events();
+    case.sha256 = digest.finish();
     case.result = last.map(|e| e.to_string()).unwrap_or_default();
     Ok(case)
 }
 
 const HEADER: &str = "\
-# The known Sargon's behaviour: one search per line (see src/tools/behaviour.rs).
-# Written by `UPDATE_GOLDENFILES=1 cargo test --test it rom_verify::` from the known image; never edit.
+# The known Sargon's behaviour: one search, model or whole game per line (see
+# crates/sargon-referee/src/behaviour.rs; a game's digest covers its searches' traces and what
+# each left for the next move). Written by `UPDATE_GOLDENFILES=1 cargo test --test it
+# rom_verify::` from the known image; never edit.
 # kind\tlabel\tdepth\tbook\tevents\tsha256\tresult\tposition
 ";
 
@@ -372,6 +398,7 @@ pub fn table(cases: &[Case]) -> String {
                 book_random,
             } => ("search", book_field(*book, *book_random), position.clone()),
             Replay::Model(_) => ("model", book_field(false, 0), models::REAL_FEN.to_string()),
+            Replay::Game { position } => ("game", book_field(false, 0), position.clone()),
         };
         let _ = writeln!(
             out,
@@ -415,6 +442,9 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Case>, TableError> {
                     .and_then(|k| k.parse().ok())
                     .ok_or(TableError::ModelLabel(line))?,
             ),
+            "game" => Replay::Game {
+                position: f[7].to_string(),
+            },
             other => {
                 return Err(TableError::Kind {
                     line,
@@ -456,12 +486,12 @@ pub struct Mismatch {
     /// The case that differs.
     pub case: Case,
     /// 1-based index of the first differing event (one past the shorter trace when one
-    /// trace is the other's beginning).
+    /// trace is the other's beginning); in a game, what each search left counts as one.
     pub event: usize,
-    /// The known event there (the port's), `None` past the end of the known trace.
-    pub expected: Option<Event>,
-    /// The engine's event there, `None` past the end of its trace.
-    pub found: Option<Event>,
+    /// The known step there (the port's), `None` past the end of the known replay.
+    pub expected: Option<Step>,
+    /// The engine's step there, `None` past the end of its replay.
+    pub found: Option<Step>,
     /// The engine's search failed (a runaway, a refused replay...).
     pub failure: Option<String>,
 }
@@ -471,11 +501,11 @@ impl Mismatch {
     ///
     /// ```
     /// use sargon_core::{Event, SMove};
-    /// use sargon_referee::behaviour::{Case, Mismatch};
+    /// use sargon_referee::behaviour::{Case, Mismatch, Step};
     /// let m = Mismatch {
     ///     case: Case::unknown("mine", 1, "startpos", false),
     ///     event: 3,
-    ///     expected: Some(Event::Created { path: vec![SMove::plain(35, 55)] }),
+    ///     expected: Some(Step::Event(Event::Created { path: vec![SMove::plain(35, 55)] })),
     ///     found: None,
     ///     failure: None,
     /// };
@@ -484,7 +514,7 @@ impl Mismatch {
     /// assert!(text.ends_with("image: (trace ended)"));
     /// ```
     pub fn describe(&self) -> String {
-        let show = |e: &Option<Event>| match e {
+        let show = |e: &Option<Step>| match e {
             Some(e) => e.to_string(),
             None => "(trace ended)".to_string(),
         };
@@ -635,17 +665,13 @@ pub fn check(
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(case) = cases.get(i) else { break };
-                let mut digest = DigestBuilder::new();
-                let mut events = 0u64;
-                let ran = case.replay(engine.as_mut(), |e| {
-                    digest.add(&e);
-                    events += 1;
-                });
+                let mut digest = StepDigest::default();
+                let ran = case.replay(engine.as_mut(), |s| digest.add(&s));
                 if ran.is_err() {
                     failed.store(true, Ordering::Relaxed);
                 }
                 let same =
-                    ran.is_ok() && events == case.events && digest.finish().sha256 == case.sha256;
+                    ran.is_ok() && digest.events() == case.events && digest.finish() == case.sha256;
                 matches.lock().expect("no worker panics")[i] = Some(same);
                 progress(case);
             }));
@@ -658,7 +684,7 @@ pub fn check(
     let matches = matches.into_inner().expect("no worker panics");
     let label = |c: &Case| match c.replay {
         Replay::Model(_) => c.label.clone(),
-        Replay::Search { .. } => format!("{}.d{}", c.label, c.depth),
+        Replay::Search { .. } | Replay::Game { .. } => format!("{}.d{}", c.label, c.depth),
     };
     let differing: Vec<usize> = (0..cases.len())
         .filter(|&i| matches[i] == Some(false))
@@ -678,8 +704,8 @@ pub fn check(
 
 /// Replay one case on the port and on `engine` and find the first event where they part.
 pub(crate) fn first_difference(case: &Case, engine: &mut dyn Engine) -> Mismatch {
-    let (expected, port_failed) = case.events(&mut sargon_port::Port::new());
-    let (found, failure) = case.events(engine);
+    let (expected, port_failed) = case.steps(&mut sargon_port::Port::new());
+    let (found, failure) = case.steps(engine);
     let index = expected
         .iter()
         .zip(&found)

@@ -31,9 +31,11 @@ use sargon_original::rom::{ImportResult, Rom, RomError, RomStore, Verdict};
 /// How much of the known behaviour to replay.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Scope {
-    /// The golden searches of depths 1-2 and the five models: seconds, at every import.
+    /// The golden searches of depths 1-2, the five models and the games: seconds, at
+    /// every import.
     Quick,
-    /// The whole golden corpus (depths 1-5) and the models: minutes (`rom verify --full`).
+    /// The whole golden corpus (depths 1-5), the models and the games: minutes (`rom
+    /// verify --full`).
     Full,
 }
 
@@ -57,12 +59,13 @@ impl Scope {
     ///
     /// ```
     /// use sargon_referee::verify::Scope;
-    /// assert_eq!(Scope::Quick.describe(), "the golden searches of depths 1-2 and the five models");
+    /// assert_eq!(Scope::Quick.describe(), "the golden searches of depths 1-2, the five models and two games");
+    /// assert_eq!(sargon_referee::behaviour::GAMES.len(), 2); // the text counts them
     /// ```
     pub fn describe(self) -> &'static str {
         match self {
-            Scope::Quick => "the golden searches of depths 1-2 and the five models",
-            Scope::Full => "the whole golden corpus and the five models",
+            Scope::Quick => "the golden searches of depths 1-2, the five models and two games",
+            Scope::Full => "the whole golden corpus, the five models and two games",
         }
     }
 }
@@ -163,7 +166,7 @@ impl Verification {
     /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.summary().starts_with(
-    ///     "behaves as the known Sargon image in 40 searches (the golden searches of depths 1-2 and the five models)"
+    ///     "behaves as the known Sargon image in 40 searches (the golden searches of depths 1-2, the five models and two games)"
     /// ));
     /// ```
     pub fn summary(&self) -> String {
@@ -182,7 +185,7 @@ impl Verification {
             );
             if let Some(m) = &b.first {
                 let _ = match m.case.replay {
-                    behaviour::Replay::Search { .. } => write!(
+                    behaviour::Replay::Search { .. } | behaviour::Replay::Game { .. } => write!(
                         s,
                         ", first {} at depth {}, event #{}",
                         m.case.label, m.case.depth, m.event
@@ -211,7 +214,7 @@ impl Verification {
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.report().starts_with(
     ///     "behaviour: DIFFERENT from the known Sargon image in 1 of 40 searches (the golden \
-    ///      searches of depths 1-2 and the five models), checked in 1.0 s\n"
+    ///      searches of depths 1-2, the five models and two games), checked in 1.0 s\n"
     /// ));
     /// ```
     pub fn report(&self) -> String {
