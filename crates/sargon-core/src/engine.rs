@@ -482,6 +482,17 @@ pub trait Engine {
     /// After a search: what it left in Sargon's memory for the program's next move in a
     /// game (PLYMAX, PMATE; [`crate::game`]), or `None` when the engine cannot say (an
     /// engine of another process).
+    ///
+    /// ```
+    /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+    /// // White mates in two: FNDMOV lowers PLYMAX by two, 3 to 1; White's PMATE is kept.
+    /// let pos = sargon_core::parse_position("7k/8/5K2/8/8/8/8/6R1 w - - 0 40")?;
+    /// let mut port = sargon_port::Port::new();
+    /// port.search(&setup(&pos, Book::Off)?, &SearchOptions::depth(3), &mut Hooks::new())?;
+    /// let left = port.left_for_next_move().expect("the port says");
+    /// assert_eq!(left.plymax, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn left_for_next_move(&self) -> Option<Carried> {
         None
     }

@@ -62,6 +62,13 @@ pub struct GameDepth {
 
 impl GameDepth {
     /// A new game, its depths set by `rule`.
+    ///
+    /// ```
+    /// use sargon_core::game::{DepthRule, GameDepth};
+    /// let game = GameDepth::new(DepthRule::Fresh);
+    /// assert_eq!(game.rule(), DepthRule::Fresh);
+    /// assert_eq!(game.carried(shakmaty::Color::White), None);
+    /// ```
     pub fn new(rule: DepthRule) -> GameDepth {
         GameDepth {
             rule,
@@ -70,16 +77,57 @@ impl GameDepth {
     }
 
     /// The rule.
+    ///
+    /// ```
+    /// use sargon_core::game::{DepthRule, GameDepth};
+    /// assert_eq!(GameDepth::new(DepthRule::default()).rule(), DepthRule::Carried);
+    /// ```
     pub fn rule(&self) -> DepthRule {
         self.rule
     }
 
     /// Start a new game: the level again, PMATE 0 as the program's image has it.
+    ///
+    /// ```
+    /// use sargon_core::game::{DepthRule, GameDepth};
+    /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+    /// use shakmaty::Color;
+    /// let pos = sargon_core::parse_position("7k/8/5K2/8/8/8/8/6R1 w - - 0 40")?;
+    /// let mut port = sargon_port::Port::new();
+    /// let mut game = GameDepth::new(DepthRule::Carried);
+    /// port.search(&setup(&pos, Book::Off)?, &SearchOptions::depth(3), &mut Hooks::new())?;
+    /// game.searched(Color::White, &port);
+    /// assert!(game.carried(Color::White).is_some());
+    /// game.new_game();
+    /// assert_eq!(game.carried(Color::White), None);
+    /// assert_eq!(game.options(Color::White, &SearchOptions::depth(3), 6).depth, 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new_game(&mut self) {
         self.sides = [None, None];
     }
 
     /// What the last search for the side `color` left, if it is carried.
+    ///
+    /// ```
+    /// use sargon_core::game::{Carried, DepthRule, GameDepth};
+    /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+    /// use shakmaty::Color;
+    /// // White mates in two; the search finding it lowers PLYMAX from 3 to 1.
+    /// let pos = sargon_core::parse_position("7k/8/5K2/8/8/8/8/6R1 w - - 0 40")?;
+    /// let mut port = sargon_port::Port::new();
+    /// port.search(&setup(&pos, Book::Off)?, &SearchOptions::depth(3), &mut Hooks::new())?;
+    /// let mut game = GameDepth::new(DepthRule::Carried);
+    /// game.searched(Color::White, &port);
+    /// assert_eq!(game.carried(Color::White).map(|c| c.plymax), Some(1));
+    /// assert_eq!(game.carried(Color::Black), None);
+    /// // Under the fresh rule nothing is carried.
+    /// let mut fresh = GameDepth::new(DepthRule::Fresh);
+    /// fresh.searched(Color::White, &port);
+    /// assert_eq!(fresh.carried(Color::White), None);
+    /// # let _: Option<Carried> = None;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn carried(&self, color: Color) -> Option<Carried> {
         self.sides[side_index(color)]
     }
@@ -89,6 +137,16 @@ impl GameDepth {
     /// engine cannot search (0, or 254 and 255 after a mate that was found at depth 1 or 2
     /// and then not played) starts again from the level, as a player answering INTERR again
     /// would: the original would search PLYMAX 0 as no depth at all, or never end.
+    ///
+    /// ```
+    /// use sargon_core::game::{DepthRule, GameDepth};
+    /// use sargon_core::SearchOptions;
+    /// use shakmaty::Color;
+    /// // Nothing carried yet: the level's depth, PMATE 0.
+    /// let game = GameDepth::new(DepthRule::Carried);
+    /// let opts = game.options(Color::Black, &SearchOptions::depth(4), 6);
+    /// assert_eq!((opts.depth, opts.pmate), (4, 0));
+    /// ```
     pub fn options(&self, color: Color, base: &SearchOptions, max_depth: u8) -> SearchOptions {
         let mut opts = base.clone();
         opts.pmate = 0;
@@ -103,6 +161,20 @@ impl GameDepth {
 
     /// After a search for `color` on `engine` ended: keep what it left, when the rule
     /// carries it and the engine can say ([`Engine::left_for_next_move`]).
+    ///
+    /// ```
+    /// use sargon_core::game::{DepthRule, GameDepth};
+    /// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+    /// use shakmaty::Color;
+    /// // No mate in sight: PLYMAX stays at the level.
+    /// let pos = sargon_core::parse_position("startpos")?;
+    /// let mut port = sargon_port::Port::new();
+    /// port.search(&setup(&pos, Book::Off)?, &SearchOptions::depth(2), &mut Hooks::new())?;
+    /// let mut game = GameDepth::new(DepthRule::Carried);
+    /// game.searched(Color::White, &port);
+    /// assert_eq!(game.carried(Color::White).map(|c| c.plymax), Some(2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn searched(&mut self, color: Color, engine: &dyn Engine) {
         if self.rule == DepthRule::Carried {
             self.sides[side_index(color)] = engine.left_for_next_move();

@@ -117,6 +117,17 @@ pub struct StepDigest {
 
 impl StepDigest {
     /// Count and hash one step.
+    ///
+    /// ```
+    /// use sargon_core::game::Carried;
+    /// use sargon_core::trace::Event;
+    /// use sargon_referee::behaviour::{Step, StepDigest};
+    /// let (mut a, mut b) = (StepDigest::default(), StepDigest::default());
+    /// a.add(&Step::Event(Event::Ascend { ply: 1 }));
+    /// b.add(&Step::Left(Carried { plymax: 1, pmate: 0 }));
+    /// assert_eq!((a.events(), b.events()), (1, 0));
+    /// assert_ne!(a.finish(), b.finish());
+    /// ```
     pub fn add(&mut self, step: &Step) {
         use std::fmt::Write as _;
         if matches!(step, Step::Event(_)) {
@@ -128,11 +139,31 @@ impl StepDigest {
     }
 
     /// The events among the steps added.
+    ///
+    /// ```
+    /// use sargon_core::trace::Event;
+    /// use sargon_referee::behaviour::{Step, StepDigest};
+    /// let mut digest = StepDigest::default();
+    /// assert_eq!(digest.events(), 0);
+    /// for ply in [2, 1] {
+    ///     digest.add(&Step::Event(Event::Ascend { ply }));
+    /// }
+    /// assert_eq!(digest.events(), 2);
+    /// ```
     pub fn events(&self) -> u64 {
         self.events
     }
 
     /// The SHA-256 of the steps added, in hex.
+    ///
+    /// ```
+    /// use sargon_referee::behaviour::StepDigest;
+    /// // No step: the SHA-256 of nothing.
+    /// assert_eq!(
+    ///     StepDigest::default().finish(),
+    ///     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    /// );
+    /// ```
     pub fn finish(self) -> String {
         hex::encode(self.hasher.finalize())
     }
