@@ -9,7 +9,7 @@ pub(crate) const NOT_LABELS: &[&str] = &[
     "NZ", "NC", "PO",
     "PE", // instructions named in prose ("where the original does CALL POINTS")
     "CALL", "JP", "JR", "RET", "LD", // words
-    "FEN", "PV", "UCI", "TODO", "FIXME", "Z80", "MB",
+    "FEN", "PV", "UCI", "TODO", "FIXME", "Z80", "MB", "SAFETY", // an unsafe block's comment
 ];
 
 /// A label: an upper-case letter, then upper-case letters, digits and `_`; at least two
