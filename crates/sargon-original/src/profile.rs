@@ -364,9 +364,9 @@ mod tests {
 
     #[test]
     fn each_address_counts_its_executions() {
-        // FNDMOV calls SUB three times through a loop; SUB runs a loop of its own.
+        // TOP calls SUB three times through a loop; SUB runs a loop of its own.
         let source = "        ORG 100H\n\
-                      FNDMOV: LD B,3\n\
+                      TOP:    LD B,3\n\
                       AGAIN:  CALL SUB\n\
                       \x20       DJNZ AGAIN\n\
                       \x20       RET\n\
@@ -380,7 +380,7 @@ mod tests {
         let sublp = program.lookup("SUBLP").unwrap();
         let mut ram = Ram(a.memory.clone());
         ram.0.resize(0x10000, 0);
-        // The harness's return address: FNDMOV's RET goes to 0xFFF0.
+        // The harness's return address: TOP's RET goes to 0xFFF0.
         ram.0[0x3FFE..0x4000].copy_from_slice(&0xFFF0u16.to_le_bytes());
         let mut cpu = Cpu::new_z80();
         cpu.registers().set_pc(0x100);
