@@ -38,6 +38,7 @@
 #![warn(unreachable_pub)]
 #![deny(missing_docs)]
 
+pub mod benchmark;
 pub mod causes;
 pub mod clock;
 #[cfg(feature = "digest")]
