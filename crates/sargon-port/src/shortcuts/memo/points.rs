@@ -2,7 +2,7 @@
 
 use super::changes::{pin_key, Changes, PinKey, ALL_PARTS, KNIGHTS, MAX_CHANGES};
 use super::square::{
-    atksav_on_copy, rescan_knights, rescan_line, AttackList, SquareMemo, XchngMemo,
+    atksav_on_copy, count_attackers, rescan_knights, rescan_line, AttackList, SquareMemo, XchngMemo,
 };
 use super::tables::{frame_intact, index, on_board, JUMPS, NONE, READERS, SQUARES};
 use crate::faithful::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
@@ -17,6 +17,10 @@ pub(crate) struct PointsMemo {
     squares: [SquareMemo; 64],
     /// The squares whose memo holds a scan, one bit each.
     valid: u64,
+    /// The squares whose kept attack list may not be the one their scans make, one bit
+    /// each: empty squares, whose attackers were counted without making the list (see
+    /// `PointsMemo::points`).
+    stale: u64,
     /// The occupied squares of `board` (byte not 0), one bit each.
     occ: u64,
     /// How far each square's lines read (`parts[line].reach`, kept together for
@@ -66,6 +70,7 @@ impl Default for PointsMemo {
             pins: [0; 21],
             squares: [SquareMemo::default(); 64],
             valid: 0,
+            stale: 0,
             occ: 0,
             reach: [[0; 8]; 64],
             last: 0,
@@ -90,6 +95,7 @@ impl PointsMemo {
     pub(crate) fn clear(&mut self) {
         self.board = [0; BOARD_SIZE];
         self.valid = 0;
+        self.stale = 0;
     }
 
     /// Compare the board and the pin list with those of the previous POINTS, remember the
@@ -235,6 +241,7 @@ impl PointsMemo {
         self.valid |= 1 << k;
         let memo = &mut self.squares[k];
         if save_again {
+            self.stale &= !(1 << k);
             // ATKSAV the attackers in order into a cleared list (a copy: the list is
             // written to memory only when XCHNG reads it, see `xchng_square`).
             let mut list: AttackList = [0; 15];
@@ -354,8 +361,25 @@ impl PointsMemo {
             }
             // PT6A..PT6D
             self.set_development(k, m.development(m.p1).unwrap_or(0));
-            // PT6X
-            let (wact, bact) = self.attack_square(m, k, save_again);
+            // PT6X. An empty square's list is looked at by nothing but WACT and BACT
+            // (no XCHNG), unless it is the last square (h8), whose list POINTS leaves in
+            // memory: its attackers are counted, and the list made when it is needed.
+            let counted = if m.p1 == 0 && k != 63 {
+                count_attackers(&self.squares[k], m)
+            } else {
+                None
+            };
+            let (wact, bact) = match counted {
+                Some(counts) => {
+                    self.valid |= 1 << k;
+                    self.stale |= 1 << k;
+                    counts
+                }
+                None => {
+                    let save_again = save_again || self.stale >> k & 1 != 0;
+                    self.attack_square(m, k, save_again)
+                }
+            };
             let control = wact.wrapping_sub(bact);
             self.brdc = self
                 .brdc
