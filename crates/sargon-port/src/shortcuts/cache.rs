@@ -101,6 +101,12 @@ impl Key {
         Some(Key { ranks, rest })
     }
 
+    /// The squares a1..h8, one rank a word (a1..h1 first, the a-file in the low byte).
+    #[inline]
+    pub(crate) fn ranks(&self) -> &[u64; 8] {
+        &self.ranks
+    }
+
     /// The key's hash: the slot is its top BITS bits.
     fn hash(&self) -> u64 {
         // FxHash-style: multiply-rotate over the words.

@@ -25,6 +25,7 @@
 
 pub(crate) mod cache;
 pub(crate) mod memo;
+mod pins;
 #[cfg(test)]
 mod tests;
 mod verify;
@@ -116,7 +117,13 @@ impl Shortcuts {
         // what the key holds and writes only what an entry holds (so an entry found after
         // it writes what it would have written).
         let first_pin = m.rd(PLISTA);
-        m.pinfnd();
+        // PINFND by occupancy bits where it can be (see `pins`), else its own steps.
+        let occupied = key
+            .as_ref()
+            .and_then(|(_, key)| pins::occupancy(key.ranks()));
+        if !occupied.is_some_and(|occ| pins::pinfnd(m, occ)) {
+            m.pinfnd();
+        }
         if let Some((place, key)) = &key {
             if self.cache.restore(m, key, *place) {
                 return;

@@ -61,4 +61,4 @@ mod tables;
 pub(crate) use points::PointsMemo;
 #[cfg(test)]
 pub(crate) use points::SquareCounts;
-pub(crate) use tables::on_board;
+pub(crate) use tables::{index, on_board, RAYS, SQUARES};
