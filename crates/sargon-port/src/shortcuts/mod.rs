@@ -5,6 +5,8 @@
 //! * [`memo`]: POINTS's memo. POINTS runs ATTACK on all 64 squares for every position it
 //!   scores; consecutive positions differ in a few squares, so the memo works out again
 //!   only the squares whose scans read a changed square.
+//! * [`pins`]: PINFND by occupancy bits: the first two pieces of each line out of a royal
+//!   piece found with bit scans instead of square by square.
 //! * [`cache`]: the evaluation cache. Sargon has no transposition table and scores the
 //!   same position again whenever move orders transpose; the cache keeps PINFND's and
 //!   POINTS's results by everything they read, for one search.
@@ -12,7 +14,7 @@
 //! Both sit behind the [`Scorer`] the faithful routines call where the original scores a
 //! position: [`Shortcuts`] uses them, [`Verified`] uses them and checks every result
 //! against the original's steps (for tests). The faithful routines contain none of this;
-//! the memo and the cache call them (PINFND, ATTACK's line test, PNCK, XCHNG, POINTS's
+//! the memo, the cache and `pins` call them (PINFND, ATTACK's line test, PNCK, XCHNG, POINTS's
 //! development and loss terms, POINTS's end) and otherwise read the machine's memory.
 //!
 //! One thing the original does can not be followed: ATKSAV's seventh slot. With six or
@@ -26,6 +28,8 @@
 pub(crate) mod cache;
 pub(crate) mod memo;
 mod pins;
+#[cfg(test)]
+mod pins_and_counts_tests;
 #[cfg(test)]
 mod tests;
 mod verify;

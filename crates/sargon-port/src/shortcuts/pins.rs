@@ -16,10 +16,12 @@
 //! * M4: the last line's candidate (its first piece if that is of the royal piece's
 //!   colour, else 0); M3 and P1: the last royal piece's square and board byte.
 //!
-//! Where PINFND does more than that, the original's steps run instead: a queen pinned by a
-//! queen (PF19 runs ATTACK for the pinned queen's defenders), more than 10 pins (the pin
-//! list runs into the royalty table), a royalty table that does not end after the four
-//! squares or names a square off the board, and a border byte on the board.
+//! A queen with a queen behind one of its pieces is PF19's case: PINFND runs ATTACK on the
+//! queen's square, with the pins found so far in memory (PNCK reads them), and so does
+//! this (see `pf19`). Where PINFND does what this does not follow, the original's steps
+//! run instead, from the memory as it was: more than 10 pins (the pin list runs into the
+//! royalty table), a royalty table that does not end after its four squares or names a
+//! square off the board, and a border byte on the board.
 
 use super::memo::{index, on_board, RAYS, SQUARES};
 use crate::faithful::state::{

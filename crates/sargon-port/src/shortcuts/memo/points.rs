@@ -61,6 +61,8 @@ pub(crate) struct PointsMemo {
 pub(crate) struct SquareCounts {
     pub(crate) looked_at: u64,
     pub(crate) worked_out: u64,
+    /// Of those worked out, empty squares whose attackers were counted without a list.
+    pub(crate) counted: u64,
 }
 
 impl Default for PointsMemo {
@@ -371,6 +373,10 @@ impl PointsMemo {
             };
             let (wact, bact) = match counted {
                 Some(counts) => {
+                    #[cfg(test)]
+                    {
+                        self.counts.counted += 1;
+                    }
                     self.valid |= 1 << k;
                     self.stale |= 1 << k;
                     counts
