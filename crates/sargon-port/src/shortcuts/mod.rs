@@ -37,7 +37,7 @@ mod verify;
 pub(crate) use verify::Verified;
 
 use self::cache::{EvalCache, Key};
-use self::memo::PointsMemo;
+use self::memo::{Changes, PointsMemo};
 use crate::faithful::state::{Machine, PLISTA};
 use crate::scorer::Scorer;
 use sargon_core::hooks::Hooks;
@@ -128,12 +128,14 @@ impl Shortcuts {
         if !occupied.is_some_and(|occ| pins::pinfnd(m, occ)) {
             m.pinfnd();
         }
+        // The memo's changes too (the memo takes them only if the cache has no answer).
+        let changes = self.memo.changes(m);
         if let Some((place, key)) = &key {
             if self.cache.restore(m, key, *place) {
                 return;
             }
         }
-        self.points_squares(m);
+        self.points_squares(m, &changes);
         // With no pins found, nothing but an attack list overflowing into the pin list
         // writes its first byte, which an entry does not hold then.
         if m.npins == 0 && m.rd(PLISTA) != first_pin {
@@ -147,11 +149,11 @@ impl Shortcuts {
     /// POINTS up to the end of PT25's loop with the memo, unless the board's frame is
     /// broken or an attack list overflows into the pin list on the way: then by the
     /// original's steps.
-    fn points_squares(&mut self, m: &mut Machine) {
+    fn points_squares(&mut self, m: &mut Machine, changes: &Changes) {
         let pins: [u8; 20] = m.bytes(PLISTA, 20).try_into().expect("20 bytes");
-        let changes = self.memo.changes(m);
+        self.memo.take(changes);
         if !self.memo.off {
-            if self.memo.points(m, &changes) {
+            if self.memo.points(m, changes) {
                 return;
             }
             // From the state POINTS started with, by the original's steps.

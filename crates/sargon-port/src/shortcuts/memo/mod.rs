@@ -58,6 +58,7 @@ mod points;
 mod square;
 mod tables;
 
+pub(crate) use changes::Changes;
 pub(crate) use points::PointsMemo;
 #[cfg(test)]
 pub(crate) use points::SquareCounts;
