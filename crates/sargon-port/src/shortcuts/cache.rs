@@ -40,6 +40,7 @@
 //! about as often as the entry's, and the store then missed again. Now the lookup reads
 //! the entry's two cache lines and the store writes to lines the lookup brought in.)
 
+use super::huge_pages;
 use super::memo::on_board;
 use crate::faithful::state::{Machine, ATKLST, BOARDA, PLISTA, POSK};
 use sargon_core::vocab::BOARD_SIZE;
@@ -284,7 +285,7 @@ impl EvalCache {
         }
         let out = Output::of(m);
         if self.entries.is_empty() {
-            self.entries = vec![EMPTY; 1 << BITS];
+            self.entries = huge_pages::table(1 << BITS, EMPTY);
         }
         let key = self.stamped(&key);
         self.entries[place.slot] = Entry { key, out };

@@ -26,6 +26,7 @@
 //! position is scored by the original's steps.
 
 pub(crate) mod cache;
+mod huge_pages;
 pub(crate) mod memo;
 mod pins;
 #[cfg(test)]
