@@ -232,7 +232,16 @@ impl PointsMemo {
             while lines != 0 {
                 let line = lines.trailing_zeros() as usize;
                 lines &= lines - 1;
-                changed |= rescan_line(memo, reach, m, occ, k, line, 16 - line as u8);
+                changed |= match line {
+                    0 => rescan_line::<0>(memo, reach, m, occ, k),
+                    1 => rescan_line::<1>(memo, reach, m, occ, k),
+                    2 => rescan_line::<2>(memo, reach, m, occ, k),
+                    3 => rescan_line::<3>(memo, reach, m, occ, k),
+                    4 => rescan_line::<4>(memo, reach, m, occ, k),
+                    5 => rescan_line::<5>(memo, reach, m, occ, k),
+                    6 => rescan_line::<6>(memo, reach, m, occ, k),
+                    _ => rescan_line::<7>(memo, reach, m, occ, k),
+                };
             }
             if dirty & KNIGHTS != 0 {
                 changed |= rescan_knights(memo, m, k);

@@ -222,16 +222,15 @@ impl SquareMemo {
 /// (the loop only counts those in D). The scan leaves M2/P2/T2 as it found them: the
 /// knight jumps, which come after the lines, set them. True if its ATKSAV calls changed.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn rescan_line(
+pub(super) fn rescan_line<const LINE: usize>(
     memo: &mut SquareMemo,
     reach: &mut [u8; 8],
     m: &Machine,
     occ: u64,
     k: usize,
-    line: usize,
-    b: u8,
 ) -> bool {
+    // (A function for each line: its direction, B and the way its bits run are constants.)
+    let (line, b) = (LINE, 16 - LINE as u8);
     let c = DIRECTIONS[line];
     // Towards higher squares (the nearest is the lowest bit) or lower ones.
     let up = c < 0x80;
