@@ -8,7 +8,8 @@
 //! found with a bit scan each, and what PATH leaves behind is known from them:
 //!
 //! * M2: where the last line's scan stopped (the second piece, the first if it is an
-//!   enemy, or the border square after the line's last square);
+//!   enemy, or the border square after the line's last square), or where PF19's ATTACK
+//!   left it if that came last;
 //! * P2/T2: the last square on the board that PATH read in the whole of PINFND (on the
 //!   border PATH leaves them alone): the square the scan stopped on, or the line's last
 //!   square when the scan ran into the border (an empty square, unless it was the first
@@ -171,8 +172,9 @@ fn pf19(m: &mut Machine, s: &mut Scans, m3: u8, p1: u8) -> bool {
     m.clear_attack_list();
     m.t1 = 7;
     m.attack();
-    // ATTACK left P2/T2 as its last knight jump read them: a square read later replaces
-    // them, none read before does.
+    // ATTACK left M2 and P2/T2 as its last knight jumps made them: PINFND's next line
+    // sets M2 again, and a square read later replaces P2/T2 (none read before does).
+    s.m2 = m.m2;
     s.last_read = 0;
     let (own, other) = if p1 & 0x80 == 0 {
         (WACT, BACT)

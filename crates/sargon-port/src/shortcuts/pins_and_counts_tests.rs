@@ -27,9 +27,9 @@ fn fast_pinfnd(m: &Machine) -> (bool, Machine) {
 
 /// Pins on every kind of line, against kings and queens; a queen pinned by a queen, both
 /// ways PF19's ATTACK decides it (Bf3 pinned to Qe4 by Qh1 with e4 attacked by more than
-/// it is defended; Qe4 defended by the bishop it shields from Qa8); and PF19's attack
-/// list spilling into the pin list.
-const PIN_POSITIONS: [&str; 7] = [
+/// it is defended; Qe4 defended by the bishop it shields from Qa8); PF19's attack list
+/// spilling into the pin list; and PF19 on the last line PINFND scans.
+const PIN_POSITIONS: [&str; 8] = [
     "4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1",
     "4k3/8/8/b7/8/8/3N4/R3K2r w - - 0 1",
     "1k6/8/8/8/b7/8/2P5/3K4 w - - 0 1",
@@ -37,6 +37,9 @@ const PIN_POSITIONS: [&str; 7] = [
     "8/4r3/4r3/2Nqq1N1/3kQ3/2NP1B2/1K1N1N2/7q b - - 0 60",
     "q6k/8/8/3B4/4Q3/8/8/4K3 w - - 0 1",
     "4k3/4q3/8/4R3/8/8/8/3QK3 b - - 0 1",
+    // PF19 on PINFND's very last line (Black's queen looking left past Nc5 to Qa5):
+    // ATTACK's M2 is what PINFND leaves.
+    "7k/8/8/Q1n1q3/8/8/8/7K w - - 0 1",
 ];
 
 /// PINFND by occupancy bits leaves the machine exactly as PINFND's own steps do (the
