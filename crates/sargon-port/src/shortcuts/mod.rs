@@ -11,7 +11,7 @@
 //!   same position again whenever move orders transpose; the cache keeps PINFND's and
 //!   POINTS's results by everything they read, for one search.
 //!
-//! Both sit behind the [`Scorer`] the faithful routines call where the original scores a
+//! All sit behind the [`Scorer`] the faithful routines call where the original scores a
 //! position: [`Shortcuts`] uses them, [`Verified`] uses them and checks every result
 //! against the original's steps (for tests). The faithful routines contain none of this;
 //! the memo, the cache and `pins` call them (PINFND, ATTACK's line test, PNCK, XCHNG, POINTS's
