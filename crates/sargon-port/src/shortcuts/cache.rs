@@ -40,6 +40,7 @@
 //! about as often as the entry's, and the store then missed again. Now the lookup reads
 //! the entry's two cache lines and the store writes to lines the lookup brought in.)
 
+use super::huge_pages;
 use super::memo::on_board;
 use crate::faithful::state::{Machine, ATKLST, BOARDA, PLISTA, POSK};
 use sargon_core::vocab::BOARD_SIZE;
@@ -99,6 +100,12 @@ impl Key {
             | u64::from(m.rd(m.mlptrj.wrapping_add(3))) << 40
             | u64::from(m.moveno < 7) << 48;
         Some(Key { ranks, rest })
+    }
+
+    /// The squares a1..h8, one rank a word (a1..h1 first, the a-file in the low byte).
+    #[inline]
+    pub(crate) fn ranks(&self) -> &[u64; 8] {
+        &self.ranks
     }
 
     /// The key's hash: the slot is its top BITS bits.
@@ -278,7 +285,7 @@ impl EvalCache {
         }
         let out = Output::of(m);
         if self.entries.is_empty() {
-            self.entries = vec![EMPTY; 1 << BITS];
+            self.entries = huge_pages::table(1 << BITS, EMPTY);
         }
         let key = self.stamped(&key);
         self.entries[place.slot] = Entry { key, out };

@@ -5,14 +5,16 @@
 //! * [`memo`]: POINTS's memo. POINTS runs ATTACK on all 64 squares for every position it
 //!   scores; consecutive positions differ in a few squares, so the memo works out again
 //!   only the squares whose scans read a changed square.
+//! * [`pins`]: PINFND by occupancy bits: the first two pieces of each line out of a royal
+//!   piece found with bit scans instead of square by square.
 //! * [`cache`]: the evaluation cache. Sargon has no transposition table and scores the
 //!   same position again whenever move orders transpose; the cache keeps PINFND's and
 //!   POINTS's results by everything they read, for one search.
 //!
-//! Both sit behind the [`Scorer`] the faithful routines call where the original scores a
+//! All sit behind the [`Scorer`] the faithful routines call where the original scores a
 //! position: [`Shortcuts`] uses them, [`Verified`] uses them and checks every result
 //! against the original's steps (for tests). The faithful routines contain none of this;
-//! the memo and the cache call them (PINFND, ATTACK's line test, PNCK, XCHNG, POINTS's
+//! the memo, the cache and `pins` call them (PINFND, ATTACK's line test, PNCK, XCHNG, POINTS's
 //! development and loss terms, POINTS's end) and otherwise read the machine's memory.
 //!
 //! One thing the original does can not be followed: ATKSAV's seventh slot. With six or
@@ -24,7 +26,11 @@
 //! position is scored by the original's steps.
 
 pub(crate) mod cache;
+mod huge_pages;
 pub(crate) mod memo;
+mod pins;
+#[cfg(test)]
+mod pins_and_counts_tests;
 #[cfg(test)]
 mod tests;
 mod verify;
@@ -32,7 +38,7 @@ mod verify;
 pub(crate) use verify::Verified;
 
 use self::cache::{EvalCache, Key};
-use self::memo::PointsMemo;
+use self::memo::{Changes, PointsMemo};
 use crate::faithful::state::{Machine, PLISTA};
 use crate::scorer::Scorer;
 use sargon_core::hooks::Hooks;
@@ -116,13 +122,21 @@ impl Shortcuts {
         // what the key holds and writes only what an entry holds (so an entry found after
         // it writes what it would have written).
         let first_pin = m.rd(PLISTA);
-        m.pinfnd();
+        // PINFND by occupancy bits where it can be (see `pins`), else its own steps.
+        let occupied = key
+            .as_ref()
+            .and_then(|(_, key)| pins::occupancy(key.ranks()));
+        if !occupied.is_some_and(|occ| pins::pinfnd(m, occ)) {
+            m.pinfnd();
+        }
+        // The memo's changes too (the memo takes them only if the cache has no answer).
+        let changes = self.memo.changes(m);
         if let Some((place, key)) = &key {
             if self.cache.restore(m, key, *place) {
                 return;
             }
         }
-        self.points_squares(m);
+        self.points_squares(m, &changes);
         // With no pins found, nothing but an attack list overflowing into the pin list
         // writes its first byte, which an entry does not hold then.
         if m.npins == 0 && m.rd(PLISTA) != first_pin {
@@ -136,11 +150,11 @@ impl Shortcuts {
     /// POINTS up to the end of PT25's loop with the memo, unless the board's frame is
     /// broken or an attack list overflows into the pin list on the way: then by the
     /// original's steps.
-    fn points_squares(&mut self, m: &mut Machine) {
+    fn points_squares(&mut self, m: &mut Machine, changes: &Changes) {
         let pins: [u8; 20] = m.bytes(PLISTA, 20).try_into().expect("20 bytes");
-        let changes = self.memo.changes(m);
+        self.memo.take(changes);
         if !self.memo.off {
-            if self.memo.points(m, &changes) {
+            if self.memo.points(m, changes) {
                 return;
             }
             // From the state POINTS started with, by the original's steps.

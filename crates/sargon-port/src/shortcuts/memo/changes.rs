@@ -1,6 +1,7 @@
 //! What changed since the previous POINTS ([`Changes`]), and the pin list as PNCK can read it.
 
 use crate::faithful::state::{Machine, PLISTA};
+use sargon_core::vocab::BOARD_SIZE;
 
 /// The pin list as PNCK can read it: NPINS, then the first NPINS squares and directions
 /// (unused entries zero). NPINS above 10 never matches: see [`pin_key`].
@@ -21,6 +22,12 @@ pub(crate) struct Changes {
     pub(super) dirty_squares: u64,
     /// The squares whose byte changed, one bit each.
     pub(super) changed: u64,
+    /// The board, pin list and occupied squares the changes were found for, and whether
+    /// the board's frame is broken (see `PointsMemo::take`).
+    pub(super) board: [u8; BOARD_SIZE],
+    pub(super) pins: PinKey,
+    pub(super) occ: u64,
+    pub(super) off: bool,
 }
 
 /// More changed squares than this and every square is scanned afresh.

@@ -58,7 +58,8 @@ mod points;
 mod square;
 mod tables;
 
+pub(crate) use changes::Changes;
 pub(crate) use points::PointsMemo;
 #[cfg(test)]
 pub(crate) use points::SquareCounts;
-pub(crate) use tables::on_board;
+pub(crate) use tables::{index, on_board, RAYS, SQUARES};

@@ -2,7 +2,7 @@
 
 use super::changes::{pin_key, Changes, PinKey, ALL_PARTS, KNIGHTS, MAX_CHANGES};
 use super::square::{
-    atksav_on_copy, rescan_knights, rescan_line, AttackList, SquareMemo, XchngMemo,
+    atksav_on_copy, count_attackers, rescan_knights, rescan_line, AttackList, SquareMemo, XchngMemo,
 };
 use super::tables::{frame_intact, index, on_board, JUMPS, NONE, READERS, SQUARES};
 use crate::faithful::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
@@ -17,6 +17,10 @@ pub(crate) struct PointsMemo {
     squares: [SquareMemo; 64],
     /// The squares whose memo holds a scan, one bit each.
     valid: u64,
+    /// The squares whose kept attack list may not be the one their scans make, one bit
+    /// each: empty squares, whose attackers were counted without making the list (see
+    /// `PointsMemo::points`).
+    stale: u64,
     /// The occupied squares of `board` (byte not 0), one bit each.
     occ: u64,
     /// How far each square's lines read (`parts[line].reach`, kept together for
@@ -57,6 +61,8 @@ pub(crate) struct PointsMemo {
 pub(crate) struct SquareCounts {
     pub(crate) looked_at: u64,
     pub(crate) worked_out: u64,
+    /// Of those worked out, empty squares whose attackers were counted without a list.
+    pub(crate) counted: u64,
 }
 
 impl Default for PointsMemo {
@@ -66,6 +72,7 @@ impl Default for PointsMemo {
             pins: [0; 21],
             squares: [SquareMemo::default(); 64],
             valid: 0,
+            stale: 0,
             occ: 0,
             reach: [[0; 8]; 64],
             last: 0,
@@ -90,11 +97,15 @@ impl PointsMemo {
     pub(crate) fn clear(&mut self) {
         self.board = [0; BOARD_SIZE];
         self.valid = 0;
+        self.stale = 0;
     }
 
-    /// Compare the board and the pin list with those of the previous POINTS, remember the
-    /// new ones, and find the scans that read a changed square.
-    pub(crate) fn changes(&mut self, m: &Machine) -> Changes {
+    /// Compare the board and the pin list with those of the previous POINTS and find the
+    /// scans that read a changed square. The memo is not changed: [`PointsMemo::take`]
+    /// makes the new board and pin list its own (the shortcuts find the changes while the
+    /// evaluation cache's entry comes, and need them only if it has no answer).
+    pub(crate) fn changes(&self, m: &Machine) -> Changes {
+        let board = m.board_array();
         let mut ch = Changes {
             all: false,
             pins_all: false,
@@ -102,66 +113,76 @@ impl PointsMemo {
             dirty: [0; 64],
             dirty_squares: 0,
             changed: 0,
+            board,
+            pins: pin_key(m),
+            occ: self.occ,
+            off: false,
         };
-        let pins = pin_key(m);
-        if pins != self.pins || pins[0] == 0xFF {
+        if ch.pins != self.pins || ch.pins[0] == 0xFF {
             // ATKSAV reads the pin list only through `NPINS != 0` and PNCK, which looks
             // for the attacker's square among the first NPINS entries: an attacker on
             // neither list is treated alike with both.
-            let (old, new) = (usize::from(self.pins[0]), usize::from(pins[0]));
+            let (old, new) = (usize::from(self.pins[0]), usize::from(ch.pins[0]));
             ch.pins_all = old > 10 || new > 10 || (old == 0) != (new == 0);
             for &q in self.pins[1..]
                 .iter()
                 .take(old)
-                .chain(pins[1..].iter().take(new))
+                .chain(ch.pins[1..].iter().take(new))
             {
                 ch.pinned |= 1u128.checked_shl(u32::from(q)).unwrap_or(0);
             }
         }
-        self.pins = pins;
-        let board = m.board_array();
         let mut changed = [0u8; MAX_CHANGES];
         // Did a knight leave or come to the changed square?
         let mut knight = [false; MAX_CHANGES];
         let mut n = 0;
-        for (i, (new, old)) in board
-            .chunks_exact(8)
-            .zip(self.board.chunks_exact(8))
-            .enumerate()
-        {
-            if new == old {
-                continue;
-            }
-            for j in (0..8).filter(|&j| new[j] != old[j]) {
+        let word = |b: &[u8; BOARD_SIZE], i: usize| {
+            u64::from_le_bytes(b[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+        };
+        for i in 0..BOARD_SIZE / 8 {
+            // The changed bytes of the word, one at a time.
+            let mut diff = word(&board, i) ^ word(&self.board, i);
+            while diff != 0 {
+                let j = diff.trailing_zeros() as usize / 8;
+                diff &= !(0xFF << (8 * j));
                 let q = 8 * i + j;
-                if n == MAX_CHANGES || !on_board(q) || new[j] == 0xFF {
+                let (new, old) = (board[q], self.board[q]);
+                if n == MAX_CHANGES || !on_board(q) || new == 0xFF {
                     ch.all = true;
                 } else {
                     changed[n] = q as u8;
-                    knight[n] = new[j] & 7 == KNIGHT || old[j] & 7 == KNIGHT;
+                    knight[n] = new & 7 == KNIGHT || old & 7 == KNIGHT;
                     n += 1;
                 }
             }
         }
-        self.board = board;
-        self.off = ch.all && !frame_intact(&board);
-        if self.off {
-            // Scans may run off the board: forget everything.
-            self.clear();
-        }
         if ch.all {
-            self.occ = 0;
+            ch.off = !frame_intact(&board);
+            ch.occ = 0;
             for (k, &sq) in SQUARES.iter().enumerate() {
-                self.occ |= u64::from(board[usize::from(sq)] != 0) << k;
+                ch.occ |= u64::from(board[usize::from(sq)] != 0) << k;
             }
             return ch;
         }
         for (&q, &knight) in changed[..n].iter().zip(&knight[..n]) {
             let k = index(q).expect("changes on the board");
-            self.occ = self.occ & !(1 << k) | u64::from(board[usize::from(q)] != 0) << k;
+            ch.occ = ch.occ & !(1 << k) | u64::from(board[usize::from(q)] != 0) << k;
             self.mark_readers(q, knight, &mut ch);
         }
         ch
+    }
+
+    /// Make the board and pin list that `ch` was found for the memo's own (before
+    /// [`PointsMemo::points`] with `ch`).
+    pub(crate) fn take(&mut self, ch: &Changes) {
+        self.pins = ch.pins;
+        self.board = ch.board;
+        self.occ = ch.occ;
+        self.off = ch.off;
+        if self.off {
+            // Scans may run off the board: forget everything.
+            self.clear();
+        }
     }
 
     /// Mark in `dirty` the parts whose result can depend on the square `q`: every part of q
@@ -211,7 +232,16 @@ impl PointsMemo {
             while lines != 0 {
                 let line = lines.trailing_zeros() as usize;
                 lines &= lines - 1;
-                changed |= rescan_line(memo, reach, m, occ, k, line, 16 - line as u8);
+                changed |= match line {
+                    0 => rescan_line::<0>(memo, reach, m, occ, k),
+                    1 => rescan_line::<1>(memo, reach, m, occ, k),
+                    2 => rescan_line::<2>(memo, reach, m, occ, k),
+                    3 => rescan_line::<3>(memo, reach, m, occ, k),
+                    4 => rescan_line::<4>(memo, reach, m, occ, k),
+                    5 => rescan_line::<5>(memo, reach, m, occ, k),
+                    6 => rescan_line::<6>(memo, reach, m, occ, k),
+                    _ => rescan_line::<7>(memo, reach, m, occ, k),
+                };
             }
             if dirty & KNIGHTS != 0 {
                 changed |= rescan_knights(memo, m, k);
@@ -235,6 +265,7 @@ impl PointsMemo {
         self.valid |= 1 << k;
         let memo = &mut self.squares[k];
         if save_again {
+            self.stale &= !(1 << k);
             // ATKSAV the attackers in order into a cleared list (a copy: the list is
             // written to memory only when XCHNG reads it, see `xchng_square`).
             let mut list: AttackList = [0; 15];
@@ -354,8 +385,29 @@ impl PointsMemo {
             }
             // PT6A..PT6D
             self.set_development(k, m.development(m.p1).unwrap_or(0));
-            // PT6X
-            let (wact, bact) = self.attack_square(m, k, save_again);
+            // PT6X. An empty square's list is looked at by nothing but WACT and BACT
+            // (no XCHNG), unless it is the last square (h8), whose list POINTS leaves in
+            // memory: its attackers are counted, and the list made when it is needed.
+            let counted = if m.p1 == 0 && k != 63 {
+                count_attackers(&self.squares[k], m)
+            } else {
+                None
+            };
+            let (wact, bact) = match counted {
+                Some(counts) => {
+                    #[cfg(test)]
+                    {
+                        self.counts.counted += 1;
+                    }
+                    self.valid |= 1 << k;
+                    self.stale |= 1 << k;
+                    counts
+                }
+                None => {
+                    let save_again = save_again || self.stale >> k & 1 != 0;
+                    self.attack_square(m, k, save_again)
+                }
+            };
             let control = wact.wrapping_sub(bact);
             self.brdc = self
                 .brdc

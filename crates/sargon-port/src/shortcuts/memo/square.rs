@@ -84,6 +84,39 @@ pub(super) fn atksav_on_copy(m: &Machine, list: &mut AttackList, save: Save) -> 
     spilled
 }
 
+/// The attackers ATKSAV would count on the square for White and for Black (WACT and BACT
+/// after its calls in order into a cleared list), without making the list: the calls
+/// that PNCK lets through, by colour. None when a king's slot could spill (see
+/// [`atksav_on_copy`]), which changes BACT or the pin list: then only ATKSAV's steps
+/// tell. A spill needs two values in the king's slot before a king's value comes, and
+/// only calls into the queen's slot (which overflows into the king's) or the king's
+/// put a value there: fewer than three such calls of a colour cannot spill.
+#[inline]
+pub(super) fn count_attackers(memo: &SquareMemo, m: &Machine) -> Option<(u8, u8)> {
+    // Per colour (White, Black): the calls counted, and those into the queen's or the
+    // king's slot.
+    let mut counts = [0u8; 2];
+    let mut high = [0u8; 2];
+    let mut parts = memo.with_saves;
+    while parts != 0 {
+        let part = &memo.parts[parts.trailing_zeros() as usize];
+        parts &= parts - 1;
+        for &save in part.saves() {
+            let (c, mut d, m2, p2) = save.get();
+            if m.npins != 0 {
+                if m.pnck(m2, c) {
+                    continue;
+                }
+                d = c;
+            }
+            let colour = usize::from(p2 >> 7);
+            counts[colour] = counts[colour].wrapping_add(1);
+            high[colour] += u8::from(d & 0x80 != 0 || p2 & 7 >= QUEEN);
+        }
+    }
+    (high[0] < 3 && high[1] < 3).then_some((counts[0], counts[1]))
+}
+
 /// The memo of one square (what most squares need first, so that it shares a cache line).
 #[derive(Copy, Clone, Default)]
 #[repr(C)]
@@ -189,16 +222,15 @@ impl SquareMemo {
 /// (the loop only counts those in D). The scan leaves M2/P2/T2 as it found them: the
 /// knight jumps, which come after the lines, set them. True if its ATKSAV calls changed.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub(super) fn rescan_line(
+pub(super) fn rescan_line<const LINE: usize>(
     memo: &mut SquareMemo,
     reach: &mut [u8; 8],
     m: &Machine,
     occ: u64,
     k: usize,
-    line: usize,
-    b: u8,
 ) -> bool {
+    // (A function for each line: its direction, B and the way its bits run are constants.)
+    let (line, b) = (LINE, 16 - LINE as u8);
     let c = DIRECTIONS[line];
     // Towards higher squares (the nearest is the lowest bit) or lower ones.
     let up = c < 0x80;

@@ -5,7 +5,7 @@ use sargon_core::vocab::BOARD_SIZE;
 
 /// INDEX[i]: the memo's place for board index `i` (a1 = 0 .. h8 = 63), or 0xFF off the
 /// board.
-pub(super) static INDEX: [u8; BOARD_SIZE] = index_table();
+pub(crate) static INDEX: [u8; BOARD_SIZE] = index_table();
 
 pub(super) const fn index_table() -> [u8; BOARD_SIZE] {
     let mut t = [0xFFu8; BOARD_SIZE];
@@ -21,14 +21,14 @@ pub(super) const fn index_table() -> [u8; BOARD_SIZE] {
 
 /// The memo's place for the board square `s`, if it is one.
 #[inline]
-pub(super) fn index(s: u8) -> Option<usize> {
+pub(crate) fn index(s: u8) -> Option<usize> {
     let i = *INDEX.get(usize::from(s))?;
     (i != 0xFF).then_some(usize::from(i))
 }
 
 /// SQUARES[k]: the board index of the memo's place `k` (the inverse of [`index`]), in
 /// POINTS's order.
-pub(super) static SQUARES: [u8; 64] = squares_table();
+pub(crate) static SQUARES: [u8; 64] = squares_table();
 
 pub(super) const fn squares_table() -> [u8; 64] {
     let mut t = [0u8; 64];
@@ -42,7 +42,7 @@ pub(super) const fn squares_table() -> [u8; 64] {
 
 /// RAYS[k][line]: the squares (memo places, one bit each) that line `line` (DIRECTIONS
 /// index) passes over from the memo's place `k` before the frame.
-pub(super) static RAYS: [[u64; 8]; 64] = rays_table();
+pub(crate) static RAYS: [[u64; 8]; 64] = rays_table();
 
 pub(super) const fn rays_table() -> [[u64; 8]; 64] {
     let mut t = [[0u64; 8]; 64];
@@ -64,7 +64,7 @@ pub(super) const fn rays_table() -> [[u64; 8]; 64] {
 }
 
 /// RAY_LEN[k][line]: how many squares RAYS[k][line] has.
-pub(super) static RAY_LEN: [[u8; 8]; 64] = ray_len_table();
+pub(crate) static RAY_LEN: [[u8; 8]; 64] = ray_len_table();
 
 pub(super) const fn ray_len_table() -> [[u8; 8]; 64] {
     let mut t = [[0u8; 8]; 64];
