@@ -117,10 +117,10 @@ impl Shortcuts {
         // it writes what it would have written).
         let first_pin = m.rd(PLISTA);
         m.pinfnd();
-        if let Some((place, key)) = &key {
-            if self.cache.restore(m, key, *place) {
-                return;
-            }
+        if let Some((place, key)) = &key
+            && self.cache.restore(m, key, *place)
+        {
+            return;
         }
         self.points_squares(m);
         // With no pins found, nothing but an attack list overflowing into the pin list

@@ -415,15 +415,15 @@ impl TraceCache {
         }
         self.count(|c| c.stored += 1);
         let total = self.bytes.fetch_add(size, Ordering::Relaxed) + size;
-        if total > self.limit {
-            if let Err(e) = self.shrink() {
-                // This search is kept; the cache may grow past its limit: said once.
-                let why = format!(
-                    "cannot remove old entries from {}: {e}",
-                    files::shown(&self.own)
-                );
-                self.write_failure.lock().unwrap().why.get_or_insert(why);
-            }
+        if total > self.limit
+            && let Err(e) = self.shrink()
+        {
+            // This search is kept; the cache may grow past its limit: said once.
+            let why = format!(
+                "cannot remove old entries from {}: {e}",
+                files::shown(&self.own)
+            );
+            self.write_failure.lock().unwrap().why.get_or_insert(why);
         }
         Ok(())
     }
