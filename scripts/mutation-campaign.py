@@ -30,6 +30,8 @@ directory per mutant, deleted after, and the real ROM store is only read.
     scripts/mutation-campaign.py --out /work/mutation-results.jsonl --jobs 1
     scripts/mutation-campaign.py --out /tmp/try.jsonl --only POINTS --limit 5
     scripts/mutation-campaign.py --list --only POINTS     # the mutants, nothing run
+    sargon rom coverage sargon > /tmp/coverage.txt        # once, then in every run:
+    scripts/mutation-campaign.py --coverage /tmp/coverage.txt --mutant 'MOVE+66 cond' --out /tmp/m.jsonl
 """
 
 import argparse
