@@ -24,13 +24,18 @@ fn has_python(test: &str) -> bool {
     ok
 }
 
-/// Run the script with `args`; it must succeed. Its standard output.
-fn run(args: &[&str]) -> String {
-    let out = Command::new("python3")
+/// Run the script with `args`, whatever comes of it.
+fn script_output(args: &[&str]) -> std::process::Output {
+    Command::new("python3")
         .arg(script())
         .args(args)
         .output()
-        .expect("python3 runs");
+        .expect("python3 runs")
+}
+
+/// Run the script with `args`; it must succeed. Its standard output.
+fn run(args: &[&str]) -> String {
+    let out = script_output(args);
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the script failed: {}", out.status);
     String::from_utf8(out.stdout).expect("UTF-8")
@@ -233,19 +238,17 @@ fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
     // A saved coverage of another ROM is refused, not used.
     let other = dir.path().join("other-coverage.txt");
     std::fs::write(&other, "coverage of ROM `another` by 1 searches\n").unwrap();
-    let out = Command::new("python3")
-        .arg(script())
-        .args([
-            "--roms",
-            &roms,
-            "--sargon",
-            sargon,
-            "--name",
-            &rom.meta.name,
-        ])
-        .args(["--coverage", other.to_str().unwrap(), "--list"])
-        .output()
-        .expect("python3 runs");
+    let out = script_output(&[
+        "--roms",
+        &roms,
+        "--sargon",
+        sargon,
+        "--name",
+        &rom.meta.name,
+        "--coverage",
+        other.to_str().unwrap(),
+        "--list",
+    ]);
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(
