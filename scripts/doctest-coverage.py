@@ -92,14 +92,16 @@ def examples(doc):
 
 def runnable(info):
     words = {w.strip() for w in info.split(",") if w.strip()}
-    if words - {"rust", "should_panic", "no_run"} or "no_run" in words:
+    # `standalone_crate`: an example run in a process of its own, not merged with the others
+    # (the 2024 edition merges a crate's examples into one program).
+    if words - {"rust", "should_panic", "no_run", "standalone_crate"} or "no_run" in words:
         return False
     return True
 
 
 def rust_block(info):
     words = {w.strip() for w in info.split(",") if w.strip()}
-    return not (words - {"rust", "should_panic", "no_run", "ignore", "compile_fail"})
+    return not (words - {"rust", "should_panic", "no_run", "ignore", "compile_fail", "standalone_crate"})
 
 
 class Entry:

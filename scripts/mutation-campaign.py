@@ -30,6 +30,8 @@ directory per mutant, deleted after, and the real ROM store is only read.
     scripts/mutation-campaign.py --out /work/mutation-results.jsonl --jobs 1
     scripts/mutation-campaign.py --out /tmp/try.jsonl --only POINTS --limit 5
     scripts/mutation-campaign.py --list --only POINTS     # the mutants, nothing run
+    sargon rom coverage sargon > /tmp/coverage.txt        # once, then in every run:
+    scripts/mutation-campaign.py --coverage /tmp/coverage.txt --mutant 'MOVE+66 cond' --out /tmp/m.jsonl
 """
 
 import argparse
@@ -295,16 +297,32 @@ def data_mutants(lines, addresses, wanted):
 # ---------------------------------------------------------------- what a search reaches
 
 
-def coverage(sargon, store, name):
-    """The routines a search reaches, and per table the byte offsets a search read, from
-    `sargon rom coverage` (the real store is only read)."""
+def coverage_text(sargon, store, name, saved=None):
+    """What `sargon rom coverage NAME` prints for the store (the real store is only read);
+    from `saved` when given, a file holding that output: a script run many times on one
+    import (a test judging mutants in several calls) then pays for the coverage pass once."""
+    if saved is not None:
+        try:
+            text = saved.read_text()
+        except OSError as e:
+            fail(f"--coverage {saved}: cannot be read ({e.strerror})")
+        # Its header names the ROM it covers: a file of another import is refused.
+        if f"coverage of ROM `{name}` by" not in text:
+            fail(f"--coverage {saved}: not the output of `sargon rom coverage {name}`")
+        return text
     env = dict(os.environ, SARGON_ROMS=str(store))
     run = subprocess.run([sargon, "rom", "coverage", name], env=env, capture_output=True, text=True)
     if run.returncode != 0:
         fail(f"`sargon rom coverage` failed: {run.stderr.strip().splitlines()[-1:]}")
+    return run.stdout
+
+
+def coverage(text):
+    """The routines a search reaches, and per table the byte offsets a search read, from
+    the output of `sargon rom coverage`."""
     routines, tables, section = [], {}, None
     gaps = {}
-    for line in run.stdout.splitlines():
+    for line in text.splitlines():
         gap = re.match(r"\s+0x([0-9a-f]{4}) \S+\s+(.*)$", line)
         if gap and section is None:
             gaps[int(gap.group(1), 16)] = gap.group(2).strip()
@@ -641,6 +659,9 @@ def main():
     p.add_argument("--kind", action="append", choices=KINDS, help="only these kinds (repeat)")
     p.add_argument("--mutant", action="append",
                    help="only these mutants, by name: 'ROUTINE+OFFSET KIND' (repeat, or comma-separated)")
+    p.add_argument("--coverage", metavar="FILE", type=Path,
+                   help="the output of `sargon rom coverage NAME` for this store, saved before: "
+                        "skips the coverage pass (about 8 s of CPU) each run would make")
     p.add_argument("--list", action="store_true", help="print the mutants as JSON lines, judge none")
     p.add_argument("--mutate-line", metavar="TEXT",
                    help="print the code mutants of one source line as JSON lines (kind, text), nothing else")
@@ -676,7 +697,7 @@ def main():
     lines = (rom / "source.asm").read_text(encoding="latin-1").splitlines()
     symbols = {k.upper(): v for k, v in json.loads((rom / "symbols.json").read_text()).items()}
     original = (rom / "image.bin").read_bytes()
-    routines, tables, gaps = coverage(sargon, store, a.name)
+    routines, tables, gaps = coverage(coverage_text(sargon, store, a.name, a.coverage))
     starts = instruction_starts(sargon, store, a.name)
     mutants = make_mutants(lines, symbols, routines, tables)
     offsets = code_offsets(lines, symbols, starts)

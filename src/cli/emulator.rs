@@ -298,10 +298,10 @@ fn crosscheck(store: &RomStore, args: CrosscheckArgs) -> Result<bool> {
     for (job, check) in jobs.iter().zip(&results) {
         let Some(check) = check else { continue };
         totals.add(check);
-        if first.is_none() {
-            if let Some(d) = &check.disagreement {
-                first = Some((job, d));
-            }
+        if first.is_none()
+            && let Some(d) = &check.disagreement
+        {
+            first = Some((job, d));
         }
     }
     let seconds = started.elapsed().as_secs_f64();

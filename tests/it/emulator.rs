@@ -177,10 +177,10 @@ fn en_passant_is_replayed_inside_sargon() {
     let mut seen = Vec::new();
     let mut hook =
         sargon_core::hooks::FnHook::new(&[sargon_core::hooks::HookPoint::MovegenDone], |e| {
-            if let sargon_core::HookEvent::MovegenDone(v) = e {
-                if v.search().ply() == 1 {
-                    seen = v.moves().iter().map(|m| m.uci()).collect();
-                }
+            if let sargon_core::HookEvent::MovegenDone(v) = e
+                && v.search().ply() == 1
+            {
+                seen = v.moves().iter().map(|m| m.uci()).collect();
             }
         });
     let mut hooks = Hooks::new();

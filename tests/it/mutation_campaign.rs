@@ -24,16 +24,41 @@ fn has_python(test: &str) -> bool {
     ok
 }
 
-/// Run the script with `args`; it must succeed. Its standard output.
-fn run(args: &[&str]) -> String {
-    let out = Command::new("python3")
+/// Run the script with `args`, whatever comes of it.
+fn script_output(args: &[&str]) -> std::process::Output {
+    Command::new("python3")
         .arg(script())
         .args(args)
         .output()
-        .expect("python3 runs");
+        .expect("python3 runs")
+}
+
+/// Run the script with `args`; it must succeed. Its standard output.
+fn run(args: &[&str]) -> String {
+    let out = script_output(args);
     eprintln!("{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the script failed: {}", out.status);
     String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The output of `sargon rom coverage NAME` for the user's store, made once for all the
+/// tests here: each call of the script would otherwise make the coverage pass again
+/// (about 8 s of CPU); the script reads it back with `--coverage FILE`.
+fn saved_coverage(roms: &str, name: &str) -> String {
+    static SAVED: std::sync::OnceLock<(tempfile::TempDir, PathBuf)> = std::sync::OnceLock::new();
+    let (_, path) = SAVED.get_or_init(|| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sargon"))
+            .args(["rom", "coverage", name])
+            .env("SARGON_ROMS", roms)
+            .output()
+            .expect("sargon runs");
+        assert!(out.status.success(), "rom coverage failed: {out:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("coverage.txt");
+        std::fs::write(&path, &out.stdout).unwrap();
+        (dir, path)
+    });
+    path.to_string_lossy().into_owned()
 }
 
 fn json_lines(text: &str) -> Vec<Value> {
@@ -142,6 +167,7 @@ fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
     let sargon = env!("CARGO_BIN_EXE_sargon");
     let meta = store.dir().join(&rom.meta.name).join("rom.json");
     let before = std::fs::read(&meta).expect("rom.json");
+    let coverage = saved_coverage(&roms, &rom.meta.name);
     let with_rom = |args: &[&str]| {
         let mut all = vec![
             "--roms",
@@ -150,6 +176,8 @@ fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
             sargon,
             "--name",
             &rom.meta.name,
+            "--coverage",
+            &coverage,
         ];
         all.extend_from_slice(args);
         run(&all)
@@ -207,6 +235,27 @@ fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
         "{code}"
     );
 
+    // A saved coverage of another ROM is refused, not used.
+    let other = dir.path().join("other-coverage.txt");
+    std::fs::write(&other, "coverage of ROM `another` by 1 searches\n").unwrap();
+    let out = script_output(&[
+        "--roms",
+        &roms,
+        "--sargon",
+        sargon,
+        "--name",
+        &rom.meta.name,
+        "--coverage",
+        other.to_str().unwrap(),
+        "--list",
+    ]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("not the output of `sargon rom coverage"),
+        "{said}"
+    );
+
     // The real store is only read.
     assert_eq!(std::fs::read(&meta).unwrap(), before, "rom.json changed");
 }
@@ -260,6 +309,7 @@ fn the_import_refuses(test: &str, names: &[&str], what: &str) {
     let out = dir.path().join("judged.jsonl");
     let out = out.to_str().unwrap();
     let joined = names.join(",");
+    let coverage = saved_coverage(&roms, &rom.meta.name);
     let base = [
         "--roms",
         &roms,
@@ -267,6 +317,8 @@ fn the_import_refuses(test: &str, names: &[&str], what: &str) {
         sargon,
         "--name",
         &rom.meta.name,
+        "--coverage",
+        &coverage,
         "--mutant",
         &joined,
     ];

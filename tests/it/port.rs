@@ -127,17 +127,17 @@ fn movegen_path_hook_suppresses_king_moves() {
     // Forcing A=2, B=1 ends a piece's directions; CASTLE still runs after them for a king.
     let mut lists: Vec<Vec<String>> = Vec::new();
     let mut suppress = FnHook::new(&[HookPoint::MovegenPath], |e: &mut HookEvent| {
-        if let HookEvent::MovegenPath(v) = e {
-            if v.piece().kind == PieceKind::King {
-                v.stop_piece();
-            }
+        if let HookEvent::MovegenPath(v) = e
+            && v.piece().kind == PieceKind::King
+        {
+            v.stop_piece();
         }
     });
     let mut record = FnHook::new(&[HookPoint::MovegenDone], |e: &mut HookEvent| {
-        if let HookEvent::MovegenDone(v) = e {
-            if v.search().ply() == 1 {
-                lists.push(v.moves().iter().map(|m| m.uci()).collect());
-            }
+        if let HookEvent::MovegenDone(v) = e
+            && v.search().ply() == 1
+        {
+            lists.push(v.moves().iter().map(|m| m.uci()).collect());
         }
     });
     let mut hooks = Hooks::new();
@@ -567,10 +567,10 @@ fn steered_searches_agree_with_the_original() {
     let mut port = Port::new();
     let fen = "r2n2k1/5ppp/b5q1/1P3N2/8/8/3Q1PPP/3R2K1 w - - 0 1";
     let suppress = |e: &mut HookEvent| {
-        if let HookEvent::MovegenPath(v) = e {
-            if v.piece().kind == PieceKind::King {
-                v.stop_piece();
-            }
+        if let HookEvent::MovegenPath(v) = e
+            && v.piece().kind == PieceKind::King
+        {
+            v.stop_piece();
         }
     };
     let rescore = |e: &mut HookEvent| {

@@ -75,7 +75,7 @@ fn to_position(server: &Server, id: u64, position: u64) -> StepState {
 }
 
 /// What must come back exactly after N forward and N back.
-fn machine(s: &StepState) -> impl PartialEq + std::fmt::Debug {
+fn machine(s: &StepState) -> impl PartialEq + std::fmt::Debug + use<> {
     (
         s.position,
         s.registers.clone(),

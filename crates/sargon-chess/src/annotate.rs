@@ -118,11 +118,11 @@ pub(crate) fn view(
     let mut line = recorded.pv(pos);
     let best = recorded.outcome.best.and_then(|m| m.to_chess(pos));
     // The line must start with the move chosen; if the trace disagrees, the move alone.
-    if let Some(best) = best {
-        if line.moves.first() != Some(&best) {
-            line.moves = vec![best];
-            line.san = pgn::san_line(pos, &line.moves);
-        }
+    if let Some(best) = best
+        && line.moves.first() != Some(&best)
+    {
+        line.moves = vec![best];
+        line.san = pgn::san_line(pos, &line.moves);
     }
     let mover_mate = mate_in(pos, &line.moves);
     Ok(View {

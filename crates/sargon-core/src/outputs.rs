@@ -283,14 +283,14 @@ impl Files {
                     });
                 }
             }
-            if let Some(store) = &self.store {
-                if inside(path, store) {
-                    return Err(OutputError::InsideStore {
-                        what: what.clone(),
-                        path: shown(path),
-                        store: shown(store),
-                    });
-                }
+            if let Some(store) = &self.store
+                && inside(path, store)
+            {
+                return Err(OutputError::InsideStore {
+                    what: what.clone(),
+                    path: shown(path),
+                    store: shown(store),
+                });
             }
             check_writable(what, path, *mode)?;
         }
@@ -598,12 +598,12 @@ pub fn removing_an_empty_new_results_file<T, E>(
 ) -> Result<T, E> {
     let existed = path.is_none_or(|p| fs::symlink_metadata(p).is_ok());
     let result = work();
-    if let (Err(_), Some(path), false) = (&result, path, existed) {
-        if let Ok(file) = OpenOptions::new().read(true).open(path) {
-            let empty = file.metadata().is_ok_and(|m| m.is_file() && m.len() == 0);
-            if empty && file.try_lock().is_ok() {
-                let _ = fs::remove_file(path);
-            }
+    if let (Err(_), Some(path), false) = (&result, path, existed)
+        && let Ok(file) = OpenOptions::new().read(true).open(path)
+    {
+        let empty = file.metadata().is_ok_and(|m| m.is_file() && m.len() == 0);
+        if empty && file.try_lock().is_ok() {
+            let _ = fs::remove_file(path);
         }
     }
     result

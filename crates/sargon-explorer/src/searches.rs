@@ -435,12 +435,11 @@ impl Searches {
                 Ticket::Task(_) => true,
             });
         }
-        if let Some(&id) = inner.by_request.get(&request) {
-            if let Some(s) = inner.by_id.get(&id).cloned() {
-                if matches!(s.state(), State::Done(_)) {
-                    return Ok(s);
-                }
-            }
+        if let Some(&id) = inner.by_request.get(&request)
+            && let Some(s) = inner.by_id.get(&id).cloned()
+            && matches!(s.state(), State::Done(_))
+        {
+            return Ok(s);
         }
         inner.next_id += 1;
         let search = Arc::new(Search {

@@ -249,17 +249,16 @@ fn write_code(
         }
         out.push_str(line.trim_end());
         out.push('\n');
-        if ins.mnemonic == "RST" {
-            if let Flow::Call(t) = ins.flow {
-                if block_containing(blocks, t).is_none() {
-                    let _ = writeln!(
-                        out,
-                        "  ; RST {t:#04x} leaves the program (a call into the machine's own \
+        if ins.mnemonic == "RST"
+            && let Flow::Call(t) = ins.flow
+            && block_containing(blocks, t).is_none()
+        {
+            let _ = writeln!(
+                out,
+                "  ; RST {t:#04x} leaves the program (a call into the machine's own \
                          routines): the bytes after it may be that call's parameters, not \
                          instructions"
-                    );
-                }
-            }
+            );
         }
     }
 }

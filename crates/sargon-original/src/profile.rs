@@ -124,7 +124,7 @@ impl Profile {
         self.by_address
             .iter()
             .enumerate()
-            .filter(|(_, &count)| count > 0)
+            .filter(|&(_, &count)| count > 0)
             .map(|(address, &count)| Executed {
                 address: address as u16,
                 count,

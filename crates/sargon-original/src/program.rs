@@ -87,10 +87,11 @@ impl Program {
             if ins.mnemonic != "CALL" {
                 continue;
             }
-            if let Some(t) = ins.flow.target() {
-                if in_image(t) && p.names.contains_key(&t) {
-                    routines.entry(t).or_insert_with(|| p.names[&t][0].clone());
-                }
+            if let Some(t) = ins.flow.target()
+                && in_image(t)
+                && p.names.contains_key(&t)
+            {
+                routines.entry(t).or_insert_with(|| p.names[&t][0].clone());
             }
         }
         p.routines = routines;
@@ -266,10 +267,10 @@ impl Program {
             for ins in code {
                 next.extend(ins.flow.target());
             }
-            if let Some(last) = code.last() {
-                if !last.flow.ends_block() {
-                    next.push(last.addr.wrapping_add(last.len()));
-                }
+            if let Some(last) = code.last()
+                && !last.flow.ends_block()
+            {
+                next.push(last.addr.wrapping_add(last.len()));
             }
             todo.extend(
                 next.into_iter()

@@ -159,11 +159,11 @@ impl<'a> Scanner<'a> {
             }
         }
         let (code, comment) = self.lex(line);
-        if let Some(text) = comment.filter(|t| !t.starts_with('/') && !t.starts_with('!')) {
-            if let Some(group) = comment_citation(&text) {
-                let item = self.item_here();
-                self.cite(number, group, item, Form::Comment);
-            }
+        if let Some(text) = comment.filter(|t| !t.starts_with('/') && !t.starts_with('!'))
+            && let Some(group) = comment_citation(&text)
+        {
+            let item = self.item_here();
+            self.cite(number, group, item, Form::Comment);
         }
         let code = code.trim();
         if code.is_empty() {
@@ -209,26 +209,27 @@ impl<'a> Scanner<'a> {
     /// The item a doc comment ending above this line documents, if it is a function or an
     /// enum variant.
     fn documented_item(&self, tokens: &[Token<'_>]) -> Option<String> {
-        if let Some(k) = tokens.iter().position(|t| *t == Token::Word("fn")) {
-            if let Some(Token::Word(name)) = tokens.get(k + 1) {
-                let owner = self
-                    .scopes
-                    .iter()
-                    .rev()
-                    .find(|s| matches!(s.kind, Kind::Impl | Kind::Trait));
-                return Some(match owner {
-                    Some(o) if !self.scopes.iter().any(|s| s.kind == Kind::Fn) => {
-                        format!("{}::{name}", o.name)
-                    }
-                    _ => name.to_string(),
-                });
-            }
+        if let Some(k) = tokens.iter().position(|t| *t == Token::Word("fn"))
+            && let Some(Token::Word(name)) = tokens.get(k + 1)
+        {
+            let owner = self
+                .scopes
+                .iter()
+                .rev()
+                .find(|s| matches!(s.kind, Kind::Impl | Kind::Trait));
+            return Some(match owner {
+                Some(o) if !self.scopes.iter().any(|s| s.kind == Kind::Fn) => {
+                    format!("{}::{name}", o.name)
+                }
+                _ => name.to_string(),
+            });
         }
         let enclosing = self.scopes.last()?;
-        if enclosing.kind == Kind::Enum && enclosing.depth == self.depth {
-            if let Some(Token::Word(variant)) = tokens.first() {
-                return Some(format!("{}::{variant}", enclosing.name));
-            }
+        if enclosing.kind == Kind::Enum
+            && enclosing.depth == self.depth
+            && let Some(Token::Word(variant)) = tokens.first()
+        {
+            return Some(format!("{}::{variant}", enclosing.name));
         }
         None
     }

@@ -539,11 +539,12 @@ impl Mismatch {
 pub struct Report {
     /// Cases replayed.
     pub searches: usize,
-    /// Cases left out after a search failed.
+    /// Cases left out after the first that differs or fails.
     pub not_run: usize,
     /// A search failed (a runaway, a refused replay...): the check stopped there.
     pub failed: bool,
-    /// Labels (`label.dN`) of the cases that differ, in table order.
+    /// Labels (`label.dN`) of the cases that differ, in table order: the first alone,
+    /// since the check stops there.
     pub differing: Vec<String>,
     /// The first differing case, event by event.
     pub first: Option<Mismatch>,
@@ -628,7 +629,10 @@ pub fn replay_all(
 }
 
 /// Replay `cases` on engines from `make` and compare each with its known behaviour
-/// (`workers` threads, `progress` called per case).
+/// (`workers` threads, `progress` called per case). The check stops at the first case that
+/// differs (or fails): that is the verdict, and the rest would cost the whole replay. The
+/// cases before it have all run, so the report is the same whatever the threads' timing:
+/// the cases up to the first that differs, and the number not run.
 ///
 /// ```
 /// use sargon_referee::behaviour::{check, known_cases};
@@ -651,6 +655,8 @@ pub fn check(
     // A search that fails (most likely a runaway) ends the check: an image that runs away
     // once will run away again, each time at the cost of its whole budget.
     let failed = AtomicBool::new(false);
+    // A case that differs ends it too: no worker takes a new case after it.
+    let differs = AtomicBool::new(false);
     // Per case: does it match? (`None`: not run.)
     let matches: Mutex<Vec<Option<bool>>> = Mutex::new(vec![None; cases.len()]);
     let workers = workers.clamp(1, cases.len().max(1));
@@ -658,9 +664,9 @@ pub fn check(
         let mut handles = Vec::new();
         for _ in 0..workers {
             let mut engine = make()?;
-            let (next, matches, failed) = (&next, &matches, &failed);
+            let (next, matches, failed, differs) = (&next, &matches, &failed, &differs);
             handles.push(scope.spawn(move || loop {
-                if failed.load(Ordering::Relaxed) {
+                if failed.load(Ordering::Relaxed) || differs.load(Ordering::Relaxed) {
                     break;
                 }
                 let i = next.fetch_add(1, Ordering::Relaxed);
@@ -672,6 +678,9 @@ pub fn check(
                 }
                 let same =
                     ran.is_ok() && digest.events() == case.events && digest.finish() == case.sha256;
+                if !same {
+                    differs.store(true, Ordering::Relaxed);
+                }
                 matches.lock().expect("no worker panics")[i] = Some(same);
                 progress(case);
             }));
@@ -681,7 +690,12 @@ pub fn check(
         }
         Ok(())
     })?;
-    let matches = matches.into_inner().expect("no worker panics");
+    let mut matches = matches.into_inner().expect("no worker panics");
+    // Cases are taken in order, so every case before the first that differs has run; the
+    // ones after it that were under way when it was found are left out, as not run.
+    if let Some(k) = matches.iter().position(|m| *m == Some(false)) {
+        matches[k + 1..].fill(None);
+    }
     let label = |c: &Case| match c.replay {
         Replay::Model(_) => c.label.clone(),
         Replay::Search { .. } | Replay::Game { .. } => format!("{}.d{}", c.label, c.depth),
@@ -782,5 +796,32 @@ mod tests {
         assert_eq!(report.differing, vec!["e4.d1".to_string()]);
         let first = report.first.unwrap();
         assert!(first.failure.unwrap().contains("out of date"));
+    }
+
+    /// The check stops at the first case that differs: the cases before it have all run,
+    /// the ones after it are not run, whatever the two workers were doing when it was found.
+    #[test]
+    fn the_check_stops_at_the_first_case_that_differs() {
+        let mut cases: Vec<Case> = known_cases().into_iter().filter(|c| c.quick()).collect();
+        cases.truncate(8);
+        let make = || -> Result<Box<dyn Engine + Send>, OpenError> {
+            Ok(Box::new(sargon_port::Port::new()))
+        };
+        // The third and the sixth differ; only the third is reported.
+        cases[2].sha256 = "00".repeat(32);
+        cases[5].sha256 = "00".repeat(32);
+        let label = format!("{}.d{}", cases[2].label, cases[2].depth);
+        for _ in 0..3 {
+            let ran = AtomicUsize::new(0);
+            let report = check(&cases, &make, 2, &|_| {
+                ran.fetch_add(1, Ordering::Relaxed);
+            })
+            .unwrap();
+            assert_eq!(report.differing, vec![label.clone()]);
+            assert_eq!((report.searches, report.not_run), (3, 5));
+            assert!(!report.failed);
+            // Run: the three, and at most the one the other worker had under way.
+            assert!(ran.into_inner() <= 4);
+        }
     }
 }

@@ -378,15 +378,16 @@ pub(crate) fn compare_search_cached(
             })
         });
         // The left trace must end where the right one did.
-        if divergence.is_none() && right_result.is_ok() {
-            if let Some(extra) = theirs_in.next() {
-                divergence = Some(Divergence {
-                    index: events,
-                    left: Some(extra),
-                    right: None,
-                });
-                stop.store(true, Ordering::Relaxed);
-            }
+        if divergence.is_none()
+            && right_result.is_ok()
+            && let Some(extra) = theirs_in.next()
+        {
+            divergence = Some(Divergence {
+                index: events,
+                left: Some(extra),
+                right: None,
+            });
+            stop.store(true, Ordering::Relaxed);
         }
         drop(theirs_in);
         let LeftRun {

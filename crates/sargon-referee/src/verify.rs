@@ -178,11 +178,19 @@ impl Verification {
                 self.scope.describe()
             )
         } else {
-            let mut s = format!(
-                "behaves differently from the known Sargon image: {} of {} searches differ",
-                b.differing.len(),
-                b.searches
-            );
+            let mut s = if b.not_run > 0 {
+                format!(
+                    "behaves differently from the known Sargon image at search {} of {}",
+                    b.searches,
+                    b.searches + b.not_run
+                )
+            } else {
+                format!(
+                    "behaves differently from the known Sargon image: {} of {} searches differ",
+                    b.differing.len(),
+                    b.searches
+                )
+            };
             if let Some(m) = &b.first {
                 let _ = match m.case.replay {
                     behaviour::Replay::Search { .. } | behaviour::Replay::Game { .. } => write!(
@@ -216,6 +224,15 @@ impl Verification {
     ///     "behaviour: DIFFERENT from the known Sargon image in 1 of 40 searches (the golden \
     ///      searches of depths 1-2, the five models and two games), checked in 1.0 s\n"
     /// ));
+    /// // The check stopped at the first search that differs.
+    /// let behaviour = Report { searches: 3, not_run: 119, failed: false, differing: vec!["model-1.d3".into()], first: None };
+    /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
+    /// assert!(check.report().starts_with(
+    ///     "behaviour: DIFFERENT from the known Sargon image at search 3 of 122 (the golden \
+    ///      searches of depths 1-2, the five models and two games), checked in 1.0 s\n  \
+    ///      (the check stops at the first search that differs: 119 not run)\n"
+    /// ));
+    /// assert!(check.summary().starts_with("behaves differently from the known Sargon image at search 3 of 122"));
     /// ```
     pub fn report(&self) -> String {
         let b = &self.behaviour;
@@ -228,6 +245,20 @@ impl Verification {
                 self.scope.describe(),
                 self.seconds
             );
+        } else if b.not_run > 0 {
+            let _ = writeln!(
+                out,
+                "behaviour: DIFFERENT from the known Sargon image at search {} of {} ({}), checked in {:.1} s",
+                b.searches,
+                b.searches + b.not_run,
+                self.scope.describe(),
+                self.seconds
+            );
+            let _ = writeln!(
+                out,
+                "  (the check stops at the first search that differs: {} not run)",
+                b.not_run
+            );
         } else {
             let _ = writeln!(
                 out,
@@ -237,16 +268,9 @@ impl Verification {
                 self.scope.describe(),
                 self.seconds
             );
-            if b.not_run > 0 {
-                let _ = writeln!(
-                    out,
-                    "  ({} searches not run: the check stops at a search that fails)",
-                    b.not_run
-                );
-            }
-            if let Some(m) = &b.first {
-                let _ = writeln!(out, "{}", m.describe());
-            }
+        }
+        if let Some(m) = &b.first {
+            let _ = writeln!(out, "{}", m.describe());
         }
         let d = &self.differences;
         if !d.any() {
@@ -364,9 +388,9 @@ pub fn verify(
     let behaviour =
         behaviour::check(&cases, &make, workers, progress).map_err(VerifyError::Check)?;
     let reads = reads.lock().unwrap_or_else(|e| e.into_inner());
-    // A check cut short by a failing search (a runaway) read only part of what the
-    // searches read: no data difference is then known to be outside them.
-    let read = (!behaviour.failed).then_some(&reads[..]);
+    // A check cut short (a search that differs, or fails: a runaway) read only part of
+    // what the searches read: no data difference is then known to be outside them.
+    let read = (behaviour.not_run == 0 && !behaviour.failed).then_some(&reads[..]);
     let differences = fingerprint::differences(rom, read);
     Ok(Verification {
         scope,

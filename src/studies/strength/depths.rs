@@ -101,10 +101,10 @@ pub(crate) fn rate_depths(matches: &[Match], max_depth: u8) -> Vec<DepthRating> 
     // Downwards from the deepest depth.
     for i in (0..out.len()).rev() {
         let depth = out[i].depth;
-        if let Some(above) = out.get(i + 1).and_then(|r| r.combined) {
-            if let Some((_, link)) = links.iter().find(|(k, _)| *k == (depth, depth + 1)) {
-                out[i].chained = above.chained(link);
-            }
+        if let Some(above) = out.get(i + 1).and_then(|r| r.combined)
+            && let Some((_, link)) = links.iter().find(|(k, _)| *k == (depth, depth + 1))
+        {
+            out[i].chained = above.chained(link);
         }
         let combined = combine(out[i].direct, out[i].chained);
         out[i].combined = combined.map(|(r, _)| r);

@@ -182,10 +182,10 @@ pub fn parse_operations(text: &str) -> Result<Vec<EpdOp>, OperationsError> {
 /// A move of an EPD operation: SAN (with or without `+`, `#`, `!`, `?`), or UCI.
 fn epd_move(pos: &Chess, text: &str) -> Option<Move> {
     let clean = text.trim_end_matches(['!', '?']);
-    if let Ok(san) = SanPlus::from_ascii(clean.as_bytes()) {
-        if let Ok(m) = san.san.to_move(pos) {
-            return Some(m);
-        }
+    if let Ok(san) = SanPlus::from_ascii(clean.as_bytes())
+        && let Ok(m) = san.san.to_move(pos)
+    {
+        return Some(m);
     }
     clean.parse::<UciMove>().ok()?.to_move(pos).ok()
 }

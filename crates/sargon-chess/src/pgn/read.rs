@@ -388,13 +388,13 @@ impl GameReader {
                 let (mut game, _) = self.movetext.take().expect("started");
                 // The standard has the marker repeat the `Result` tag; a tag that is no
                 // marker ("?") says nothing to compare.
-                if let Some(tag) = game.tag("Result").filter(|t| TERMINATIONS.contains(t)) {
-                    if tag != result {
-                        return Err((
-                            line,
-                            format!("the result `{result}` differs from the Result tag's `{tag}`"),
-                        ));
-                    }
+                if let Some(tag) = game.tag("Result").filter(|t| TERMINATIONS.contains(t))
+                    && tag != result
+                {
+                    return Err((
+                        line,
+                        format!("the result `{result}` differs from the Result tag's `{tag}`"),
+                    ));
                 }
                 game.result = result.to_string();
                 return Ok(Some(game));

@@ -358,11 +358,11 @@ pub fn play_game(
             end = Some(e);
             break;
         }
-        if let Some(cap) = max_moves {
-            if engine_plies >= 2 * cap {
-                end = Some((GameResult::Draw, Ending::MoveCap(cap)));
-                break;
-            }
+        if let Some(cap) = max_moves
+            && engine_plies >= 2 * cap
+        {
+            end = Some((GameResult::Draw, Ending::MoveCap(cap)));
+            break;
         }
         let side = pos.turn();
         let player = match side {

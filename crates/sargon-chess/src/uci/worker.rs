@@ -150,11 +150,11 @@ impl Hook for RootMoves<'_> {
     }
 
     fn at(&mut self, event: &mut HookEvent<'_>) {
-        if let HookEvent::MovegenDone(v) = event {
-            if v.search().ply() == 1 {
-                let (root, allowed) = (self.root, self.allowed);
-                v.keep_out(|m| m.to_chess(root).is_some_and(|c| !allowed.contains(&c)));
-            }
+        if let HookEvent::MovegenDone(v) = event
+            && v.search().ply() == 1
+        {
+            let (root, allowed) = (self.root, self.allowed);
+            v.keep_out(|m| m.to_chess(root).is_some_and(|c| !allowed.contains(&c)));
         }
     }
 }
@@ -202,10 +202,10 @@ pub fn search_depth(
     let counted = &mut *nodes;
     let mut counter = FnHook::new(&[HookPoint::PointsEnd], move |_| {
         *counted += 1;
-        if let (Some(limit), Some(stop)) = (node_limit, &stop) {
-            if *counted >= limit {
-                stop.store(true, Ordering::Relaxed);
-            }
+        if let (Some(limit), Some(stop)) = (node_limit, &stop)
+            && *counted >= limit
+        {
+            stop.store(true, Ordering::Relaxed);
         }
     });
     let mut hooks: Vec<&mut dyn Hook> = Vec::with_capacity(extra.len() + 1);

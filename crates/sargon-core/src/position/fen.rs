@@ -48,10 +48,10 @@ const MAX_FULL_MOVES: u64 = 10_000;
 /// ```
 pub fn parse_position(text: &str) -> Result<Chess, PositionError> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    if let [word] = words[..] {
-        if word.eq_ignore_ascii_case("startpos") {
-            return Ok(Chess::default());
-        }
+    if let [word] = words[..]
+        && word.eq_ignore_ascii_case("startpos")
+    {
+        return Ok(Chess::default());
     }
     if words.len() > 6 {
         // The fields first, so that an EPD line's operations are named as the counters

@@ -89,13 +89,13 @@ impl UciEngine {
     /// (when it offers `OwnBook`) where Sargon would: in a book position with the book on.
     pub fn answer(&mut self, setup: &Setup, depth: u8) -> Result<Answer, ClientError> {
         let book = setup.plays_from_book();
-        if let Some(set) = self.own_book {
-            if set != Some(book) {
-                self.client
-                    .set_option("OwnBook", if book { "true" } else { "false" })?;
-                self.client.ready()?;
-                self.own_book = Some(Some(book));
-            }
+        if let Some(set) = self.own_book
+            && set != Some(book)
+        {
+            self.client
+                .set_option("OwnBook", if book { "true" } else { "false" })?;
+            self.client.ready()?;
+            self.own_book = Some(Some(book));
         }
         let reply = self.client.go(
             &setup.position,

@@ -229,11 +229,12 @@ impl ImageWriter {
             Some((lo, hi)) => (lo.min(start), hi.max(end)),
         });
         // A macro call's statements share its line: list them as one run of bytes.
-        if let Some((l, a, b)) = self.lines.last_mut() {
-            if *l == line && *a as usize + b.len() == start as usize {
-                b.extend_from_slice(bytes);
-                return Ok(());
-            }
+        if let Some((l, a, b)) = self.lines.last_mut()
+            && *l == line
+            && *a as usize + b.len() == start as usize
+        {
+            b.extend_from_slice(bytes);
+            return Ok(());
         }
         self.lines.push((line, start, bytes.to_vec()));
         Ok(())

@@ -188,17 +188,11 @@ impl Emulator {
                         self.timing
                             .t_states(&self.machine.mem, pc, pc_after, sp, sp_after),
                     );
-                if TRACK {
-                    if let Some((coverage, _)) = &mut self.coverage {
-                        let held = self.timing.condition_held(
-                            &self.machine.mem,
-                            pc,
-                            pc_after,
-                            sp,
-                            sp_after,
-                        );
-                        coverage.note(pc, held);
-                    }
+                if TRACK && let Some((coverage, _)) = &mut self.coverage {
+                    let held =
+                        self.timing
+                            .condition_held(&self.machine.mem, pc, pc_after, sp, sp_after);
+                    coverage.note(pc, held);
                 }
                 n += 1;
             }

@@ -84,12 +84,14 @@ impl RomStore {
     /// so that commands that do not need the store (the port) run without one; a store
     /// that cannot be located is an error at its first use.
     ///
-    /// ```
+    /// ```standalone_crate
     /// use sargon_original::rom::RomStore;
     /// // `--roms DIR` wins over the environment.
     /// let dir = tempfile::tempdir()?;
     /// assert_eq!(RomStore::open(Some(dir.path())).dir(), dir.path());
-    /// std::env::set_var("SARGON_ROMS", dir.path().join("from-env"));
+    /// // SAFETY: this example runs in a process of its own (`standalone_crate`, not merged
+    /// // with the other examples), where no other thread reads the environment.
+    /// unsafe { std::env::set_var("SARGON_ROMS", dir.path().join("from-env")) };
     /// assert_eq!(RomStore::open(None).dir(), dir.path().join("from-env"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -551,11 +553,11 @@ impl RomStore {
             return Err(unwritable(e));
         }
         let dest = self.dir.join(name);
-        if dest.exists() {
-            if let Err(e) = fs::rename(&dest, &old) {
-                let _ = fs::remove_dir_all(&tmp);
-                return Err(unwritable(e));
-            }
+        if dest.exists()
+            && let Err(e) = fs::rename(&dest, &old)
+        {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(unwritable(e));
         }
         if let Err(e) = fs::rename(&tmp, &dest) {
             // Put the previous ROM back so nothing is lost.

@@ -100,16 +100,15 @@ mod tests {
         let mut inside = false;
         let mut huge_kb = None;
         for line in smaps.lines() {
-            if let Some((range, _)) = line.split_once(' ') {
-                if let Some((start, end)) = range.split_once('-') {
-                    if let (Ok(start), Ok(end)) = (
-                        usize::from_str_radix(start, 16),
-                        usize::from_str_radix(end, 16),
-                    ) {
-                        inside = (start..end).contains(&at);
-                        continue;
-                    }
-                }
+            if let Some((range, _)) = line.split_once(' ')
+                && let Some((start, end)) = range.split_once('-')
+                && let (Ok(start), Ok(end)) = (
+                    usize::from_str_radix(start, 16),
+                    usize::from_str_radix(end, 16),
+                )
+            {
+                inside = (start..end).contains(&at);
+                continue;
             }
             if let (true, Some(kb)) = (inside, line.strip_prefix("AnonHugePages:")) {
                 huge_kb = kb

@@ -131,10 +131,10 @@ impl Shortcuts {
         }
         // The memo's changes too (the memo takes them only if the cache has no answer).
         let changes = self.memo.changes(m);
-        if let Some((place, key)) = &key {
-            if self.cache.restore(m, key, *place) {
-                return;
-            }
+        if let Some((place, key)) = &key
+            && self.cache.restore(m, key, *place)
+        {
+            return;
         }
         self.points_squares(m, &changes);
         // With no pins found, nothing but an attack list overflowing into the pin list

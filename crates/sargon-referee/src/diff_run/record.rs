@@ -293,11 +293,12 @@ fn parse_results(bytes: &[u8], path: &Path) -> Result<ResultsRead, ResultsError>
             continue;
         }
         // The plan, on the first line only.
-        if records.is_empty() && plan.is_none() {
-            if let Ok(header) = serde_json::from_str::<HeaderLine>(line) {
-                plan = Some(header.plan);
-                continue;
-            }
+        if records.is_empty()
+            && plan.is_none()
+            && let Ok(header) = serde_json::from_str::<HeaderLine>(line)
+        {
+            plan = Some(header.plan);
+            continue;
         }
         let record: SearchRecord =
             serde_json::from_str(line).map_err(|cause| ResultsError::Record {

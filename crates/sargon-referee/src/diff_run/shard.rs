@@ -66,7 +66,7 @@ impl Shard {
     /// assert_eq!(Shard::ALL.indices(2).collect::<Vec<_>>(), [0, 1]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> {
+    pub fn indices(&self, len: usize) -> impl Iterator<Item = usize> + use<> {
         (self.index..len).step_by(self.count)
     }
 
@@ -165,12 +165,12 @@ impl Shard {
                         "SLURM_ARRAY_TASK_ID={id} (array from {offset}, {count} tasks): {e}"
                     ))
                 })?;
-                if let Some(n) = shards {
-                    if n != count {
-                        return err(format!(
-                            "--shards {n} disagrees with the Slurm array's {count} tasks"
-                        ));
-                    }
+                if let Some(n) = shards
+                    && n != count
+                {
+                    return err(format!(
+                        "--shards {n} disagrees with the Slurm array's {count} tasks"
+                    ));
                 }
                 Ok(shard)
             }
@@ -253,7 +253,7 @@ mod tests {
         assert!(!e.contains('\u{1b}'), "{e}");
     }
 
-    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+    fn env(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> + use<> {
         let map: HashMap<String, String> = pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

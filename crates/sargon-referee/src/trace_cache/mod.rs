@@ -82,12 +82,15 @@ pub enum CacheError {
 /// The default directory: `$SARGON_CACHE`, else `$XDG_CACHE_HOME/sargon/traces`, else
 /// `$HOME/.cache/sargon/traces`.
 ///
-/// ```
+/// ```standalone_crate
 /// use sargon_referee::trace_cache::default_dir;
-/// std::env::set_var("SARGON_CACHE", "/var/cache/sargon-traces");
+/// // SAFETY (the three calls): this example runs in a process of its own
+/// // (`standalone_crate`, not merged with the other examples), where no other thread reads
+/// // the environment.
+/// unsafe { std::env::set_var("SARGON_CACHE", "/var/cache/sargon-traces") };
 /// assert_eq!(default_dir()?, std::path::PathBuf::from("/var/cache/sargon-traces"));
-/// std::env::remove_var("SARGON_CACHE");
-/// std::env::set_var("XDG_CACHE_HOME", "/home/me/.cache");
+/// unsafe { std::env::remove_var("SARGON_CACHE") };
+/// unsafe { std::env::set_var("XDG_CACHE_HOME", "/home/me/.cache") };
 /// assert_eq!(default_dir()?, std::path::PathBuf::from("/home/me/.cache/sargon/traces"));
 /// # Ok::<(), sargon_referee::trace_cache::CacheError>(())
 /// ```
@@ -415,15 +418,15 @@ impl TraceCache {
         }
         self.count(|c| c.stored += 1);
         let total = self.bytes.fetch_add(size, Ordering::Relaxed) + size;
-        if total > self.limit {
-            if let Err(e) = self.shrink() {
-                // This search is kept; the cache may grow past its limit: said once.
-                let why = format!(
-                    "cannot remove old entries from {}: {e}",
-                    files::shown(&self.own)
-                );
-                self.write_failure.lock().unwrap().why.get_or_insert(why);
-            }
+        if total > self.limit
+            && let Err(e) = self.shrink()
+        {
+            // This search is kept; the cache may grow past its limit: said once.
+            let why = format!(
+                "cannot remove old entries from {}: {e}",
+                files::shown(&self.own)
+            );
+            self.write_failure.lock().unwrap().why.get_or_insert(why);
         }
         Ok(())
     }

@@ -237,19 +237,19 @@ fn explanation(run: &ModelRun, e: &Evaluation) -> String {
         .iter()
         .filter(|c| c.ply() == e.ply() + 1 && c.key.starts_with(&e.key))
         .collect();
-    if let Some(first) = children.first() {
-        if children.iter().all(|c| c.decision == Decision::Discard) {
-            let replier = side(e.ply() + 1);
-            let _ = write!(
-                text,
-                " (None of {replier}'s replies beat the {} {replier} already had, so that \
+    if let Some(first) = children.first()
+        && children.iter().all(|c| c.decision == Decision::Discard)
+    {
+        let replier = side(e.ply() + 1);
+        let _ = write!(
+            text,
+            " (None of {replier}'s replies beat the {} {replier} already had, so that \
                  bound is all Sargon knows: {} gets at least {} after {}.)",
-                threshold_text(first.minimax),
-                side(e.ply()),
-                pawns_text(e.score),
-                last_move(run.model, &e.key)
-            );
-        }
+            threshold_text(first.minimax),
+            side(e.ply()),
+            pawns_text(e.score),
+            last_move(run.model, &e.key)
+        );
     }
     text
 }

@@ -119,10 +119,11 @@ impl TreeBuilder {
                 let order = self.evaluations;
                 let Some(&id) = self.index.get(path) else {
                     // A reply not kept: if it refuted a kept node, the node will say so.
-                    if *cutoff && !path.is_empty() {
-                        if let Some(&parent) = self.index.get(&path[..path.len() - 1]) {
-                            self.hidden_refutation[parent].get_or_insert(order);
-                        }
+                    if *cutoff
+                        && !path.is_empty()
+                        && let Some(&parent) = self.index.get(&path[..path.len() - 1])
+                    {
+                        self.hidden_refutation[parent].get_or_insert(order);
                     }
                     return;
                 };
@@ -148,17 +149,16 @@ impl TreeBuilder {
                 accepted,
                 ..
             } => {
-                if let Some(id) = self.pending.take() {
-                    if self.index.get(path) == Some(&id) {
-                        if let Some(ev) = self.nodes[id].eval.as_mut() {
-                            ev.decision = if *accepted {
-                                Decision::NewBest
-                            } else {
-                                Decision::Discard
-                            };
-                            ev.minimax = Some(-one_above.pawns() + 0.0);
-                        }
-                    }
+                if let Some(id) = self.pending.take()
+                    && self.index.get(path) == Some(&id)
+                    && let Some(ev) = self.nodes[id].eval.as_mut()
+                {
+                    ev.decision = if *accepted {
+                        Decision::NewBest
+                    } else {
+                        Decision::Discard
+                    };
+                    ev.minimax = Some(-one_above.pawns() + 0.0);
                 }
             }
             Event::Best { path, .. } => {
@@ -216,16 +216,15 @@ impl TreeBuilder {
         // A dropped node that was a cutoff refuted its parent.
         for id in 1..self.nodes.len() {
             let node = &self.nodes[id];
-            if node.ply == deepest {
-                if let Some(e) = node
+            if node.ply == deepest
+                && let Some(e) = node
                     .eval
                     .as_ref()
                     .filter(|e| e.decision == Decision::Cutoff)
-                {
-                    let (parent, order) = (node.parent.expect("non-root"), e.order);
-                    let slot = &mut self.hidden_refutation[parent];
-                    *slot = Some(slot.map_or(order, |o| o.min(order)));
-                }
+            {
+                let (parent, order) = (node.parent.expect("non-root"), e.order);
+                let slot = &mut self.hidden_refutation[parent];
+                *slot = Some(slot.map_or(order, |o| o.min(order)));
             }
         }
         // Parents come before children, so ids keep their order.

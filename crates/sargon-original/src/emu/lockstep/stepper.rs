@@ -148,10 +148,10 @@ impl Lockstep {
         execute_second(&mut self.z, &mut self.bus, &mut self.clock);
         let second_cycles = self.clock.as_timestamp().wrapping_sub(t0);
 
-        if let Some((at, fault)) = &self.options.fault {
-            if *at == self.index {
-                inject(&mut self.z, &mut self.bus, fault);
-            }
+        if let Some((at, fault)) = &self.options.fault
+            && *at == self.index
+        {
+            inject(&mut self.z, &mut self.bus, fault);
         }
         let mut exempt_af = false;
         if ld_a_r {

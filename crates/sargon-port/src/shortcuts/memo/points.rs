@@ -294,10 +294,10 @@ impl PointsMemo {
     /// memo if the square's list and P1 are those of the last time.
     pub(super) fn xchng_square(&mut self, m: &mut Machine) -> (u8, u8) {
         let memo = &mut self.squares[self.last];
-        if let Some(x) = memo.xchng {
-            if x.p1 == m.p1 {
-                return x.result;
-            }
+        if let Some(x) = memo.xchng
+            && x.p1 == m.p1
+        {
+            return x.result;
         }
         m.set_bytes(ATKLST, &memo.list);
         let result = m.xchng();

@@ -95,7 +95,7 @@ pub fn build(
     }
     let duplicated: Vec<Duplicate> = seen
         .iter()
-        .filter(|(_, &n)| n > 1)
+        .filter(|&(_, &n)| n > 1)
         .map(|(k, &times)| Duplicate {
             position: k.position,
             depth: k.depth,

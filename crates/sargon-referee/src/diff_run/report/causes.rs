@@ -160,12 +160,12 @@ fn key_of(left: Option<&Value>, right: Option<&Value>) -> Key {
         }
     }
     for field in SCORES {
-        if let (Some(a), Some(b)) = (l[field].as_i64(), r[field].as_i64()) {
-            if a != b {
-                let delta = (b - a) as i16;
-                let way = if delta > 0 { "higher" } else { "lower" };
-                return key(&lk, field, format!("{way} on the right"), Some(delta));
-            }
+        if let (Some(a), Some(b)) = (l[field].as_i64(), r[field].as_i64())
+            && a != b
+        {
+            let delta = (b - a) as i16;
+            let way = if delta > 0 { "higher" } else { "lower" };
+            return key(&lk, field, format!("{way} on the right"), Some(delta));
         }
     }
     // A UCI answer's score is words (`cp 25`), not a byte.
@@ -173,15 +173,15 @@ fn key_of(left: Option<&Value>, right: Option<&Value>) -> Key {
         return key(&lk, "score", "differs".into(), None);
     }
     for field in FLAGS {
-        if let (Some(a), Some(b)) = (l[field].as_bool(), r[field].as_bool()) {
-            if a != b {
-                return key(
-                    &lk,
-                    field,
-                    format!("{a} on the left, {b} on the right"),
-                    None,
-                );
-            }
+        if let (Some(a), Some(b)) = (l[field].as_bool(), r[field].as_bool())
+            && a != b
+        {
+            return key(
+                &lk,
+                field,
+                format!("{a} on the left, {b} on the right"),
+                None,
+            );
         }
     }
     key(&lk, "event", "differs".into(), None)
