@@ -26,3 +26,23 @@ export function watchProblems(page, problems, { refusedLoads = true } = {}) {
 }
 
 export const reporter = (stem) => (what) => console.log(`${stem}: ${what} ok`);
+
+// The board set from FEN text as a person sets it (the text box, then Set); resolves when
+// the board shows it.
+export async function setPosition(page, fen) {
+  await page.fill("#position-text", fen);
+  await page.click("#set-position");
+  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, fen);
+}
+
+// A search run from the form as a person fills it (`book` false unticks the book);
+// resolves when the best move is shown.
+export async function search(page, { engine, depth, book = true, timeout = 60000 }) {
+  await page.selectOption("#engine", engine);
+  await page.fill("#depth", String(depth));
+  if (!book) {
+    await page.uncheck("#book");
+  }
+  await page.click("#search");
+  await page.waitForSelector("#best-move", { timeout });
+}

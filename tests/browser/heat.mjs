@@ -10,7 +10,7 @@
 // a worker says so. The screenshot explorer-heat.png has the listing's text
 // blanked (the user's copy of Sargon's code is not for docs/), its colours kept. Without a
 // ROM: the profile button is off.
-import { launch, watchProblems, reporter } from "./harness.mjs";
+import { launch, watchProblems, reporter, setPosition, search } from "./harness.mjs";
 import assert from "node:assert/strict";
 
 const [url, outDir, executablePath, expectRom, altered] = process.argv.slice(2);
@@ -38,22 +38,13 @@ async function listing(routine) {
 try {
   await page.goto(url);
   await page.waitForSelector("#board svg");
-  await page.fill("#position-text", ITALIAN);
-  await page.click("#set-position");
-  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, ITALIAN);
+  await setPosition(page, ITALIAN);
   if (expectRom !== "1") {
-    await page.selectOption("#engine", "port");
-    await page.fill("#depth", "2");
-    await page.click("#search");
-    await page.waitForSelector("#best-move", { timeout: 60000 });
+    await search(page, { engine: "port", depth: 2 });
     assert.equal(await page.isDisabled("#profile"), true);
     ok("without a ROM the profile button is off");
   } else {
-    await page.selectOption("#engine", "emulator");
-    await page.fill("#depth", "2");
-    await page.uncheck("#book");
-    await page.click("#search");
-    await page.waitForSelector("#best-move", { timeout: 120000 });
+    await search(page, { engine: "emulator", depth: 2, book: false, timeout: 120000 });
     const profiled = page.waitForResponse((r) => /\/profile(\?|$)/.test(r.url()));
     await page.click("#profile");
     const p = await (await profiled).json();
@@ -126,9 +117,9 @@ try {
     }, d.path, { timeout: 60000 });
     assert.match(await page.textContent("#compare-verdict"), /1 divergence/);
     // The node selected is the one at the divergence's path, in the original's search.
-    const search = await (await searched).json();
-    assert.equal(search.request.engine, "emulator");
-    const node = await page.evaluate(async ([id, path]) => (await fetch(`/api/search/${id}/find?path=${encodeURIComponent(path)}`)).json(), [search.id, d.path.join(" ")]);
+    const searchAnswer = await (await searched).json();
+    assert.equal(searchAnswer.request.engine, "emulator");
+    const node = await page.evaluate(async ([id, path]) => (await fetch(`/api/search/${id}/find?path=${encodeURIComponent(path)}`)).json(), [searchAnswer.id, d.path.join(" ")]);
     assert.equal(await page.getAttribute(".node.selected", "data-id"), String(node.id));
     ok("compare with the altered exec: port opens its divergence as a node of the tree");
     await page.mouse.move(0, 0);
@@ -160,10 +151,10 @@ try {
     if (workers === 2) {
       const probe = await browser.newPage();
       await probe.goto(url);
-      const x = await probe.evaluate(async (id) => (await (await fetch("/api/step", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ search: id, page: "x" }) })).json()), search.id);
+      const x = await probe.evaluate(async (id) => (await (await fetch("/api/step", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ search: id, page: "x" }) })).json()), searchAnswer.id);
       await probe.evaluate((id) => {
         window.y = fetch("/api/step", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ search: id, page: "y", job: "step-y" }) }).then((r) => r.json());
-      }, search.id);
+      }, searchAnswer.id);
       await probe.waitForFunction(async () => (await fetch("/api/jobs/step-y")).status === 200);
       await page.click("#step-open");
       await page.waitForFunction(() => /a stepping session needs a worker of the server: waiting for a free worker/.test(document.getElementById("step-waiting")?.textContent || ""), null, { timeout: 30000 });

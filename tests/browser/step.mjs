@@ -7,7 +7,7 @@
 // changed bytes are marked; the page leaving closes the session. Without one, the panel's
 // button says why it is off. The screenshot explorer-step.png has the listing and the
 // instruction blanked (the user's copy of Sargon's code is not for docs/).
-import { launch, watchProblems, reporter } from "./harness.mjs";
+import { launch, watchProblems, reporter, setPosition, search } from "./harness.mjs";
 import assert from "node:assert/strict";
 
 const [url, outDir, executablePath, expectRom] = process.argv.slice(2);
@@ -41,23 +41,14 @@ async function click(by, back = false) {
 try {
   await page.goto(url);
   await page.waitForSelector("#board svg");
-  await page.fill("#position-text", ITALIAN);
-  await page.click("#set-position");
-  await page.waitForFunction((f) => document.getElementById("board").dataset.fen === f, ITALIAN);
+  await setPosition(page, ITALIAN);
   if (expectRom !== "1") {
-    await page.selectOption("#engine", "port");
-    await page.fill("#depth", "2");
-    await page.click("#search");
-    await page.waitForSelector("#best-move", { timeout: 60000 });
+    await search(page, { engine: "port", depth: 2 });
     assert.equal(await page.isDisabled("#step-open"), true);
     assert.match(await page.getAttribute("#step-open", "title"), /^Needs the original/);
     ok("without a ROM the step button is off and says why");
   } else {
-    await page.selectOption("#engine", "emulator");
-    await page.fill("#depth", "2");
-    await page.uncheck("#book");
-    await page.click("#search");
-    await page.waitForSelector("#best-move", { timeout: 120000 });
+    await search(page, { engine: "emulator", depth: 2, book: false, timeout: 120000 });
     await page.waitForSelector('.node[role="treeitem"]');
     // The third root move selected; the session opens where it is created.
     const third = await page.$$eval('.node[role="treeitem"]', (rows) => rows[3].dataset.id);
