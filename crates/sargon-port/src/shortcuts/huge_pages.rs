@@ -1,7 +1,7 @@
 //! The evaluation cache's table in 2 MB pages, where the system gives them.
 //!
 //! The table is 32 MB, and a scoring looks up one slot of it at random. In the system's
-//! usual 4 KB pages that is 8,192 pages, more than the processor's address translation
+//! usual 4 KiB pages that is 8,192 pages, more than the processor's address translation
 //! cache holds, so nearly every lookup first walks the page tables: with the entry
 //! prefetched, that walk was what the lookup waited for (the prefetch instruction took
 //! 7-8% of the port's samples in `perf`). In 2 MB pages the table is 16.
@@ -71,7 +71,7 @@ mod tests {
     use super::{advise, table, HUGE_PAGE};
 
     /// The system call is madvise: it takes the advice for a range aligned to a huge page
-    /// and refuses a range that is not page-aligned (EINVAL, 22).
+    /// and refuses a range that is not page-aligned (error 22, an invalid argument).
     #[test]
     #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
     fn the_advice_is_madvise() {
