@@ -488,3 +488,26 @@ fn a_spill_in_pinfnd_that_stays_turns_the_shortcuts_off() {
     assert!(fast == slow);
     assert!(fast_port.machine.differences(&slow_port.machine).is_empty());
 }
+
+#[test]
+fn attack_scans_through_a_byte_without_a_type_as_path_does() {
+    // PATH calls a square empty when its type bits are 0, whatever its other bits: a byte
+    // like 0x80 (met off the board's 120 bytes, when an overflowing pin list has written a
+    // direction into POSK) lets ATTACK's scan go on. Here such a byte on e4 stands between
+    // e2 and a black rook on e8.
+    let mut port = prepared("4r2k/8/8/8/8/8/8/K7 w - - 0 20");
+    let m = &mut port.machine;
+    m.npins = 0;
+    m.set_board(55, 0x80);
+    (m.m3, m.p1, m.t1) = (35, 0, 7);
+    m.clear_attack_list();
+    assert_eq!(m.attack(), 0);
+    assert_eq!(
+        (m.rd(WACT), m.rd(BACT)),
+        (0, 1),
+        "the rook behind e4 counted"
+    );
+    // As INCHK runs it (T1 a king's): the rook is an attacker of the other colour.
+    (m.m3, m.p1, m.t1) = (35, 0x0E, 6);
+    assert_eq!(m.attack(), 1);
+}

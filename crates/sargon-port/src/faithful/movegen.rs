@@ -429,15 +429,18 @@ impl Machine {
             d = d.wrapping_add(1);
             s.m2 = s.m2.wrapping_add(c);
             let v = self.board(s.m2);
-            if v == 0 {
-                (s.p2, s.t2) = (0, 0);
-                continue; // empty: keep scanning
-            }
             if v == 0xFF {
                 break false; // border
             }
             s.p2 = v;
             s.t2 = v & 7;
+            // PATH calls a square empty by its type bits alone. On the board that is only
+            // 0, but a king or queen square that a pin list overflow (PINFND's PF20 past its
+            // ten entries) wrote into POSK/POSQ sends the scan off the board's 120 bytes,
+            // where bytes like 0x80 are empty too.
+            if s.t2 == 0 {
+                continue; // empty: keep scanning
+            }
             if !line_attacker(b, s.p1, &mut d, v) {
                 break false;
             }
