@@ -511,3 +511,22 @@ fn attack_scans_through_a_byte_without_a_type_as_path_does() {
     (m.m3, m.p1, m.t1) = (35, 0x0E, 6);
     assert_eq!(m.attack(), 1);
 }
+
+#[test]
+fn the_ply_table_reads_as_the_original_s_through_a_board_index() {
+    // A board index reaches the ply table (PLYIX is BOARDA+171) from a king square that an
+    // overflowing pin list wrote. Its slots hold move-list pointers, so their high bytes
+    // must be the original's (the move list at 300H): 0x03, a white bishop to PATH.
+    let mut port = Port::new();
+    let pos = parse_position("startpos").expect("position");
+    let s = setup(&pos, Book::Off).expect("setup");
+    port.search(&s, &SearchOptions::depth(1), &mut Hooks::new())
+        .expect("search");
+    let m = &port.machine;
+    assert_eq!(
+        m.rd16(m.layout.plyix),
+        MLIST,
+        "ply 1's list starts the move list"
+    );
+    assert_eq!(m.board(172), 0x03);
+}

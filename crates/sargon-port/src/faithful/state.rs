@@ -11,13 +11,17 @@
 //!
 //! The table area (DIRECT .. PLYIX) is laid out exactly as in the original, relative to a
 //! page-aligned `TBASE`, because the original indexes several tables from one base with
-//! 8-bit offsets. The addresses themselves are ours; nothing sits at an address whose high
-//! byte is 0, so the high-byte null test never mistakes a real pointer for null.
+//! 8-bit offsets. TBASE and MLIST are also at the original's addresses: the ply table holds
+//! move-list pointers, and a board index can reach the ply table (see [`PAST_TABLES`]), so
+//! their high bytes must be the original's for such a read to see the same "piece". No
+//! pointer ever points into the tables (the only addresses with a high byte of 0), so the
+//! high-byte null test never mistakes a real pointer for null. SCRATCH and the book are
+//! ours, out of a board index's reach.
 
 use sargon_core::vocab::BOARD_SIZE;
 
 /// Base of the byte-indexed tables (page aligned, as in the original).
-pub(crate) const TBASE: u16 = 0x0200;
+pub(crate) const TBASE: u16 = 0x0100;
 /// Direction table: 24 signed steps (diagonals, orthogonals, knight jumps, pawn moves).
 pub(crate) const DIRECT: u16 = TBASE - 0x80;
 /// Where each piece type's directions start in DIRECT (index: piece type, 0 = black pawn).
@@ -58,8 +62,8 @@ pub(crate) const SCRATCH: u16 = 0x02E0;
 /// Placed so that adding up to 9 to the low byte of `BMOVES - 2` never carries (the
 /// original's book increments only the low byte of BESTM).
 pub(crate) const BMOVES: u16 = 0x02F0;
-/// Start of the move list.
-pub(crate) const MLIST: u16 = 0x0400;
+/// Start of the move list (the original's address: see the module's notes).
+pub(crate) const MLIST: u16 = 0x0300;
 
 /// Sizes of the areas that grow with the depth. Up to depth 6 they are the original's
 /// (score table of 12 bytes, ply table of 40, a 2048-byte move list with its end at
