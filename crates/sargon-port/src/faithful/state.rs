@@ -12,7 +12,7 @@
 //! The table area (DIRECT .. PLYIX) is laid out exactly as in the original, relative to a
 //! page-aligned `TBASE`, because the original indexes several tables from one base with
 //! 8-bit offsets. TBASE and MLIST are also at the original's addresses: the ply table holds
-//! move-list pointers, and a board index can reach the ply table (see [`PAST_TABLES`]), so
+//! move-list pointers, and a board index can reach the ply table (docs/port.md, "Past the tables"), so
 //! their high bytes must be the original's for such a read to see the same "piece". No
 //! pointer ever points into the tables (the only addresses with a high byte of 0), so the
 //! high-byte null test never mistakes a real pointer for null. SCRATCH and the book are
