@@ -61,6 +61,20 @@ fn saved_coverage(roms: &str, name: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The script's arguments naming the store, the binary, the ROM and its saved coverage.
+fn rom_args<'a>(roms: &'a str, sargon: &'a str, name: &'a str, coverage: &'a str) -> Vec<&'a str> {
+    vec![
+        "--roms",
+        roms,
+        "--sargon",
+        sargon,
+        "--name",
+        name,
+        "--coverage",
+        coverage,
+    ]
+}
+
 fn json_lines(text: &str) -> Vec<Value> {
     text.lines()
         .map(|l| serde_json::from_str(l).expect("a JSON line"))
@@ -169,16 +183,7 @@ fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
     let before = std::fs::read(&meta).expect("rom.json");
     let coverage = saved_coverage(&roms, &rom.meta.name);
     let with_rom = |args: &[&str]| {
-        let mut all = vec![
-            "--roms",
-            &roms,
-            "--sargon",
-            sargon,
-            "--name",
-            &rom.meta.name,
-            "--coverage",
-            &coverage,
-        ];
+        let mut all = rom_args(&roms, sargon, &rom.meta.name, &coverage);
         all.extend_from_slice(args);
         run(&all)
     };
@@ -238,17 +243,13 @@ fn a_few_mutants_of_the_import_are_judged_resumed_and_the_store_left_alone() {
     // A saved coverage of another ROM is refused, not used.
     let other = dir.path().join("other-coverage.txt");
     std::fs::write(&other, "coverage of ROM `another` by 1 searches\n").unwrap();
-    let out = script_output(&[
-        "--roms",
-        &roms,
-        "--sargon",
-        sargon,
-        "--name",
-        &rom.meta.name,
-        "--coverage",
-        other.to_str().unwrap(),
-        "--list",
-    ]);
+    let out = script_output(
+        &[
+            &rom_args(&roms, sargon, &rom.meta.name, other.to_str().unwrap())[..],
+            &["--list"],
+        ]
+        .concat(),
+    );
     let said = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{said}");
     assert!(
@@ -319,18 +320,8 @@ fn the_import_refuses(test: &str, names: &[&str], what: &str) {
     let out = out.to_str().unwrap();
     let joined = names.join(",");
     let coverage = saved_coverage(&roms, &rom.meta.name);
-    let base = [
-        "--roms",
-        &roms,
-        "--sargon",
-        sargon,
-        "--name",
-        &rom.meta.name,
-        "--coverage",
-        &coverage,
-        "--mutant",
-        &joined,
-    ];
+    let mut base = rom_args(&roms, sargon, &rom.meta.name, &coverage);
+    base.extend(["--mutant", &joined]);
 
     // Named before they are judged: the source's lines, lined up with the listing, give
     // each mutant its offset.
