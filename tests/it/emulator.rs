@@ -256,3 +256,77 @@ fn chunk_boundaries_do_not_change_the_trace() {
     assert_eq!(traces[0], traces[1], "chunks of 1 instruction");
     assert_eq!(traces[0], traces[2], "chunks of 7 instructions");
 }
+
+/// A game's memory on the emulator ([`sargon_core::engine::Memory`]): a continuation with
+/// no game is refused, a reply VALMOV refuses or one that does not lead to the position is
+/// refused, and a promoted queen is not in the kept royalty table (MOVE records a queen's
+/// square only when a queen moves), as on the port (`game_memory_tests.rs`).
+#[test]
+fn a_game_s_memory_is_kept_and_checked() {
+    use sargon_core::engine::Memory;
+    use sargon_core::vocab::Sq;
+    let Some(mut emu) = common::emulator("a_game_s_memory_is_kept_and_checked") else {
+        return;
+    };
+    let search = |emu: &mut sargon_original::emu::Emulator, fen: &str, memory| {
+        let opts = SearchOptions {
+            memory,
+            ..SearchOptions::depth(2)
+        };
+        let pos = parse_position(fen).unwrap();
+        emu.search(&setup(&pos, Book::Off).unwrap(), &opts, &mut Hooks::new())
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let e = search(
+        &mut emu,
+        start,
+        Memory::Continue {
+            reply: (Sq(85), Sq(65)),
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, SearchError::NoGameInMemory { .. }), "{e}");
+    // White promotes on b8 with no queen before: its kept memory's queen square stays 0.
+    let promote = "8/1P3k2/8/8/8/8/5K2/8 w - - 0 40";
+    let found = search(&mut emu, promote, Memory::NewGame).unwrap();
+    assert_eq!(found.best.unwrap().uci(), "b7b8q");
+    let posq = emu.rom().symbol("POSQ").unwrap() as usize;
+    let boarda = emu.rom().symbol("BOARDA").unwrap() as usize;
+    // After the search its move is made in the kept memory: a queen on b8, none recorded.
+    assert_eq!(emu.memory()[boarda + 92] & 7, 5);
+    assert_eq!(emu.memory()[posq], 0);
+    // Black's king moves f7-e7; White's next search continues after it.
+    let after = "1Q6/4k3/8/8/8/8/5K2/8 w - - 1 41";
+    let reply = (Sq(86), Sq(85));
+    search(&mut emu, after, Memory::Continue { reply }).unwrap();
+    // Afresh, ROYALT finds the queen on b8 (square 92).
+    search(&mut emu, after, Memory::Fresh).unwrap();
+    assert_eq!(emu.memory()[posq], 92);
+    // A reply the kept board cannot take, then (the game gone) no game at all.
+    search(&mut emu, promote, Memory::NewGame).unwrap();
+    let e = search(
+        &mut emu,
+        after,
+        Memory::Continue {
+            reply: (Sq(86), Sq(66)),
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(e, SearchError::ReplayRefused { .. }), "{e}");
+    let e = search(&mut emu, after, Memory::Continue { reply }).unwrap_err();
+    assert!(matches!(e, SearchError::NoGameInMemory { .. }), "{e}");
+    // A legal reply that leads elsewhere: f7-g7 is not the position's f7-e7.
+    search(&mut emu, promote, Memory::NewGame).unwrap();
+    let e = search(
+        &mut emu,
+        after,
+        Memory::Continue {
+            reply: (Sq(86), Sq(87)),
+        },
+    )
+    .unwrap_err();
+    assert!(
+        e.to_string().starts_with("after the reply f7g7, the board"),
+        "{e}"
+    );
+}

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::hooks::{Hook, Hooks};
 use crate::position::Setup;
 use crate::trace::{Detail, Event, Recorder};
-use crate::vocab::{SMove, Score};
+use crate::vocab::{SMove, Score, Sq};
 
 /// Something an engine may be able to do beyond searching a position to a depth.
 ///
@@ -121,6 +121,9 @@ pub struct SearchOptions {
     /// PMATE before the search: 0, as the program's image has it, or what the last search
     /// of a game left ([`crate::game::GameDepth`]). No search reads it; FNDMOV writes it.
     pub pmate: u8,
+    /// The memory the search runs in: a fresh machine's (analysis), or a game's kept from
+    /// the side's last move, as the original's main loop keeps it ([`Memory`]).
+    pub memory: Memory,
 }
 
 impl SearchOptions {
@@ -181,6 +184,7 @@ impl Default for SearchOptions {
             max_instructions: None,
             stop: None,
             pmate: 0,
+            memory: Memory::Fresh,
         }
     }
 }
@@ -277,6 +281,78 @@ impl SearchOutcome {
     }
 }
 
+/// Which memory a search runs in ([`SearchOptions::memory`]).
+///
+/// The original is a whole program: its main loop (DRIVER) plays one colour in one memory
+/// that nothing resets between moves, and a new game begins in what the last one left
+/// (`docs/how-sargon-works.md`, "Between two moves of a game"). A search in a game's kept
+/// memory finds what the original's would: PLYMAX and PMATE as FNDMOV left them, the
+/// royalty table as MOVE kept it (not found anew from the board: after a promotion they
+/// differ), the score table's bytes from the last search, the last move list. Two copies
+/// of Sargon playing each other are two machines: an engine keeps one memory per colour.
+///
+/// Engines of another process (`exec:`, `uci:`) keep their own memory and search the
+/// position whatever this says.
+///
+/// ```
+/// use sargon_core::engine::Memory;
+/// use sargon_core::vocab::Sq;
+/// use sargon_core::{setup, Book, Engine, Hooks, SearchOptions};
+/// use shakmaty::Position;
+///
+/// // White's machine searches, and makes its move on its own board.
+/// let mut pos = sargon_core::parse_position("startpos")?;
+/// let mut white = sargon_port::Port::new();
+/// let first = SearchOptions { memory: Memory::NewGame, ..SearchOptions::depth(2) };
+/// let found = white.search(&setup(&pos, Book::Off)?, &first, &mut Hooks::new())?;
+/// pos.play_unchecked(found.best.unwrap().to_chess(&pos).unwrap());
+/// // Black answers 1...c5; White's next search continues its memory after that reply.
+/// pos.play_unchecked(shakmaty::uci::UciMove::from_ascii(b"c7c5")?.to_move(&pos)?);
+/// let next = SearchOptions {
+///     memory: Memory::Continue { reply: (Sq(83), Sq(63)) },
+///     ..SearchOptions::depth(2)
+/// };
+/// assert!(white.search(&setup(&pos, Book::Off)?, &next, &mut Hooks::new())?.best.is_some());
+/// assert_eq!(Memory::default(), Memory::Fresh);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Memory {
+    /// A fresh machine: the image's memory and the set-up, as every analysis search.
+    #[default]
+    Fresh,
+    /// A side's first search of a game, in a fresh machine. Afterwards the engine makes the
+    /// chosen move on its board (CPTRMV's MOVE) and keeps the memory for the side's next
+    /// search.
+    NewGame,
+    /// The side's memory as its last search and move left it, after `reply`, the other
+    /// side's move since, entered as the player's (PLYRMV's VALMOV). The options' depth and
+    /// PMATE are not written (the memory has the original's own); the set-up's move number
+    /// is, as DRIVER counts it. Then as [`Memory::NewGame`].
+    Continue {
+        /// The other side's move since this side's last search: from and to square.
+        reply: (Sq, Sq),
+    },
+    /// A new game in the side's kept memory, as the original's next game without
+    /// reloading: the set-up written as for a fresh machine, PLYMAX the options' depth
+    /// (INTERR asks again), everything else (the score table, PMATE, the move list) as the
+    /// last game left it. Then as [`Memory::NewGame`].
+    NextGame,
+}
+
+impl Memory {
+    /// Does the engine keep the memory after this search (a game's)?
+    ///
+    /// ```
+    /// use sargon_core::engine::Memory;
+    /// assert!(Memory::NewGame.kept_after() && Memory::NextGame.kept_after());
+    /// assert!(!Memory::Fresh.kept_after());
+    /// ```
+    pub fn kept_after(self) -> bool {
+        self != Memory::Fresh
+    }
+}
+
 /// What a search leaves in Sargon's memory that its next search in a game starts from
 /// ([`Engine::left_for_next_move`], [`crate::game`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -343,6 +419,23 @@ pub enum SearchError {
     /// could not be started, printed what is no trace, took too long. The error names the
     /// line or the exchange at fault.
     External(Box<dyn std::error::Error + Send + Sync>),
+    #[error("the {side} side has no game in memory to continue (a side's first search of a game is a new game)")]
+    /// [`Memory::Continue`] or [`Memory::NextGame`] for a side whose machine holds no game.
+    NoGameInMemory {
+        /// `White` or `Black`.
+        side: String,
+    },
+    #[error(
+        "after the reply {uci}, the board in the kept memory is not the position's (at {square})"
+    )]
+    /// [`Memory::Continue`]: the kept board, after the other side's move, differs from the
+    /// position asked for (a game's moves were skipped, or the program played another move).
+    KeptBoardDiffers {
+        /// The reply, in UCI notation.
+        uci: String,
+        /// The first square that differs: `e4`.
+        square: String,
+    },
     #[error("the search was stopped")]
     /// A stop request ended the search.
     Stopped,

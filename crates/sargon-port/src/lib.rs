@@ -74,17 +74,20 @@ use scorer::{OriginalSteps, Scorer};
 use shortcuts::{Shortcuts, Verified};
 
 #[cfg(test)]
+mod game_memory_tests;
+#[cfg(test)]
 mod tests;
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use sargon_core::engine::Memory;
 use sargon_core::engine::{
     Capabilities, Engine, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
 use sargon_core::game::Carried;
 use sargon_core::hooks::Hooks;
-use sargon_core::position::Setup;
+use sargon_core::position::{kept_board_differs, Setup};
 use sargon_core::vocab::Score;
 
 use state::{is_null, Layout, Machine, SCORE, SCRATCH};
@@ -121,6 +124,8 @@ enum Scorers {
 pub struct Port {
     machine: Machine,
     scorer: Scorers,
+    /// Each side's machine kept between the moves of a game ([`Memory`]): White's, Black's.
+    games: [Option<Box<Machine>>; 2],
 }
 
 impl Default for Port {
@@ -159,6 +164,7 @@ impl Port {
         Port {
             machine: Machine::new(),
             scorer,
+            games: [None, None],
         }
     }
 
@@ -181,14 +187,32 @@ impl Port {
         book_random: u8,
         hooks: &mut Hooks<'_>,
     ) -> Result<(), SearchError> {
-        let m = &mut self.machine;
-        // Fresh state: the original's initial data, and a scorer that remembers nothing.
-        m.reset(Layout::for_depth(depth));
+        // Fresh state: the original's initial data.
+        self.machine.reset(Layout::for_depth(depth));
+        self.write_setup(setup, depth, book_random, hooks)
+    }
+
+    /// A scorer that remembers nothing of the searches before.
+    fn new_search(&mut self) {
         match &mut self.scorer {
             Scorers::OriginalSteps(s) => s.new_search(),
             Scorers::Shortcuts(s) => s.new_search(),
             Scorers::Verified(s) => s.new_search(),
         }
+    }
+
+    /// Write `setup` into the machine as it is (a fresh one, or a game's for its next game):
+    /// the board, the side, the move number, the royalty table found (ROYALT), a replayed
+    /// move, PLYMAX and KOLOR.
+    fn write_setup(
+        &mut self,
+        setup: &Setup,
+        depth: u8,
+        book_random: u8,
+        hooks: &mut Hooks<'_>,
+    ) -> Result<(), SearchError> {
+        self.new_search();
+        let m = &mut self.machine;
         m.book_random = book_random;
         m.set_board_array(&setup.board);
         m.color = setup.side.byte();
@@ -252,16 +276,63 @@ impl Engine for Port {
     ) -> Result<SearchOutcome, SearchError> {
         self.check_depth(opts.depth)?;
         let start = Instant::now();
-        self.prepare(setup, opts.depth, opts.book_random, hooks)?;
-        self.machine.pmate = opts.pmate;
+        let side = usize::from(setup.search_color() >> 7);
+        // A failed search in a game's memory leaves the side no game, as the emulator's; a
+        // fresh search leaves the kept games alone.
+        let kept = match opts.memory {
+            Memory::Continue { .. } | Memory::NextGame => self.games[side].take(),
+            Memory::Fresh | Memory::NewGame => None,
+        };
+        match opts.memory {
+            Memory::Fresh | Memory::NewGame => {
+                self.prepare(setup, opts.depth, opts.book_random, hooks)?;
+                self.machine.pmate = opts.pmate;
+            }
+            Memory::NextGame => {
+                self.machine = *kept_game(kept, setup)?;
+                self.write_setup(setup, opts.depth, opts.book_random, hooks)?;
+            }
+            Memory::Continue { reply } => {
+                self.machine = *kept_game(kept, setup)?;
+                self.check_depth(self.machine.plymax)?;
+                self.new_search();
+                let m = &mut self.machine;
+                m.book_random = opts.book_random;
+                // DR14 counts the moves; PLYMAX, PMATE and KOLOR are the memory's.
+                m.moveno = setup.moveno;
+                // PLYRMV: the other side's move, checked and made by VALMOV.
+                let (from, to) = reply;
+                m.mvemsg = [from.0, to.0];
+                let uci = format!("{from}{to}");
+                if m.valmov(hooks) != 0 {
+                    return Err(SearchError::ReplayRefused { uci });
+                }
+                if let Some(square) = kept_board_differs(&m.board_array(), &setup.position) {
+                    return Err(SearchError::KeptBoardDiffers {
+                        uci,
+                        square: square.to_string(),
+                    });
+                }
+            }
+        }
         if !self.fndmov(hooks, opts.stop.as_deref()) {
             return Err(SearchError::Stopped);
         }
-        let m = &self.machine;
+        let m = &mut self.machine;
         let best = (!is_null(m.bestm)).then(|| m.entry_move(m.bestm));
+        let root_score = Score(m.rd(SCORE + 1));
+        if opts.memory.kept_after() {
+            // CPTRMV: the chosen move made on the board (none: the game is over), and the
+            // memory kept for the side's next search.
+            if !is_null(m.bestm) {
+                m.mlptrj = m.bestm;
+                m.move_();
+            }
+            self.games[side] = Some(Box::new(m.clone()));
+        }
         Ok(SearchOutcome {
             best,
-            root_score: Score(m.rd(SCORE + 1)),
+            root_score,
             from_book: setup.plays_from_book(),
             stats: SearchStats {
                 z80_instructions: None,
@@ -271,4 +342,16 @@ impl Engine for Port {
             },
         })
     }
+}
+
+/// A side's kept game, or the error that it has none.
+fn kept_game(kept: Option<Box<Machine>>, setup: &Setup) -> Result<Box<Machine>, SearchError> {
+    kept.ok_or_else(|| SearchError::NoGameInMemory {
+        side: if setup.search_color() & 0x80 == 0 {
+            "White"
+        } else {
+            "Black"
+        }
+        .into(),
+    })
 }

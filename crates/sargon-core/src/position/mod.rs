@@ -34,4 +34,4 @@ mod tests;
 pub use diagram::BoardDiagram;
 pub use error::{FenField, PositionError, Unrepresentable};
 pub use fen::{fen_of, parse_position, read_position, ReadPosition};
-pub use setup::{board_of, setup, Book, Setup};
+pub use setup::{board_of, kept_board_differs, setup, Book, Setup};

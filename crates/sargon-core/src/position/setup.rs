@@ -195,6 +195,31 @@ fn before_double_push(pos: &Chess, ep: Square) -> Result<(Chess, Square, Square)
     Ok((before, from, to))
 }
 
+/// The first square where `kept`, a board as a game's memory holds it, has another man
+/// than `pos` (type and colour; the moved and castled flags are the memory's to keep, and a
+/// FEN cannot say them), or `None` when every square agrees.
+///
+/// ```
+/// use sargon_core::position::{board_of, kept_board_differs, parse_position};
+/// let start = parse_position("startpos")?;
+/// let mut kept = board_of(&start);
+/// kept[32] |= 0x08; // the moved flag: not a difference
+/// assert_eq!(kept_board_differs(&kept, &start), None);
+/// kept[35] = 0; // e2 emptied
+/// assert_eq!(kept_board_differs(&kept, &start).map(|s| s.to_string()), Some("e2".into()));
+/// # Ok::<(), sargon_core::position::PositionError>(())
+/// ```
+pub fn kept_board_differs(kept: &[u8; BOARD_SIZE], pos: &Chess) -> Option<Sq> {
+    const MAN: u8 = 0x87;
+    let wanted = board_of(pos);
+    (21..99u8)
+        .find(|&i| {
+            let (k, w) = (kept[i as usize], wanted[i as usize]);
+            w != OFF_BOARD && (k & MAN) != (w & MAN)
+        })
+        .map(Sq)
+}
+
 /// Sargon's board for a position: piece codes, colour bit, and the moved flag on every
 /// man not on its home square; king and rooks on their home squares are marked moved only
 /// where that is needed to take a castling right away.

@@ -58,6 +58,8 @@ pub struct Emulator {
     /// With the stepper's first run: set, before each hook fires, to the instructions run
     /// so far, so that each recorded event knows where it arose.
     pub(super) event_clock: Option<std::sync::Arc<std::sync::atomic::AtomicU64>>,
+    /// Each side's memory kept between the moves of a game (`Memory`), White's and Black's.
+    pub(super) games: [Option<Box<super::kept_game::KeptGame>>; 2],
 }
 
 /// The addresses whose image byte some search read before anything overwrote it (as an
@@ -130,6 +132,7 @@ impl Emulator {
             lockstep: None,
             break_sp: None,
             event_clock: None,
+            games: [None, None],
         })
     }
 

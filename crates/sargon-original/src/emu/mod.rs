@@ -34,6 +34,7 @@
 
 mod core;
 mod emulator;
+mod kept_game;
 pub mod lockstep;
 mod machine;
 mod memory;

@@ -4,19 +4,30 @@ use std::time::Instant;
 
 use super::core::Core;
 use super::emulator::{Emulator, SCRATCH_ENTRY};
+use super::kept_game::KeptGame;
 use super::machine::{NoObserver, Observer};
 use super::run::Call;
 
 use sargon_core::engine::{
-    Capabilities, Engine, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
+    Capabilities, Engine, Memory, RomId, SearchError, SearchOptions, SearchOutcome, SearchStats,
 };
 use sargon_core::game::Carried;
 use sargon_core::hooks::Hooks;
-use sargon_core::position::Setup;
+use sargon_core::position::{kept_board_differs, Setup};
 use sargon_core::vocab::Score;
 
 /// Sargon's depth limit: its score table and ply table hold six plies.
 pub const MAX_DEPTH: u8 = 6;
+
+/// The index of a side's kept game: 0 White, 1 Black (Sargon's colour byte, bit 7).
+fn side_index(color: u8) -> usize {
+    usize::from(color >> 7)
+}
+
+/// `White` or `Black`, for messages.
+fn side_name(color: u8) -> String {
+    if color & 0x80 == 0 { "White" } else { "Black" }.into()
+}
 
 impl Emulator {
     /// Write the position into Sargon's memory and replay a move if the set-up asks.
@@ -155,15 +166,68 @@ impl Emulator {
         self.check_depth(opts.depth)?;
         self.check_core::<O>()?;
         let started = Instant::now();
-        self.reset();
-        self.arm(hooks);
         let budget = opts.instruction_budget();
-        self.load_setup(setup, budget, hooks)?;
+        let side = side_index(setup.search_color());
+        // A game's memory is the side's until a search in it ends well: a failed one leaves
+        // none, so that a later continuation is refused rather than run in a broken one. A
+        // fresh search leaves the kept games alone.
+        let kept = match opts.memory {
+            Memory::Continue { .. } | Memory::NextGame => self.games[side].take(),
+            Memory::Fresh | Memory::NewGame => None,
+        };
         let s = self.syms.clone();
-        self.poke(s.plymax, opts.depth);
-        self.poke(s.pmate, opts.pmate);
-        let color = self.peek(s.color);
-        self.poke(s.kolor, color);
+        match opts.memory {
+            Memory::Fresh | Memory::NewGame => {
+                self.reset();
+                self.arm(hooks);
+                self.load_setup(setup, budget, hooks)?;
+                self.poke(s.plymax, opts.depth);
+                self.poke(s.pmate, opts.pmate);
+                let color = self.peek(s.color);
+                self.poke(s.kolor, color);
+            }
+            Memory::NextGame => {
+                self.restore(kept, setup.search_color())?;
+                self.arm(hooks);
+                // DRIVER's next game: the board, the side and the move number written (and
+                // the royalty table found), INTERR's depth; PMATE and the rest as they were.
+                self.load_setup(setup, budget, hooks)?;
+                self.poke(s.plymax, opts.depth);
+                let color = self.peek(s.color);
+                self.poke(s.kolor, color);
+            }
+            Memory::Continue { reply } => {
+                self.restore(kept, setup.search_color())?;
+                // The depth is the memory's: refused, as any depth, outside the tables.
+                self.check_depth(self.peek(s.plymax))?;
+                self.arm(hooks);
+                // DR14 counts the moves; PLYMAX, PMATE and KOLOR are the memory's.
+                self.poke(s.moveno, setup.moveno);
+                // PLYRMV: the other side's move, checked and made by VALMOV.
+                let (from, to) = reply;
+                self.poke(s.mvemsg, from.0);
+                self.poke(s.mvemsg + 1, to.0);
+                self.call(
+                    &Call::quick("VALMOV", s.valmov, budget),
+                    hooks,
+                    &mut NoObserver,
+                )?;
+                let uci = format!("{from}{to}");
+                if self.cpu.a() != 0 {
+                    return Err(SearchError::ReplayRefused { uci });
+                }
+                let mut board = [0u8; sargon_core::vocab::BOARD_SIZE];
+                for (i, b) in board.iter_mut().enumerate() {
+                    *b = self.peek(s.boarda + i as u16);
+                }
+                if let Some(square) = kept_board_differs(&board, &setup.position) {
+                    return Err(SearchError::KeptBoardDiffers {
+                        uci,
+                        square: square.to_string(),
+                    });
+                }
+            }
+        }
         let cycles_before = self.cpu.cycles();
         let instructions_before = self.instructions;
         let t_states_before = self.t_states;
@@ -188,9 +252,13 @@ impl Emulator {
             }
             self.machine.smove_at(bestm)
         });
+        let root_score = Score(self.peek(s.score + 1));
+        if opts.memory.kept_after() {
+            self.play_and_keep(bestm, budget, hooks, side)?;
+        }
         Ok(SearchOutcome {
             best,
-            root_score: Score(self.peek(s.score + 1)),
+            root_score,
             from_book: setup.plays_from_book(),
             stats: SearchStats {
                 z80_instructions: Some(self.instructions - instructions_before),
@@ -200,5 +268,50 @@ impl Emulator {
                 wall_us: started.elapsed().as_micros() as u64,
             },
         })
+    }
+}
+
+impl Emulator {
+    /// A side's kept game back into the machine, or the error that it has none.
+    fn restore(&mut self, kept: Option<Box<KeptGame>>, color: u8) -> Result<(), SearchError> {
+        let Some(kept) = kept else {
+            return Err(SearchError::NoGameInMemory {
+                side: side_name(color),
+            });
+        };
+        self.reset();
+        self.machine.mem.copy_from_slice(&kept.mem);
+        if let (Some(first), Some(kept_first)) =
+            (&mut self.machine.first_access, &kept.first_access)
+        {
+            first.copy_from_slice(kept_first);
+        }
+        Ok(())
+    }
+
+    /// After a game's search: CPTRMV's MOVE of the chosen move (none when BESTM is 0: the
+    /// game is over), then the memory kept for the side's next search.
+    fn play_and_keep(
+        &mut self,
+        bestm: u16,
+        budget: u64,
+        hooks: &mut Hooks,
+        side: usize,
+    ) -> Result<(), SearchError> {
+        let s = self.syms.clone();
+        if bestm != 0 {
+            self.machine.set_word(s.mlptrj, bestm);
+            let budget = budget.saturating_sub(self.instructions);
+            self.call(
+                &Call::quick("MOVE", s.make_move, budget),
+                hooks,
+                &mut NoObserver,
+            )?;
+        }
+        self.games[side] = Some(Box::new(KeptGame {
+            mem: self.machine.mem.clone(),
+            first_access: self.machine.first_access.clone(),
+        }));
+        Ok(())
     }
 }

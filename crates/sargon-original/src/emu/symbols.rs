@@ -13,6 +13,8 @@ pub struct Symbols {
     pub royalt: u16,
     /// VALMOV: the routine that checks and makes a player's move.
     pub valmov: u16,
+    /// MOVE: makes the move MLPTRJ points at on the board (a game's move, as CPTRMV does).
+    pub make_move: u16,
     /// BOARDA: the 10x12 board.
     pub boarda: u16,
     /// COLOR: the colour of the side to move.
@@ -196,7 +198,7 @@ pub(super) const HOOK_SPECS: [HookSpec; 8] = [
 pub const REQUIRED_SYMBOLS: &[&str] = &[
     "FNDMOV", "ROYALT", "VALMOV", "GENMOV", "PATH", "BOARDA", "COLOR", "KOLOR", "MOVENO", "PLYMAX",
     "NPLY", "MLPTRJ", "MLPTRI", "BESTM", "SCORE", "SCRIX", "PLYIX", "MVEMSG", "STACK", "P1", "T1",
-    "M1", "M2", "VALM", "MP10", "FM5", "REL016", "FM37", "ASCEND", "BOOK",
+    "M1", "M2", "VALM", "MP10", "FM5", "REL016", "FM37", "ASCEND", "BOOK", "MOVE",
 ];
 
 impl Symbols {
@@ -252,6 +254,7 @@ impl Symbols {
             fndmov: s("FNDMOV"),
             royalt: s("ROYALT"),
             valmov: s("VALMOV"),
+            make_move: s("MOVE"),
             boarda: s("BOARDA"),
             color: s("COLOR"),
             kolor: s("KOLOR"),
