@@ -71,8 +71,9 @@ pub(crate) struct GamesArgs {
     /// Keep the games already in --out and play only the missing ones
     #[arg(long, requires = "out")]
     pub resume: bool,
-    /// Search every move at the level's depth. By default each side's depth is carried
-    /// from move to move as the original's was: two plies less after it found a mate
+    /// Search every move afresh at the level's depth. By default each side plays in its
+    /// own memory kept from move to move as the original's was: two plies less after it
+    /// found a mate, the royalty table and the men's flags as its moves left them
     #[arg(long, conflicts_with = "load")]
     pub fresh_depth: bool,
     /// Play nothing: the table (and plot) of the games in these files

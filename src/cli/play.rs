@@ -33,8 +33,9 @@ pub(crate) struct PlayArgs {
     /// Sargon's time per move in milliseconds, spent depth after depth as under UCI
     #[arg(long, value_name = "MS", value_parser = super::numbers::milliseconds, allow_negative_numbers = true)]
     pub movetime: Option<u64>,
-    /// Search every move at --depth. By default Sargon carries its depth from move to move
-    /// as the original did: two plies less after it found a mate (also a Sargon opponent's)
+    /// Search every move afresh at --depth. By default Sargon plays in its own memory kept
+    /// from move to move as the original did: two plies less after it found a mate, the
+    /// royalty table and the men's flags as its moves left them (also a Sargon opponent's)
     #[arg(long)]
     pub fresh_depth: bool,
     /// The opponent: a UCI engine's command line (`stockfish`, "/path/engine --arg"), or

@@ -284,10 +284,20 @@ const HOLES: [&str; 16] = [
     "PINFND+134 imm-1",
 ];
 
-/// The survivors that change only what FNDMOV leaves for the program's next move after a
-/// mate found at the root (PLYMAX not lowered by two, PMATE not decremented): no single
-/// search shows them, the import's whole games do (`roms/behaviour.tsv`, kind `game`).
-const NEXT_MOVE: [&str; 3] = ["FNDMOV+316 imm+1", "FNDMOV+319 inc-dec", "FNDMOV+327 imm-1"];
+/// The survivors that change only what a search leaves for the program's next move: after
+/// a mate found at the root (PLYMAX not lowered by two, PMATE not decremented), the score
+/// table not cleared (FNDMOV+45 add-sub: the next search at depth 3 starts from the last
+/// one's root score), the book's root score not cleared (BOOK+1: a next game's book move
+/// leaves the last game's mate score). No single search shows them, the import's whole
+/// games in kept memory do (`roms/behaviour.tsv`, kind `game`).
+const NEXT_MOVE: [&str; 6] = [
+    "FNDMOV+316 imm+1",
+    "FNDMOV+319 inc-dec",
+    "FNDMOV+327 imm-1",
+    "FNDMOV+45 add-sub",
+    "BOOK+1 imm+1",
+    "BOOK+1 imm-1",
+];
 
 #[test]
 fn the_holes_the_campaign_found_stay_closed() {

@@ -149,6 +149,9 @@ pub enum Replay {
     Game {
         /// The FEN the game starts from.
         position: String,
+        /// The side that moved last then opens a next game in the same memory
+        /// ([`Game::next_game`]).
+        next_game: bool,
     },
 }
 
@@ -200,9 +203,18 @@ impl Case {
                 }
             ),
             Replay::Model(n) => format!("model {n} of `sargon models` (depth {})", self.depth),
-            Replay::Game { position } => format!(
-                "{} at depth {} (a game from {position}, each side's depth carried)",
-                self.label, self.depth
+            Replay::Game {
+                position,
+                next_game,
+            } => format!(
+                "{} at depth {} (a game from {position}, each side in its own memory{})",
+                self.label,
+                self.depth,
+                if *next_game {
+                    ", then a next game's first move"
+                } else {
+                    ""
+                }
             ),
         }
     }
@@ -280,9 +292,17 @@ impl Case {
             Replay::Model(n) => Ok(models::trace_example(engine, *n, max_instructions, |e| {
                 sink(Step::Event(e))
             })?),
-            Replay::Game { position } => {
-                game::play(engine, position, self.depth, max_instructions, sink)
-            }
+            Replay::Game {
+                position,
+                next_game,
+            } => game::play(
+                engine,
+                position,
+                self.depth,
+                *next_game,
+                max_instructions,
+                sink,
+            ),
         }
     }
 
@@ -348,7 +368,8 @@ pub fn record_case(
 const HEADER: &str = "\
 # The known Sargon's behaviour: one search, model or whole game per line (see
 # crates/sargon-referee/src/behaviour.rs; a game's digest covers its searches' traces and what
-# each left for the next move). Written by `UPDATE_GOLDENFILES=1 cargo test --test it
+# each left for the next move; a game's book column is `book` when it goes on into a next
+# game's first move, from the book). Written by `UPDATE_GOLDENFILES=1 cargo test --test it
 # rom_verify::` from the known image; never edit.
 # kind\tlabel\tdepth\tbook\tevents\tsha256\tresult\tposition
 ";
@@ -398,7 +419,10 @@ pub fn table(cases: &[Case]) -> String {
                 book_random,
             } => ("search", book_field(*book, *book_random), position.clone()),
             Replay::Model(_) => ("model", book_field(false, 0), models::REAL_FEN.to_string()),
-            Replay::Game { position } => ("game", book_field(false, 0), position.clone()),
+            Replay::Game {
+                position,
+                next_game,
+            } => ("game", book_field(*next_game, 0), position.clone()),
         };
         let _ = writeln!(
             out,
@@ -444,6 +468,7 @@ pub(crate) fn parse(text: &str) -> Result<Vec<Case>, TableError> {
             ),
             "game" => Replay::Game {
                 position: f[7].to_string(),
+                next_game: book,
             },
             other => {
                 return Err(TableError::Kind {

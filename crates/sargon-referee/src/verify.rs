@@ -59,13 +59,13 @@ impl Scope {
     ///
     /// ```
     /// use sargon_referee::verify::Scope;
-    /// assert_eq!(Scope::Quick.describe(), "the golden searches of depths 1-2, the five models and two games");
-    /// assert_eq!(sargon_referee::behaviour::GAMES.len(), 2); // the text counts them
+    /// assert_eq!(Scope::Quick.describe(), "the golden searches of depths 1-2, the five models and three games");
+    /// assert_eq!(sargon_referee::behaviour::GAMES.len(), 3); // the text counts them
     /// ```
     pub fn describe(self) -> &'static str {
         match self {
-            Scope::Quick => "the golden searches of depths 1-2, the five models and two games",
-            Scope::Full => "the whole golden corpus, the five models and two games",
+            Scope::Quick => "the golden searches of depths 1-2, the five models and three games",
+            Scope::Full => "the whole golden corpus, the five models and three games",
         }
     }
 }
@@ -166,7 +166,7 @@ impl Verification {
     /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.summary().starts_with(
-    ///     "behaves as the known Sargon image in 40 searches (the golden searches of depths 1-2, the five models and two games)"
+    ///     "behaves as the known Sargon image in 40 searches (the golden searches of depths 1-2, the five models and three games)"
     /// ));
     /// ```
     pub fn summary(&self) -> String {
@@ -222,14 +222,14 @@ impl Verification {
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.report().starts_with(
     ///     "behaviour: DIFFERENT from the known Sargon image in 1 of 40 searches (the golden \
-    ///      searches of depths 1-2, the five models and two games), checked in 1.0 s\n"
+    ///      searches of depths 1-2, the five models and three games), checked in 1.0 s\n"
     /// ));
     /// // The check stopped at the first search that differs.
     /// let behaviour = Report { searches: 3, not_run: 119, failed: false, differing: vec!["model-1.d3".into()], first: None };
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.report().starts_with(
     ///     "behaviour: DIFFERENT from the known Sargon image at search 3 of 122 (the golden \
-    ///      searches of depths 1-2, the five models and two games), checked in 1.0 s\n  \
+    ///      searches of depths 1-2, the five models and three games), checked in 1.0 s\n  \
     ///      (the check stops at the first search that differs: 119 not run)\n"
     /// ));
     /// assert!(check.summary().starts_with("behaves differently from the known Sargon image at search 3 of 122"));

@@ -54,10 +54,9 @@ pub(crate) fn play_game(
                 ),
             );
         }
-        let color = pos.turn();
-        let opts = depths.options(color, &base, engine.max_depth());
+        let opts = depths.options(&pos, &base, engine.max_depth());
         let (outcome, counts) = search_counting(engine, &pos, &opts)?;
-        depths.searched(color, engine);
+        depths.searched(&pos, engine);
         let chosen = outcome
             .best
             .and_then(|m| m.to_chess(&pos))
@@ -120,10 +119,9 @@ pub(crate) fn replay_counts(
     let mut pos = position::parse_position(&game.start_fen)?;
     let mut counts = Vec::with_capacity(game.moves.len());
     for (i, m) in game.moves.iter().enumerate() {
-        let color = pos.turn();
-        let opts = depths.options(color, &base, engine.max_depth());
+        let opts = depths.options(&pos, &base, engine.max_depth());
         let (outcome, c) = search_counting(engine, &pos, &opts)?;
-        depths.searched(color, engine);
+        depths.searched(&pos, engine);
         let chosen = outcome
             .best
             .and_then(|b| b.to_chess(&pos))

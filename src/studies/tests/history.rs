@@ -262,10 +262,27 @@ fn estimated_levels_from_counted_evaluations() {
         );
         assert_eq!(game_times::replay_counts(port.as_mut(), g).unwrap(), counts);
     }
-    // The first searched move's T-states are those of the same search without the hook.
+    // The first searched move's T-states are those of the same search without the hook,
+    // in the game's memory as the game had it: each side's book move kept in its own, and
+    // Black's answer entered into White's (whose en passant test then reads it).
     let g = &games[1];
     let mut pos = position::parse_position(&g.start_fen).unwrap();
-    for m in &g.moves[..2] {
+    let base = SearchOptions {
+        book_random: g.book_random,
+        ..SearchOptions::depth(g.level)
+    };
+    let mut game = sargon_core::game::GameDepth::new(sargon_core::game::DepthRule::Carried);
+    let mut plain = None;
+    for m in &g.moves[..3] {
+        let opts = game.options(&pos, &base, emu.max_depth());
+        let found = emu
+            .search(
+                &position::setup(&pos, Book::Allowed).unwrap(),
+                &opts,
+                &mut Hooks::new(),
+            )
+            .unwrap();
+        game.searched(&pos, &emu);
         let mv = m
             .uci
             .parse::<shakmaty::uci::UciMove>()
@@ -273,18 +290,9 @@ fn estimated_levels_from_counted_evaluations() {
             .to_move(&pos)
             .unwrap();
         shakmaty::Position::play_unchecked(&mut pos, mv);
+        plain = Some(found);
     }
-    let opts = SearchOptions {
-        book_random: g.book_random,
-        ..SearchOptions::depth(g.level)
-    };
-    let plain = emu
-        .search(
-            &position::setup(&pos, Book::Allowed).unwrap(),
-            &opts,
-            &mut Hooks::new(),
-        )
-        .unwrap();
+    let plain = plain.unwrap();
     assert_eq!(plain.stats.t_states, Some(g.moves[2].t_states));
 
     let expected = game_times::calibrate(&games, 2).unwrap();

@@ -132,7 +132,9 @@ fn the_port_searches_two_plies_less_after_finding_a_mate() {
 
 /// On the emulator, the original's own FNDMOV lowers PLYMAX: the game has the port's
 /// moves, depths and evaluations, and its mating move's T-states (the TRS-80 time) are
-/// those of a search at the lower depth by itself.
+/// those of a search at the lower depth, within a few hundred: that search runs in the
+/// game's kept memory, whose last move (VALMOV's entry, which the en passant test reads)
+/// and men's flags are the game's, not those a set-up of the position writes.
 #[test]
 fn the_original_searches_two_plies_less_after_finding_a_mate() {
     let Some(mut emu) =
@@ -157,10 +159,21 @@ fn the_original_searches_two_plies_less_after_finding_a_mate() {
         let pos = before_last(&original);
         let (t_after, _) = alone(&mut emu, &pos, after);
         let (t_level, _) = alone(&mut emu, &pos, level);
-        assert_eq!(Some(original.moves[2].t_states), t_after, "level {level}");
-        assert_ne!(t_after, t_level);
+        let (t_game, t_after, t_level) = (
+            original.moves[2].t_states as f64,
+            t_after.unwrap() as f64,
+            t_level.unwrap() as f64,
+        );
+        assert!(
+            (t_game - t_after).abs() < t_after * 0.001,
+            "level {level}: {t_game} in the game, {t_after} alone at depth {after}"
+        );
+        assert!(
+            (t_game - t_after).abs() < (t_game - t_level).abs(),
+            "level {level}: {t_game} nearer {t_level} (depth {level}) than {t_after}"
+        );
         let fresh = play(&mut emu, level, &Timing::Measured, DepthRule::Fresh);
-        assert_eq!(Some(fresh.moves[2].t_states), t_level, "level {level}");
+        assert_eq!(fresh.moves[2].t_states as f64, t_level, "level {level}");
     }
 }
 

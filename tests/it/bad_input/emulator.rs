@@ -107,7 +107,7 @@ fn rom_coverage_honours_or_refuses_its_options() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         run.stdout.contains(&format!(
-            "by {depth_one} searches (the golden searches of depths 1-2, the five models and two games, those of depths 1)"
+            "by {depth_one} searches (the golden searches of depths 1-2, the five models and three games, those of depths 1)"
         )),
         "{}",
         run.stdout

@@ -101,3 +101,51 @@ fn a_game_carries_the_depth_after_a_mate_is_found() {
     assert_eq!(white, [vec![1, 5], vec![1, 5], vec![1, 5]]);
     assert!(notes.is_empty(), "{notes:?}");
 }
+
+/// Black's first legal reply (UCI) after `white` from [`MATE_IN_THREE`].
+fn a_reply(white: &str) -> String {
+    use shakmaty::{uci::UciMove, Position};
+    let mut pos = sargon_core::parse_position(MATE_IN_THREE).unwrap();
+    let m = UciMove::from_ascii(white.as_bytes())
+        .unwrap()
+        .to_move(&pos)
+        .unwrap();
+    pos.play_unchecked(m);
+    let reply = pos.legal_moves()[0];
+    reply.to_uci(shakmaty::CastlingMode::Standard).to_string()
+}
+
+/// A side's search in a game continues its memory, which holds the move the engine chose:
+/// when the GUI played another, the kept board is not the position's, and the side's game
+/// begins anew (said on an `info string`), with a searched move all the same.
+#[test]
+fn a_move_other_than_the_engine_s_starts_the_side_s_game_anew() {
+    let Some(kind) = real_engine("a_move_other_than_the_engine_s_starts_the_side_s_game_anew")
+    else {
+        return;
+    };
+    let (mut uci, out) = real_session(kind);
+    uci.handle_line("setoption name FixedDepth value 2");
+    uci.handle_line("ucinewgame");
+    let (text, best) = go(&mut uci, &out, &[]);
+    assert!(!best.is_empty() && best != "0000", "{text}");
+    // White played another king move than the engine's, then Black replied.
+    let other = ["f5e6", "f5e5", "f5f4"]
+        .into_iter()
+        .find(|m| *m != best)
+        .unwrap();
+    let reply = a_reply(other);
+    let (text, best) = go(&mut uci, &out, &[other.to_string(), reply.clone()]);
+    assert!(!best.is_empty() && best != "0000", "{text}");
+    assert!(
+        text.contains(&format!(
+            "info string after the reply {reply}, the board in the kept memory is not the position's"
+        )) && text.contains("a new game's memory for this side"),
+        "{text}"
+    );
+    // The engine's own move, then a reply: the game continues with no such line.
+    let (_, first) = go(&mut uci, &out, &[]);
+    let reply = a_reply(&first);
+    let (text, _) = go(&mut uci, &out, &[first, reply]);
+    assert!(!text.contains("kept memory"), "{text}");
+}

@@ -115,9 +115,11 @@ pub struct Settings {
     pub fixed_depth: u8,
     /// `OwnBook` (alias `Book`): play from Sargon's opening book where it applies.
     pub book: bool,
-    /// `CarryDepth`: in a game at a FixedDepth, each side's next search starts from what
-    /// its last one left (PLYMAX two lower after it found a mate, as the original's;
-    /// [`sargon_core::game`]) until `ucinewgame`. Off: FixedDepth afresh every move.
+    /// `CarryDepth`: in a game at a FixedDepth, each side's next search (at the FixedDepth
+    /// after depth 1) continues the memory its last one left, as the original's: PLYMAX
+    /// two lower after it found a mate, the royalty table and the men's flags as its moves
+    /// left them ([`sargon_core::game`]), until `ucinewgame` or a position that does not
+    /// follow from it. Off: FixedDepth afresh every move.
     pub carry_depth: bool,
     /// The byte the book reads (bit 0: 1.e4 or 1.d4); not a UCI option.
     pub book_random: u8,

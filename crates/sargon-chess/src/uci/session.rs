@@ -8,8 +8,9 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Move, Position, Role};
+use shakmaty::{Chess, Move, Position, Role};
 
+use sargon_core::engine::Memory;
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::game::{DepthRule, GameDepth};
 
@@ -38,9 +39,9 @@ struct Running {
     answered: Arc<AtomicBool>,
     /// What the GUI says during the search: `stop`, `ponderhit`.
     signals: Arc<GuiSignals>,
-    /// The side whose depth this search carries (`CarryDepth`): what the engine leaves
-    /// is kept for that side's next search.
-    carried_for: Option<Color>,
+    /// The position whose search carries the side's memory and depth (`CarryDepth`): what
+    /// the engine leaves is kept for that side's next search.
+    carried_for: Option<Chess>,
 }
 
 /// A UCI session.
@@ -233,8 +234,8 @@ impl<W: Write + Send + 'static> Uci<W> {
     pub fn wait(&mut self) {
         if let Some(r) = self.running.take() {
             self.engine = r.handle.join().unwrap_or(None);
-            if let (Some(side), Some(loaded)) = (r.carried_for, &self.engine) {
-                self.game.searched(side, loaded.engine.as_ref());
+            if let (Some(pos), Some(loaded)) = (&r.carried_for, &self.engine) {
+                self.game.searched(pos, loaded.engine.as_ref());
             }
         }
     }
@@ -655,14 +656,14 @@ impl<W: Write + Send + 'static> Uci<W> {
             .map_or(self.settings.engine.max_depth(), |l| l.engine.max_depth());
         let turn = self.position.turn();
         // In a game at a FixedDepth the depth is the one the side's last search left.
-        let carried_for = self.settings.carries_depth().then_some(turn);
+        let carried_for = self.settings.carries_depth().then(|| self.position.clone());
         let mut planned = self.settings.clone();
-        let mut pmate = 0;
+        let (mut pmate, mut memory) = (0, Memory::Fresh);
         if carried_for.is_some() {
             let fixed = planned.fixed_depth.min(max_depth);
             let next = self
                 .game
-                .options(turn, &SearchOptions::depth(fixed), max_depth);
+                .options(&self.position, &SearchOptions::depth(fixed), max_depth);
             if next.depth != fixed {
                 self.out.info(&format!(
                     "depth {} carried from the last search, which found a mate (the \
@@ -670,7 +671,7 @@ impl<W: Write + Send + 'static> Uci<W> {
                     next.depth
                 ));
             }
-            (planned.fixed_depth, pmate) = (next.depth, next.pmate);
+            (planned.fixed_depth, pmate, memory) = (next.depth, next.pmate, next.memory);
         }
         let (plan, notes) = Plan::new(&params, &planned, turn, max_depth);
         for n in notes {
@@ -687,6 +688,7 @@ impl<W: Write + Send + 'static> Uci<W> {
             currmove_after: self.settings.currmove_after,
             signals: signals.clone(),
             pmate,
+            memory,
         };
         let flags = StopFlags::default();
         let out = self.out.clone();

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
-use sargon_core::engine::{Capability, Engine, SearchError, SearchOptions};
+use sargon_core::engine::{Capability, Engine, Memory, SearchError, SearchOptions};
 use sargon_core::hooks::{FnHook, Hook, HookEvent, HookMask, HookPoint};
 use sargon_core::position::{self, Setup};
 use sargon_core::record;
@@ -36,6 +36,10 @@ pub(super) struct Job {
     pub(super) signals: Arc<GuiSignals>,
     /// PMATE before each search: what the side's last search left (`CarryDepth`), or 0.
     pub(super) pmate: u8,
+    /// The memory of the search at the plan's last depth, the one the original would make
+    /// (`CarryDepth`: the side's game continued or begun); every other depth is searched
+    /// afresh.
+    pub(super) memory: Memory,
 }
 
 /// The flags that end a search early, in two strengths.
@@ -496,11 +500,17 @@ fn iterate<W: Write>(
             (false, _) => Some(flags.soon.clone()),
         };
         let node_limit = job.plan.nodes.filter(|_| !first);
-        let opts = SearchOptions {
+        let last_depth = job.plan.depths.last() == Some(&depth);
+        let mut opts = SearchOptions {
             depth,
             book_random: job.book_random,
             stop,
             pmate: job.pmate,
+            memory: if last_depth {
+                job.memory
+            } else {
+                Memory::Fresh
+            },
             ..Default::default()
         };
         let t0 = Instant::now();
@@ -535,7 +545,7 @@ fn iterate<W: Write>(
             if restricted {
                 extra.push(&mut roots);
             }
-            let result = search_depth(
+            let mut result = search_depth(
                 loaded.engine.as_mut(),
                 &setup,
                 &opts,
@@ -543,6 +553,24 @@ fn iterate<W: Write>(
                 node_limit,
                 &mut extra,
             );
+            // The side's kept memory is gone (a search of it was stopped, the engine was
+            // restarted) or is not this game's (the GUI played another move): the side's
+            // game begins anew here.
+            if let Err(
+                e @ (SearchError::NoGameInMemory { .. } | SearchError::KeptBoardDiffers { .. }),
+            ) = &result
+            {
+                out.info(&format!("{e}: a new game's memory for this side"));
+                opts.memory = Memory::NewGame;
+                result = search_depth(
+                    loaded.engine.as_mut(),
+                    &setup,
+                    &opts,
+                    &mut nodes,
+                    node_limit,
+                    &mut extra,
+                );
+            }
             match result {
                 Ok(r) if r.from_book => {
                     let elapsed = job.started.elapsed().as_millis();

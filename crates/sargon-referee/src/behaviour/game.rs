@@ -1,20 +1,26 @@
 //! Whole games in the known behaviour: what a search leaves for the program's next move.
 //!
 //! Every search of the replay starts afresh, so a change to what FNDMOV leaves behind
-//! (PLYMAX lowered by two and PMATE decremented after a mate found at the root) shows in no
-//! search. In a real game it does: the original sets PLYMAX once, at the level, so the next
-//! search of the side that found the mate is two plies shallower ([`sargon_core::game`]).
-//! A game case plays both sides from a position, each side's depth carried from its last
-//! search as the original does ([`GameDepth`], [`Engine::left_for_next_move`]), and its
-//! replay is every search's trace in order, each followed by what that search left
-//! ([`Step::Left`]): PMATE is read by no search, only by the original's "mate in N".
+//! (PLYMAX lowered by two and PMATE decremented after a mate found at the root, the score
+//! table's bytes it does not clear) shows in no search. In a real game it does: the
+//! original's main loop plays in one memory that nothing resets between moves, so the next
+//! search of the side that found the mate is two plies shallower ([`sargon_core::game`]),
+//! and a search starts where the last one left the score table.
+//!
+//! A game case plays both sides from a position as two copies of the original would, one
+//! machine per colour, each keeping its memory between its moves ([`Memory`]): its first
+//! search is a new game's, every later one continues after the other side's move, entered
+//! as the player's. Its replay is every search's trace in order, each followed by what that
+//! search left ([`Step::Left`]): PMATE is read by no search, only by the original's "mate
+//! in N". A case may go on into a next game in the same memory, as the original's next game
+//! without reloading ([`Game::next_game`]).
 
 use std::fmt;
 
 use sha2::{Digest as _, Sha256};
 use shakmaty::Position;
 
-use sargon_core::engine::{Carried, Engine, SearchOptions};
+use sargon_core::engine::{Carried, Engine, Memory, SearchOptions};
 use sargon_core::game::{DepthRule, GameDepth};
 use sargon_core::position::{self, Book};
 use sargon_core::record;
@@ -32,22 +38,38 @@ pub struct Game {
     pub position: &'static str,
     /// The level: the depth of each side's first search.
     pub level: u8,
+    /// Whether the side that moved last then plays the first move of a next game from the
+    /// initial position, in the same memory (its book move): the original's next game
+    /// without reloading, which starts with what the last game left in the score table.
+    pub next_game: bool,
 }
 
-/// The games the known behaviour holds: a mate in two that Sargon finds at level 3 a move
-/// before it plays it, once for each colour (FNDMOV decrements PMATE only when the program
-/// plays Black). The mating side's searches are of depths 3, then 1. Cheap: a king and a
-/// rook against a king.
-pub const GAMES: [Game; 2] = [
+/// The games the known behaviour holds, all cheap:
+///
+/// * a mate in two that Sargon finds at level 3 a move before it plays it, once for each
+///   colour (FNDMOV decrements PMATE only when the program plays Black): the mating side's
+///   searches are of depths 3, then 1. White's machine then opens a next game, whose book
+///   move finds the mate's root score still in its score table (BOOK clears it);
+/// * kings and blocked pawns, three searches a side at depth 3: each search after a side's
+///   first finds the last one's scores in the table (FNDMOV clears PLYMAX + 2 bytes).
+pub const GAMES: [Game; 3] = [
     Game {
         label: "game-rook-mate-white",
         position: "7k/8/5K2/8/8/8/8/6R1 w - - 0 40",
         level: 3,
+        next_game: true,
     },
     Game {
         label: "game-rook-mate-black",
         position: "6r1/8/8/8/8/5k2/8/7K b - - 0 40",
         level: 3,
+        next_game: false,
+    },
+    Game {
+        label: "game-kings-and-pawns",
+        position: "8/5k2/8/3p4/3P4/8/5K2/8 w - - 0 40",
+        level: 3,
+        next_game: false,
     },
 ];
 
@@ -169,16 +191,20 @@ impl StepDigest {
     }
 }
 
-/// Play a game case on `engine`: from `position`, both sides at `level`, each side's depth
-/// carried ([`DepthRule::Carried`]), every search's events and then what it left handed to
-/// `sink`. The game ends when the side to move has no legal move, when a search chooses no
-/// move the position has (an image that no longer plays chess), or after [`MAX_PLIES`].
-/// An engine that cannot say what a search left ([`Engine::left_for_next_move`]) plays
-/// each search at the level, and its replay has no [`Step::Left`].
+/// Play a game case on `engine`: from `position`, both sides at `level`, each side in its
+/// own memory kept between its moves ([`Memory`]) and its depth carried
+/// ([`DepthRule::Carried`]), every search's events and then what it left handed to `sink`.
+/// The game ends when the side to move has no legal move, when a search chooses no move the
+/// position has (an image that no longer plays chess), or after [`MAX_PLIES`]. With
+/// `next_game`, the side that moved last then plays the first move of a next game from the
+/// initial position in its memory, from its book. An engine that cannot say what a search
+/// left ([`Engine::left_for_next_move`]) plays each search at the level, and its replay has
+/// no [`Step::Left`].
 pub(super) fn play(
     engine: &mut dyn Engine,
     position: &str,
     level: u8,
+    next_game: bool,
     max_instructions: u64,
     mut sink: impl FnMut(Step),
 ) -> Result<(), ReplayError> {
@@ -188,31 +214,59 @@ pub(super) fn play(
         ..SearchOptions::depth(level)
     };
     let mut depths = GameDepth::new(DepthRule::Carried);
-    for _ in 0..MAX_PLIES {
-        if pos.legal_moves().is_empty() {
-            break;
-        }
-        let color = pos.turn();
-        let opts = depths.options(color, &base, engine.max_depth());
-        let setup = position::setup(&pos, Book::Off)?;
+    let mut last_mover = None;
+    let search = |engine: &mut dyn Engine,
+                  pos: &shakmaty::Chess,
+                  book: Book,
+                  opts: &SearchOptions,
+                  sink: &mut dyn FnMut(Step)|
+     -> Result<Option<shakmaty::Move>, ReplayError> {
+        let setup = position::setup(pos, book)?;
         let mut best = None;
-        record::search_streaming(engine, &setup, &opts, Detail::Full, &mut [], |e| {
+        record::search_streaming(engine, &setup, opts, Detail::Full, &mut [], |e| {
             if let Event::Result { best: b, .. } = &e {
                 best = *b;
             }
             sink(Step::Event(e));
         })?;
-        depths.searched(color, engine);
         if let Some(left) = engine.left_for_next_move() {
             sink(Step::Left(left));
         }
-        let Some(chosen) = best.and_then(|m| m.to_chess(&pos)) else {
-            break;
-        };
-        if !pos.is_legal(chosen) {
+        Ok(best
+            .and_then(|b| b.to_chess(pos))
+            .filter(|m| pos.is_legal(*m)))
+    };
+    for _ in 0..MAX_PLIES {
+        if pos.legal_moves().is_empty() {
             break;
         }
+        // Each side's first search a new game's, each later one its memory continued after
+        // the other side's move ([`GameDepth::options`]).
+        let opts = depths.options(&pos, &base, engine.max_depth());
+        let chosen = search(engine, &pos, Book::Off, &opts, &mut sink)?;
+        depths.searched(&pos, engine);
+        let Some(chosen) = chosen else {
+            break;
+        };
+        last_mover = Some(pos.turn());
         pos.play_unchecked(chosen);
+    }
+    if let (true, Some(color)) = (next_game, last_mover) {
+        // The next game: the initial position, White's first move (1.e4, as the player's)
+        // before Black's; the book answers.
+        let mut start = shakmaty::Chess::default();
+        if color == shakmaty::Color::Black {
+            let e4 = shakmaty::uci::UciMove::from_ascii(b"e2e4")
+                .expect("a UCI move")
+                .to_move(&start)
+                .expect("1.e4 is legal");
+            start.play_unchecked(e4);
+        }
+        let opts = SearchOptions {
+            memory: Memory::NextGame,
+            ..base.clone()
+        };
+        search(engine, &start, Book::Allowed, &opts, &mut sink)?;
     }
     Ok(())
 }
@@ -226,10 +280,10 @@ mod tests {
     /// mate found by Black only.
     #[test]
     fn the_games_mate_with_the_depth_carried() {
-        for game in GAMES {
+        for game in GAMES.iter().filter(|g| g.label.contains("-mate-")) {
             let mut steps = Vec::new();
             let mut port = sargon_port::Port::new();
-            play(&mut port, game.position, game.level, u64::MAX, |s| {
+            play(&mut port, game.position, game.level, false, u64::MAX, |s| {
                 steps.push(s)
             })
             .unwrap();
