@@ -222,12 +222,7 @@ impl Port {
         m.mlptrj = SCRATCH;
         if let Some((from, to)) = setup.replay {
             m.kolor = m.color ^ 0x80;
-            m.mvemsg = [from.0, to.0];
-            if m.valmov(hooks) != 0 {
-                return Err(SearchError::ReplayRefused {
-                    uci: format!("{from}{to}"),
-                });
-            }
+            enter_move(m, (from, to), hooks)?;
             m.color ^= 0x80;
         }
         m.plymax = depth;
@@ -301,15 +296,11 @@ impl Engine for Port {
                 // DR14 counts the moves; PLYMAX, PMATE and KOLOR are the memory's.
                 m.moveno = setup.moveno;
                 // PLYRMV: the other side's move, checked and made by VALMOV.
-                let (from, to) = reply;
-                m.mvemsg = [from.0, to.0];
-                let uci = format!("{from}{to}");
-                if m.valmov(hooks) != 0 {
-                    return Err(SearchError::ReplayRefused { uci });
-                }
+                enter_move(m, reply, hooks)?;
                 if let Some(square) = kept_board_differs(&m.board_array(), &setup.position) {
+                    let (from, to) = reply;
                     return Err(SearchError::KeptBoardDiffers {
-                        uci,
+                        uci: format!("{from}{to}"),
                         square: square.to_string(),
                     });
                 }
@@ -342,6 +333,22 @@ impl Engine for Port {
             },
         })
     }
+}
+
+/// VALMOV on the move `from`-`to` (as PLYRMV gives it the player's move): checked
+/// against the moves of the side opposite KOLOR and made, or refused.
+fn enter_move(
+    m: &mut Machine,
+    (from, to): (sargon_core::vocab::Sq, sargon_core::vocab::Sq),
+    hooks: &mut Hooks<'_>,
+) -> Result<(), SearchError> {
+    m.mvemsg = [from.0, to.0];
+    if m.valmov(hooks) != 0 {
+        return Err(SearchError::ReplayRefused {
+            uci: format!("{from}{to}"),
+        });
+    }
+    Ok(())
 }
 
 /// A side's kept game, or the error that it has none.

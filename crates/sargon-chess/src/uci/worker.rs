@@ -545,24 +545,8 @@ fn iterate<W: Write>(
             if restricted {
                 extra.push(&mut roots);
             }
-            let mut result = search_depth(
-                loaded.engine.as_mut(),
-                &setup,
-                &opts,
-                &mut nodes,
-                node_limit,
-                &mut extra,
-            );
-            // The side's kept memory is gone (a search of it was stopped, the engine was
-            // restarted) or is not this game's (the GUI played another move): the side's
-            // game begins anew here.
-            if let Err(
-                e @ (SearchError::NoGameInMemory { .. } | SearchError::KeptBoardDiffers { .. }),
-            ) = &result
-            {
-                out.info(&format!("{e}: a new game's memory for this side"));
-                opts.memory = Memory::NewGame;
-                result = search_depth(
+            let result = loop {
+                let result = search_depth(
                     loaded.engine.as_mut(),
                     &setup,
                     &opts,
@@ -570,7 +554,20 @@ fn iterate<W: Write>(
                     node_limit,
                     &mut extra,
                 );
-            }
+                // The side's kept memory is gone (a search of it was stopped, the engine
+                // was restarted) or is not this game's (the GUI played another move): the
+                // side's game begins anew here.
+                match &result {
+                    Err(
+                        e @ (SearchError::NoGameInMemory { .. }
+                        | SearchError::KeptBoardDiffers { .. }),
+                    ) if matches!(opts.memory, Memory::Continue { .. }) => {
+                        out.info(&format!("{e}: a new game's memory for this side"));
+                        opts.memory = Memory::NewGame;
+                    }
+                    _ => break result,
+                }
+            };
             match result {
                 Ok(r) if r.from_book => {
                     let elapsed = job.started.elapsed().as_millis();

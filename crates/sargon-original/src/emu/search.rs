@@ -57,18 +57,7 @@ impl Emulator {
         if let Some((from, to)) = setup.replay {
             // VALMOV checks a move of the side opposite KOLOR, as it did for the player.
             self.poke(s.kolor, setup.side.byte() ^ 0x80);
-            self.poke(s.mvemsg, from.0);
-            self.poke(s.mvemsg + 1, to.0);
-            self.call(
-                &Call::quick("VALMOV", s.valmov, budget),
-                hooks,
-                &mut NoObserver,
-            )?;
-            if self.cpu.a() != 0 {
-                return Err(SearchError::ReplayRefused {
-                    uci: format!("{from}{to}"),
-                });
-            }
+            self.valmov(from, to, budget, hooks)?;
             self.poke(s.color, setup.side.byte() ^ 0x80);
         }
         Ok(())
@@ -205,17 +194,8 @@ impl Emulator {
                 self.poke(s.moveno, setup.moveno);
                 // PLYRMV: the other side's move, checked and made by VALMOV.
                 let (from, to) = reply;
-                self.poke(s.mvemsg, from.0);
-                self.poke(s.mvemsg + 1, to.0);
-                self.call(
-                    &Call::quick("VALMOV", s.valmov, budget),
-                    hooks,
-                    &mut NoObserver,
-                )?;
+                self.valmov(from, to, budget, hooks)?;
                 let uci = format!("{from}{to}");
-                if self.cpu.a() != 0 {
-                    return Err(SearchError::ReplayRefused { uci });
-                }
                 let mut board = [0u8; sargon_core::vocab::BOARD_SIZE];
                 for (i, b) in board.iter_mut().enumerate() {
                     *b = self.peek(s.boarda + i as u16);
@@ -272,6 +252,31 @@ impl Emulator {
 }
 
 impl Emulator {
+    /// VALMOV on the move `from`-`to` (as PLYRMV gives it the player's move): checked
+    /// against the moves of the side opposite KOLOR and made, or refused.
+    fn valmov(
+        &mut self,
+        from: sargon_core::vocab::Sq,
+        to: sargon_core::vocab::Sq,
+        budget: u64,
+        hooks: &mut Hooks,
+    ) -> Result<(), SearchError> {
+        let s = self.syms.clone();
+        self.poke(s.mvemsg, from.0);
+        self.poke(s.mvemsg + 1, to.0);
+        self.call(
+            &Call::quick("VALMOV", s.valmov, budget),
+            hooks,
+            &mut NoObserver,
+        )?;
+        if self.cpu.a() != 0 {
+            return Err(SearchError::ReplayRefused {
+                uci: format!("{from}{to}"),
+            });
+        }
+        Ok(())
+    }
+
     /// A side's kept game back into the machine, or the error that it has none.
     fn restore(&mut self, kept: Option<Box<KeptGame>>, color: u8) -> Result<(), SearchError> {
         let Some(kept) = kept else {
