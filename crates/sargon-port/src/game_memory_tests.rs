@@ -8,6 +8,24 @@ use sargon_core::trace::Detail;
 use sargon_core::vocab::Sq;
 use shakmaty::{Chess, Position};
 
+/// The search of `pos` at `depth` in `memory`, without a trace.
+fn searched(
+    port: &mut Port,
+    pos: &Chess,
+    depth: u8,
+    memory: Memory,
+) -> Result<sargon_core::engine::SearchOutcome, SearchError> {
+    let opts = SearchOptions {
+        memory,
+        ..SearchOptions::depth(depth)
+    };
+    port.search(
+        &setup(pos, Book::Off).unwrap(),
+        &opts,
+        &mut Default::default(),
+    )
+}
+
 /// The search of `pos` at `depth` in `memory`: the trace's lines.
 fn traced(port: &mut Port, pos: &Chess, depth: u8, memory: Memory) -> Vec<String> {
     let opts = SearchOptions {
@@ -97,34 +115,13 @@ fn after_a_promotion_the_kept_royalty_table_is_move_s() {
 #[test]
 fn a_continuation_without_a_game_is_refused() {
     let pos = parse_position("startpos").unwrap();
-    let opts = SearchOptions {
-        memory: Memory::Continue {
-            reply: (Sq(35), Sq(55)),
-        },
-        ..SearchOptions::depth(1)
-    };
-    let e = Port::new()
-        .search(
-            &setup(&pos, Book::Off).unwrap(),
-            &opts,
-            &mut Default::default(),
-        )
-        .unwrap_err();
+    let reply = (Sq(35), Sq(55));
+    let e = searched(&mut Port::new(), &pos, 1, Memory::Continue { reply }).unwrap_err();
     assert!(
         matches!(e, SearchError::NoGameInMemory { ref side } if side == "White"),
         "{e}"
     );
-    let opts = SearchOptions {
-        memory: Memory::NextGame,
-        ..opts
-    };
-    let e = Port::new()
-        .search(
-            &setup(&pos, Book::Off).unwrap(),
-            &opts,
-            &mut Default::default(),
-        )
-        .unwrap_err();
+    let e = searched(&mut Port::new(), &pos, 1, Memory::NextGame).unwrap_err();
     assert!(matches!(e, SearchError::NoGameInMemory { .. }), "{e}");
 }
 
@@ -140,17 +137,7 @@ fn a_reply_that_does_not_lead_to_the_position_is_refused() {
     pos.play_unchecked(m);
     let reply = pos.legal_moves()[0];
     pos.play_unchecked(reply);
-    let search = |port: &mut Port, reply| {
-        let opts = SearchOptions {
-            memory: Memory::Continue { reply },
-            ..SearchOptions::depth(1)
-        };
-        port.search(
-            &setup(&pos, Book::Off).unwrap(),
-            &opts,
-            &mut Default::default(),
-        )
-    };
+    let search = |port: &mut Port, reply| searched(port, &pos, 1, Memory::Continue { reply });
     // A black pawn two squares back: no move of Black's.
     let e = search(&mut port, (Sq(82), Sq(52))).unwrap_err();
     assert!(matches!(e, SearchError::ReplayRefused { .. }), "{e}");
