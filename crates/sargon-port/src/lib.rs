@@ -353,12 +353,5 @@ fn enter_move(
 
 /// A side's kept game, or the error that it has none.
 fn kept_game(kept: Option<Box<Machine>>, setup: &Setup) -> Result<Box<Machine>, SearchError> {
-    kept.ok_or_else(|| SearchError::NoGameInMemory {
-        side: if setup.search_color() & 0x80 == 0 {
-            "White"
-        } else {
-            "Black"
-        }
-        .into(),
-    })
+    kept.ok_or_else(|| SearchError::no_game_in_memory(setup))
 }

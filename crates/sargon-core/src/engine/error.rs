@@ -90,3 +90,23 @@ pub enum SearchError {
         core: String,
     },
 }
+
+impl SearchError {
+    /// [`SearchError::NoGameInMemory`] for the side that moves in `setup`'s position.
+    ///
+    /// ```
+    /// use sargon_core::{parse_position, setup, Book, SearchError};
+    /// let pos = parse_position("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")?;
+    /// let e = SearchError::no_game_in_memory(&setup(&pos, Book::Off)?);
+    /// assert!(e.to_string().starts_with("the Black side has no game in memory"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn no_game_in_memory(setup: &crate::position::Setup) -> SearchError {
+        let side = if setup.search_color() & 0x80 == 0 {
+            "White"
+        } else {
+            "Black"
+        };
+        SearchError::NoGameInMemory { side: side.into() }
+    }
+}

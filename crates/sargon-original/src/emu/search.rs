@@ -24,11 +24,6 @@ fn side_index(color: u8) -> usize {
     usize::from(color >> 7)
 }
 
-/// `White` or `Black`, for messages.
-fn side_name(color: u8) -> String {
-    if color & 0x80 == 0 { "White" } else { "Black" }.into()
-}
-
 impl Emulator {
     /// Write the position into Sargon's memory and replay a move if the set-up asks.
     pub(super) fn load_setup(
@@ -176,7 +171,7 @@ impl Emulator {
                 self.poke(s.kolor, color);
             }
             Memory::NextGame => {
-                self.restore(kept, setup.search_color())?;
+                self.restore(kept, setup)?;
                 self.arm(hooks);
                 // DRIVER's next game: the board, the side and the move number written (and
                 // the royalty table found), INTERR's depth; PMATE and the rest as they were.
@@ -186,7 +181,7 @@ impl Emulator {
                 self.poke(s.kolor, color);
             }
             Memory::Continue { reply } => {
-                self.restore(kept, setup.search_color())?;
+                self.restore(kept, setup)?;
                 // The depth is the memory's: refused, as any depth, outside the tables.
                 self.check_depth(self.peek(s.plymax))?;
                 self.arm(hooks);
@@ -278,11 +273,9 @@ impl Emulator {
     }
 
     /// A side's kept game back into the machine, or the error that it has none.
-    fn restore(&mut self, kept: Option<Box<KeptGame>>, color: u8) -> Result<(), SearchError> {
+    fn restore(&mut self, kept: Option<Box<KeptGame>>, setup: &Setup) -> Result<(), SearchError> {
         let Some(kept) = kept else {
-            return Err(SearchError::NoGameInMemory {
-                side: side_name(color),
-            });
+            return Err(SearchError::no_game_in_memory(setup));
         };
         self.reset();
         self.machine.mem.copy_from_slice(&kept.mem);
