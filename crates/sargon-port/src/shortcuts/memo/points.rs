@@ -228,21 +228,23 @@ impl PointsMemo {
             // then the knight jumps.
             let reach = &mut self.reach[k];
             let occ = self.occ;
-            let mut lines = dirty & 0xFF;
-            while lines != 0 {
-                let line = lines.trailing_zeros() as usize;
-                lines &= lines - 1;
-                changed |= match line {
-                    0 => rescan_line::<0>(memo, reach, m, occ, k),
-                    1 => rescan_line::<1>(memo, reach, m, occ, k),
-                    2 => rescan_line::<2>(memo, reach, m, occ, k),
-                    3 => rescan_line::<3>(memo, reach, m, occ, k),
-                    4 => rescan_line::<4>(memo, reach, m, occ, k),
-                    5 => rescan_line::<5>(memo, reach, m, occ, k),
-                    6 => rescan_line::<6>(memo, reach, m, occ, k),
-                    _ => rescan_line::<7>(memo, reach, m, occ, k),
+            // (Each line tested in turn rather than picked from the set bits: an
+            // indirect jump to the line's function was mispredicted most of the time.)
+            macro_rules! line {
+                ($line:literal) => {
+                    if dirty & (1 << $line) != 0 {
+                        changed |= rescan_line::<$line>(memo, reach, m, occ, k);
+                    }
                 };
             }
+            line!(0);
+            line!(1);
+            line!(2);
+            line!(3);
+            line!(4);
+            line!(5);
+            line!(6);
+            line!(7);
             if dirty & KNIGHTS != 0 {
                 changed |= rescan_knights(memo, m, k);
             }
