@@ -27,7 +27,7 @@ struct Scan {
 /// for P1 met, with D counting its square: set D's colour (and queen) flags and tell
 /// whether it attacks the square along the line. False: the line's scan ends.
 #[inline(always)]
-pub(crate) fn line_attacker(b: u8, p1: u8, d: &mut u8, v: u8) -> bool {
+pub(crate) const fn line_attacker(b: u8, p1: u8, d: &mut u8, v: u8) -> bool {
     if (v ^ p1) & 0x80 != 0 {
         // AT14A: other colour, unless the same colour was met first
         if *d & 0x40 != 0 {

@@ -1,7 +1,7 @@
 //! One square's memo: the parts of its ATTACK scan, the ATKSAV calls kept, XCHNG's result, and rescanning a part.
 
 use super::changes::Changes;
-use super::tables::{distance, JUMPS, NONE, RAYS, RAY_LEN, SQUARES};
+use super::tables::{JUMPS, NONE, RAYS, RAY_LEN, SQUARES};
 use crate::faithful::movegen::line_attacker;
 use crate::faithful::state::{Machine, DIRECTIONS, PVALUE};
 use sargon_core::vocab::{KING, KNIGHT, QUEEN};
@@ -216,6 +216,60 @@ impl SquareMemo {
     }
 }
 
+/// What [`line_attacker`] decides for a piece met on a line, by line (DIRECTIONS index
+/// 0..7), whether it is the first square (D's count 1) and the piece's colour and type
+/// (`v >> 4 & 8 | v & 7`), once its colour has passed the line's colour rule: bit 0 set if
+/// it attacks the square along the line, bit 1 if the scan then stops (a king: AT32),
+/// bit 7 D's queen flag. Worked out at compile time by `line_attacker` itself.
+static LINE_ATTACKERS: [[[u8; 16]; 2]; 8] = line_attackers_table();
+
+const fn line_attackers_table() -> [[[u8; 16]; 2]; 8] {
+    let mut t = [[[0u8; 16]; 2]; 8];
+    let mut line = 0;
+    while line < 8 {
+        let mut first = 0;
+        while first < 2 {
+            let mut i = 0;
+            while i < 16 {
+                let v = ((i & 8) << 4 | (i & 7)) as u8;
+                // D's count (1 on the first square), no colour flag yet: the colour rule
+                // cannot end the line, so what is left is the piece's own verdict.
+                let mut d = if first == 1 { 1 } else { 2 };
+                if v & 7 != 0 && line_attacker(16 - line as u8, 0, &mut d, v) {
+                    t[line][first][i] = 1 | (d & 0x80);
+                    if v & 7 == KING {
+                        t[line][first][i] |= 2;
+                    }
+                }
+                i += 1;
+            }
+            first += 1;
+        }
+        line += 1;
+    }
+    t
+}
+
+/// A piece met by a line of P1's scan, as [`line_attacker`] judges it with D: None if the
+/// line's scan ends there (AT14A/AT14B's colour rule or AT14's verdict), else the flags
+/// of [`LINE_ATTACKERS`] (D updated as `line_attacker` leaves it).
+#[inline(always)]
+pub(super) fn judge<const LINE: usize>(p1: u8, d: &mut u8, v: u8) -> Option<u8> {
+    // AT14A/AT14B without branches: the flag for the piece's colour against P1's (0x20
+    // other, 0x40 same), and the line ends if the other flag is set already.
+    let other = (v ^ p1) >> 7;
+    let flag = 0x40 >> other;
+    let conflict = *d & (0x60 ^ flag);
+    *d |= flag;
+    let first = usize::from(*d & 0x0F == 1);
+    let verdict = LINE_ATTACKERS[LINE][first][usize::from((v >> 4 & 8) | (v & 7))];
+    if conflict != 0 || verdict == 0 {
+        return None;
+    }
+    *d |= verdict & 0x80;
+    Some(verdict)
+}
+
 /// Scan line `line` (with its B) of the square `k` holding P1 again, as ATTACK's AT10
 /// loop does (see [`Machine::attack`]), but finding the next occupied square on the
 /// line from the occupancy bits `occ` instead of reading the empty squares one by one
@@ -229,13 +283,19 @@ pub(super) fn rescan_line<const LINE: usize>(
     occ: u64,
     k: usize,
 ) -> bool {
-    // (A function for each line: its direction, B and the way its bits run are constants.)
-    let (line, b) = (LINE, 16 - LINE as u8);
-    let c = DIRECTIONS[line];
+    // (A function for each line: its direction, its step between the memo's places and
+    // the way its bits run are constants.)
+    let c = DIRECTIONS[LINE];
     // Towards higher squares (the nearest is the lowest bit) or lower ones.
     let up = c < 0x80;
-    let ray = RAYS[k][line];
-    let mut rescan = Rescan::new(&mut memo.parts[line]);
+    let step = match LINE {
+        0 | 3 => 7,
+        1 | 2 => 9,
+        4 | 5 => 8,
+        _ => 1,
+    };
+    let ray = RAYS[k][LINE];
+    let mut rescan = Rescan::new(&mut memo.parts[LINE]);
     // D's flags (bits 4-7) and count (bits 0-3) as in `attack_line`.
     let mut d = 0u8;
     let mut rest = ray;
@@ -243,7 +303,7 @@ pub(super) fn rescan_line<const LINE: usize>(
         let pieces = rest & occ;
         if pieces == 0 {
             // Empty squares up to the frame, whose byte is read too.
-            d = (d & 0xF0) | (RAY_LEN[k][line] + 1);
+            d = (d & 0xF0) | (RAY_LEN[k][LINE] + 1);
             break;
         }
         let t = if up {
@@ -258,27 +318,26 @@ pub(super) fn rescan_line<const LINE: usize>(
             ray & (u64::MAX << t)
         };
         rest = ray & !upto;
-        // As many squares as t is away (its distance on the line; no popcount, which the
-        // default target has only as a long bit-twiddling sequence).
-        d = (d & 0xF0) | distance(k, t as usize);
+        // As many squares as t is away (its distance on the line).
+        d = (d & 0xF0) | ((t as usize).abs_diff(k) / step) as u8;
         let sq = SQUARES[t as usize];
         let v = m.board(sq);
         // (Not a border byte: see the module's notes.)
-        if !line_attacker(b, m.p1, &mut d, v) {
+        let Some(verdict) = judge::<LINE>(m.p1, &mut d, v) else {
             // AT14's end of the line.
             break;
-        }
+        };
         // AT31
         rescan.record(Save::new(c, d, sq, v));
-        // AT32: behind a king or knight the scan stops.
-        if v & 7 == KING || v & 7 == KNIGHT {
+        // AT32: behind a king the scan stops (a knight never attacks along a line).
+        if verdict & 2 != 0 {
             break;
         }
     }
     rescan.part.reach = d & 0x0F;
     let changed = rescan.finish();
-    reach[line] = d & 0x0F;
-    memo.note_saves(line);
+    reach[LINE] = d & 0x0F;
+    memo.note_saves(LINE);
     changed
 }
 
@@ -305,4 +364,56 @@ pub(super) fn rescan_knights(memo: &mut SquareMemo, m: &Machine, k: usize) -> bo
     let changed = rescan.finish();
     memo.note_saves(8);
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `judge::<LINE>` for a line given at run time.
+    fn judge_on(line: usize, p1: u8, d: &mut u8, v: u8) -> Option<u8> {
+        match line {
+            0 => judge::<0>(p1, d, v),
+            1 => judge::<1>(p1, d, v),
+            2 => judge::<2>(p1, d, v),
+            3 => judge::<3>(p1, d, v),
+            4 => judge::<4>(p1, d, v),
+            5 => judge::<5>(p1, d, v),
+            6 => judge::<6>(p1, d, v),
+            _ => judge::<7>(p1, d, v),
+        }
+    }
+
+    #[test]
+    fn the_memo_judges_a_piece_on_a_line_as_line_attacker_does() {
+        let mut compared = 0;
+        for line in 0..8 {
+            let b = 16 - line as u8;
+            // An empty square, a white and a black piece (P1's colour is all it reads).
+            for p1 in [0x00, 0x03, 0x85] {
+                for flags in [0x00, 0x20, 0x40, 0x80, 0xA0, 0xC0] {
+                    for count in 1..=8 {
+                        // Every piece byte: any flags, a type from pawn to king.
+                        for v in (0..=255u8).filter(|v| (1..=6).contains(&(v & 7))) {
+                            let (mut d, mut d2) = (flags | count, flags | count);
+                            let attacks = line_attacker(b, p1, &mut d, v);
+                            let verdict = judge_on(line, p1, &mut d2, v);
+                            assert_eq!(
+                                verdict.is_some(),
+                                attacks,
+                                "line {line}, P1 {p1:#04x}, D {:#04x}, piece {v:#04x}",
+                                flags | count
+                            );
+                            if let Some(verdict) = verdict {
+                                assert_eq!(d2, d, "D after line {line}, piece {v:#04x}");
+                                assert_eq!(verdict & 2 != 0, v & 7 == KING, "stop behind {v:#04x}");
+                            }
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 8 * 3 * 6 * 8 * 192);
+    }
 }

@@ -80,15 +80,6 @@ pub(super) const fn ray_len_table() -> [[u8; 8]; 64] {
     t
 }
 
-/// How many steps apart the memo's places `k` and `t` are on the line (rank, file or
-/// diagonal) through both: the larger of the rank and file differences.
-#[inline(always)]
-pub(super) fn distance(k: usize, t: usize) -> u8 {
-    let ranks = (k / 8).abs_diff(t / 8);
-    let files = (k % 8).abs_diff(t % 8);
-    ranks.max(files) as u8
-}
-
 /// JUMPS[k]: the knight jumps (DIRECTIONS indexes 8..15, in ATTACK's order) from the
 /// memo's place `k` that land on the board (there are at least two), ended by [`NONE`].
 pub(super) static JUMPS: [[u8; 8]; 64] = jumps_table();
