@@ -25,10 +25,10 @@ impl Save {
 }
 
 /// What one line of an ATTACK with T1 = 7 found (or the eight knight jumps together):
-/// how many squares the line read, the last one included, and its ATKSAV calls in order.
+/// its ATKSAV calls in order. (How far a line read is kept apart, for
+/// `PointsMemo::mark_readers`.)
 #[derive(Copy, Clone, Default)]
 pub(super) struct Part {
-    pub(super) reach: u8,
     pub(super) n: u8,
     pub(super) saves: [Save; 8],
 }
@@ -157,10 +157,9 @@ impl<'a> Rescan<'a> {
     #[inline(always)]
     pub(super) fn record(&mut self, save: Save) {
         let i = usize::from(self.n);
-        if self.n >= self.part.n || self.part.saves[i] != save {
-            self.part.saves[i] = save;
-            self.changed = true;
-        }
+        // (Without a branch: whether a call is new is hard to predict.)
+        self.changed |= (self.n >= self.part.n) | (self.part.saves[i] != save);
+        self.part.saves[i] = save;
         self.n += 1;
     }
 
@@ -334,7 +333,6 @@ pub(super) fn rescan_line<const LINE: usize>(
             break;
         }
     }
-    rescan.part.reach = d & 0x0F;
     let changed = rescan.finish();
     reach[LINE] = d & 0x0F;
     memo.note_saves(LINE);
