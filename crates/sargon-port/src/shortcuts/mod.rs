@@ -136,32 +136,34 @@ impl Shortcuts {
         {
             return;
         }
-        self.points_squares(m, &changes);
+        let checks = self.points_squares(m, &changes);
         // With no pins found, nothing but an attack list overflowing into the pin list
         // writes its first byte, which an entry does not hold then.
         if m.npins == 0 && m.rd(PLISTA) != first_pin {
             self.spilled = true;
         }
-        if let (false, Some((place, key))) = (self.spilled, key) {
-            self.cache.store(m, key, place);
+        if let (false, Some(checks), Some((place, key))) = (self.spilled, checks, key) {
+            self.cache.store(m, key, place, checks);
         }
     }
 
     /// POINTS up to the end of PT25's loop with the memo, unless the board's frame is
     /// broken or an attack list overflows into the pin list on the way: then by the
-    /// original's steps.
-    fn points_squares(&mut self, m: &mut Machine, changes: &Changes) {
+    /// original's steps. With the memo, the squares PTSCK names for a move to them (see
+    /// `PointsMemo::checks`), which the cache needs to keep the result.
+    fn points_squares(&mut self, m: &mut Machine, changes: &Changes) -> Option<u64> {
         let pins: [u8; 20] = m.bytes(PLISTA, 20).try_into().expect("20 bytes");
         self.memo.take(changes);
         if !self.memo.off {
             if self.memo.points(m, changes) {
-                return;
+                return Some(self.memo.checks());
             }
             // From the state POINTS started with, by the original's steps.
             self.spilled = true;
             m.set_bytes(PLISTA, &pins);
         }
         m.points_squares();
+        None
     }
 }
 

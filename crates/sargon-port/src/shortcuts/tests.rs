@@ -2,13 +2,22 @@
 //! and the golden traces).
 
 use super::cache::{Entry, Key};
-use crate::faithful::state::BOARDA;
+use super::memo::{index, SQUARES};
+use super::Shortcuts;
+use crate::faithful::state::{Machine, BOARDA};
+use crate::scorer::Scorer;
 use crate::{Port, Scoring};
 use sargon_core::engine::{Engine, SearchOptions};
 use sargon_core::hooks::Hooks;
 use sargon_core::position::{parse_position, setup, Book};
 
 const MIDDLEGAME: &str = "2r1nrk1/5pbp/1p2p1p1/8/p2B4/PqNR2P1/1P3P1P/1Q1R2K1 w - - 0 1";
+
+/// The squares PTSCK names for a move to them, as far as one scoring tells: the one it
+/// named (for tests that score by the original's steps and store the result).
+fn checks_of(m: &Machine) -> u64 {
+    index(m.ptsck).map_or(0, |k| 1 << k)
+}
 
 /// A port set up for `fen` (book off) and ready to search to `depth`.
 fn prepared(fen: &str, depth: u8, scoring: Scoring) -> Port {
@@ -96,7 +105,7 @@ fn an_entry_answers_in_its_own_search_only() {
     m.pinfnd();
     m.points_squares();
     let scored = m.clone();
-    cache.store(m, key, place);
+    cache.store(m, key, place, checks_of(m));
     m.mtrl ^= 0x55;
     assert!(cache.restore(m, &key, place), "found in its search");
     assert!(
@@ -130,7 +139,7 @@ fn an_entry_written_after_pinfnd_leaves_what_pinfnd_and_points_leave() {
     assert!(m.npins > 0, "a pin found");
     m.points_squares();
     let scored = m.clone();
-    cache.store(m, key, place);
+    cache.store(m, key, place, checks_of(m));
     *m = start;
     cache.prefetch(place);
     m.pinfnd();
@@ -140,4 +149,39 @@ fn an_entry_written_after_pinfnd_leaves_what_pinfnd_and_points_leave() {
         "as PINFND and POINTS leave it: {:?}",
         m.differences(&scored)
     );
+}
+
+/// The cache's key leaves out the move's to-square: an entry keeps the squares PTSCK
+/// would name had the move gone to them, so the position scored once (by the memo) is
+/// written back for a move to any of the 64 squares exactly as the original's steps
+/// score it, PTSCK included.
+#[test]
+fn an_entry_serves_a_move_to_any_square() {
+    // Pieces of both sides stand attacked, so that whichever side moved can lose one on
+    // several squares (the largest loss decides which square PTSCK may name).
+    let mut port = prepared(
+        "b3k3/8/2Rp4/4N3/1p6/P7/8/4K3 w - - 0 1",
+        2,
+        Scoring::Shortcuts,
+    );
+    let m = &mut port.machine;
+    let to = m.mlptrj.wrapping_add(3);
+    let start = m.clone();
+    let mut shortcuts = Shortcuts::new();
+    shortcuts.new_search();
+    shortcuts.pinfnd_points_squares(m);
+    let mut named = 0;
+    for sq in SQUARES {
+        *m = start.clone();
+        m.wr(to, sq);
+        let mut original = m.clone();
+        original.pinfnd();
+        original.points_squares();
+        shortcuts.pinfnd_points_squares(m);
+        let diff = m.differences(&original);
+        assert!(diff.is_empty(), "a move to {sq}: {diff:?}");
+        named += u32::from(original.ptsck != 0);
+    }
+    assert_eq!(shortcuts.cache_hits(), 64, "every one from the entry");
+    assert!(named >= 2, "PTSCK named {named} of the squares");
 }

@@ -45,6 +45,9 @@ pub(crate) struct PointsMemo {
     brdc: u8,
     /// The squares whose `loss` is not 0, one bit each.
     losses: u64,
+    /// The squares (one bit per memo place) that the last POINTS would have put in PTSCK
+    /// had its move gone to them: see [`PointsMemo::checks`].
+    checks: u64,
     /// MOVENO < 7 when the development terms were worked out (rooks and queens depend on
     /// it).
     early: bool,
@@ -85,6 +88,7 @@ impl Default for PointsMemo {
             mtrl: 0,
             brdc: 0,
             losses: 0,
+            checks: 0,
             early: false,
             #[cfg(test)]
             counts: SquareCounts::default(),
@@ -437,11 +441,23 @@ impl PointsMemo {
         (m.ptsl, m.ptsw1, m.ptsw2, m.ptsck) = (0, 0, 0, 0);
         let to = m.rd(m.mlptrj.wrapping_add(3));
         let mut losses = self.losses;
+        self.checks = 0;
         while losses != 0 {
             let k = losses.trailing_zeros() as usize;
             losses &= losses - 1;
             let sq = SQUARES[k];
-            m.count_loss(sq, m.board(sq), self.loss[k], to);
+            // Each square as if the move had gone to it (so the cache's entry serves a
+            // move to any square, see `PointsMemo::checks`): PTSCK names it if its loss is
+            // then the largest so far; with the move's own to-square elsewhere, PTSCK
+            // stays as it was.
+            let named = m.ptsck;
+            m.count_loss(sq, m.board(sq), self.loss[k], sq);
+            if m.ptsck == sq {
+                self.checks |= 1 << k;
+                if sq != to {
+                    m.ptsck = named;
+                }
+            }
         }
         // The last square, h8, as PT25 leaves it.
         m.m3 = SQUARES[63];
@@ -450,6 +466,14 @@ impl PointsMemo {
         self.last = 63;
         self.finish(m);
         !self.spilled
+    }
+
+    /// The squares (one bit per memo place, see `index`) that the last [`PointsMemo::points`]
+    /// would have put in PTSCK had the move at MLPTRJ gone to them: PTSCK is the only thing
+    /// POINTS's squares make of the move's to-square, so with these a position's results
+    /// serve a move to any square (see `EvalCache`).
+    pub(crate) fn checks(&self) -> u64 {
+        self.checks
     }
 
     /// Square `k`'s development term is now `v`.
