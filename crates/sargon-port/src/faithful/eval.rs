@@ -372,27 +372,39 @@ impl Machine {
     /// early rook/queen moves (MOVENO < 7) and king moves cost 2; a castled king earns 6.
     /// Positive favours White. None: no change.
     pub(crate) fn development(&self, p: u8) -> Option<u8> {
-        let white = p & 0x80 == 0;
-        let penalty = if white { 0xFE } else { 2 };
-        let t = p & 7;
-        if t < KNIGHT {
-            None
-        } else if t < ROOK {
-            // PT6B: knights and bishops that never moved
-            (p & MOVED == 0).then_some(penalty)
-        } else if t == KING {
-            // PT6AA
-            if p & CASTLED != 0 {
-                Some(if white { 6 } else { 0xFA })
-            } else {
-                // PT6A
-                (p & MOVED != 0).then_some(penalty)
-            }
-        } else if self.moveno < 7 {
-            // PT6A: rooks and queens that moved early
-            (p & MOVED != 0).then_some(penalty)
+        development_term(p, self.moveno < 7)
+    }
+}
+
+/// [`Machine::development`] for the piece byte `p`, `early` being MOVENO < 7 (a function of
+/// its inputs alone, so that the port's shortcuts can make a table of it).
+pub(crate) const fn development_term(p: u8, early: bool) -> Option<u8> {
+    let white = p & 0x80 == 0;
+    let penalty = if white { 0xFE } else { 2 };
+    let t = p & 7;
+    if t < KNIGHT {
+        None
+    } else if t < ROOK {
+        // PT6B: knights and bishops that never moved
+        if p & MOVED == 0 {
+            Some(penalty)
         } else {
             None
         }
+    } else if t == KING {
+        // PT6AA
+        if p & CASTLED != 0 {
+            Some(if white { 6 } else { 0xFA })
+        } else if p & MOVED != 0 {
+            // PT6A
+            Some(penalty)
+        } else {
+            None
+        }
+    } else if early && p & MOVED != 0 {
+        // PT6A: rooks and queens that moved early
+        Some(penalty)
+    } else {
+        None
     }
 }

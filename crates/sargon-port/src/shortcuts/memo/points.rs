@@ -5,8 +5,31 @@ use super::square::{
     atksav_on_copy, count_attackers, rescan_knights, rescan_line, AttackList, SquareMemo, XchngMemo,
 };
 use super::tables::{frame_intact, index, on_board, JUMPS, NONE, READERS, SQUARES};
+use crate::faithful::eval::development_term;
 use crate::faithful::state::{Machine, ATKLST, DIRECTIONS, PLISTA};
 use sargon_core::vocab::{BOARD_SIZE, KNIGHT};
+
+/// `DEVELOPMENT[early][p]`: POINTS's development term for the piece byte `p` (0: none),
+/// `early` being MOVENO < 7, made at compile time by `development_term` (a table lookup
+/// instead of the term's several hard-to-predict tests).
+static DEVELOPMENT: [[u8; 256]; 2] = development_table();
+
+const fn development_table() -> [[u8; 256]; 2] {
+    let mut t = [[0u8; 256]; 2];
+    let mut p = 0;
+    while p < 256 {
+        t[0][p] = match development_term(p as u8, false) {
+            Some(v) => v,
+            None => 0,
+        };
+        t[1][p] = match development_term(p as u8, true) {
+            Some(v) => v,
+            None => 0,
+        };
+        p += 1;
+    }
+    t
+}
 
 /// The memo: the board and pin list of the last POINTS, and each square's scans (indexed
 /// by `index`).
@@ -340,7 +363,7 @@ impl PointsMemo {
         self.early = early;
         if redo_development {
             for (k, &sq) in SQUARES.iter().enumerate() {
-                self.set_development(k, m.development(m.board(sq)).unwrap_or(0));
+                self.set_development(k, DEVELOPMENT[usize::from(early)][usize::from(m.board(sq))]);
             }
         }
         // The squares whose attackers PNCK may now judge otherwise: their ATKSAV calls are
@@ -390,7 +413,7 @@ impl PointsMemo {
                 self.counts.worked_out += 1;
             }
             // PT6A..PT6D
-            self.set_development(k, m.development(m.p1).unwrap_or(0));
+            self.set_development(k, DEVELOPMENT[usize::from(early)][usize::from(m.p1)]);
             // PT6X. An empty square's list is looked at by nothing but WACT and BACT
             // (no XCHNG), unless it is the last square (h8), whose list POINTS leaves in
             // memory: its attackers are counted, and the list made when it is needed.
