@@ -107,6 +107,7 @@ impl Machine {
     /// original does through HL; debug builds check that the two agree.
     ///
     /// Move-list links the hooks changed (`movegen.done`) are written here.
+    #[inline]
     pub(crate) fn fire(
         &mut self,
         hooks: &mut Hooks<'_>,
@@ -124,6 +125,11 @@ impl Machine {
             if let Some(at) = at {
                 debug_assert_eq!(self.rd(at), compared_with, "{point:?}: SCRIX and HL differ");
             }
+        }
+        if point != HookPoint::MovegenDone {
+            // (No move-list links to write: no list of them to make.)
+            let out = hooks.fire(point, &*self, Registers { a, b });
+            return (out.a, out.b);
         }
         let out = hooks.fire_all(point, &*self, Registers { a, b });
         for w in &out.link_writes {

@@ -97,7 +97,9 @@ impl<F: FnMut(&mut HookEvent<'_>)> Hook for FnHook<F> {
 /// The hooks attached to one search, run in the order they were added.
 #[derive(Default)]
 pub struct Hooks<'a> {
-    list: Vec<&'a mut dyn Hook>,
+    /// Each hook with the points it wants, asked once when it was added (as the union in
+    /// `mask` is), not at every point the engine fires.
+    list: Vec<(HookMask, &'a mut dyn Hook)>,
     mask: HookMask,
 }
 
@@ -126,8 +128,9 @@ impl<'a> Hooks<'a> {
     /// assert!(hooks.mask().contains(HookPoint::PointsEnd) && hooks.mask().contains(HookPoint::Ascend));
     /// ```
     pub fn add(&mut self, hook: &'a mut dyn Hook) -> &mut Self {
-        self.mask = HookMask(self.mask.0 | hook.points().0);
-        self.list.push(hook);
+        let points = hook.points();
+        self.mask = HookMask(self.mask.0 | points.0);
+        self.list.push((points, hook));
         self
     }
 
@@ -182,13 +185,16 @@ impl<'a> Hooks<'a> {
     /// let regs = hooks.fire(HookPoint::AlphaBeta, &Toy, Registers { a: 0x40, b: 7 });
     /// assert_eq!(regs, Registers { a: 0x41, b: 7 });
     /// ```
+    #[inline]
     pub fn fire(
         &mut self,
         point: HookPoint,
         memory: &dyn SargonMemory,
         registers: Registers,
     ) -> Registers {
-        self.fire_all(point, memory, registers).registers
+        let mut event = HookEvent::new(point, memory, registers);
+        self.run(point, &mut event);
+        event.registers(registers)
     }
 
     /// [`Hooks::fire`], with the move-list links the hooks asked for, which the engine
@@ -214,6 +220,7 @@ impl<'a> Hooks<'a> {
     /// // MLPTRI's link now skips the move: the list is empty.
     /// assert_eq!(fired.link_writes, [LinkWrite { at: 0x100, value: 0 }]);
     /// ```
+    #[inline]
     pub fn fire_all(
         &mut self,
         point: HookPoint,
@@ -221,11 +228,7 @@ impl<'a> Hooks<'a> {
         registers: Registers,
     ) -> Fired {
         let mut event = HookEvent::new(point, memory, registers);
-        for h in self.list.iter_mut() {
-            if h.points().contains(point) {
-                h.at(&mut event);
-            }
-        }
+        self.run(point, &mut event);
         let link_writes = match &mut event {
             HookEvent::MovegenDone(v) => std::mem::take(&mut v.link_writes),
             _ => Vec::new(),
@@ -233,6 +236,15 @@ impl<'a> Hooks<'a> {
         Fired {
             registers: event.registers(registers),
             link_writes,
+        }
+    }
+
+    /// Show `event` to every hook that wants `point`, in order.
+    fn run(&mut self, point: HookPoint, event: &mut HookEvent<'_>) {
+        for (points, h) in self.list.iter_mut() {
+            if points.contains(point) {
+                h.at(event);
+            }
         }
     }
 }

@@ -28,6 +28,7 @@ pub enum HookEvent<'a> {
 
 impl<'a> HookEvent<'a> {
     /// The view of `point` over an engine's memory and registers.
+    #[inline]
     pub(super) fn new(
         point: HookPoint,
         mem: &'a dyn SargonMemory,
@@ -74,6 +75,7 @@ impl<'a> HookEvent<'a> {
     }
 
     /// The registers the engine continues with: `regs` with the views' settable values.
+    #[inline]
     pub(super) fn registers(&self, regs: Registers) -> Registers {
         match self {
             HookEvent::MovegenPath(v) => Registers {
