@@ -8,7 +8,8 @@ use crate::memory::SargonMemory;
 
 /// Something that wants to run at hook points: a trace recorder, a score injector, ...
 pub trait Hook {
-    /// The points this hook wants; the engine arms only these.
+    /// The points this hook wants; the engine arms only these. Asked once, when the hook is
+    /// added to [`Hooks`].
     ///
     /// ```
     /// use sargon_core::{Hook, HookEvent, HookMask, HookPoint};
