@@ -74,8 +74,9 @@ fn the_cache_key_holds_the_squares_and_refuses_a_broken_frame() {
 }
 
 /// The cache has room for a deep search's transpositions: on the benchmark's heaviest
-/// position at depth 5 (111,254 scorings), more than one in eleven come from the cache
-/// (10,386 with 2^18 slots; 2^16 slots lost enough entries to answer 8,854).
+/// position at depth 5 (111,254 scorings), more than one in seven come from the cache
+/// (16,517 with 2^18 slots and the move's to-square out of the key; 10,386 with the
+/// to-square in the key, and 8,854 with 2^16 slots as well).
 #[test]
 fn a_deep_search_finds_its_transpositions_in_the_cache() {
     let pos = parse_position(MIDDLEGAME).expect("position");
@@ -86,7 +87,7 @@ fn a_deep_search_finds_its_transpositions_in_the_cache() {
     let shortcuts = port.shortcuts().expect("shortcuts");
     let (hits, scorings) = (shortcuts.cache_hits(), shortcuts.scorings());
     eprintln!("{hits} of {scorings} scorings from the cache");
-    assert!(hits * 11 > scorings, "{hits} of {scorings}");
+    assert!(hits * 7 > scorings, "{hits} of {scorings}");
 }
 
 /// The cache is emptied for each search by the search's number, not by writing the table:
