@@ -16,17 +16,17 @@ static DEVELOPMENT: [[u8; 256]; 2] = development_table();
 
 const fn development_table() -> [[u8; 256]; 2] {
     let mut t = [[0u8; 256]; 2];
-    let mut p = 0;
-    while p < 256 {
-        t[0][p] = match development_term(p as u8, false) {
-            Some(v) => v,
-            None => 0,
-        };
-        t[1][p] = match development_term(p as u8, true) {
-            Some(v) => v,
-            None => 0,
-        };
-        p += 1;
+    let mut early = 0;
+    while early < 2 {
+        let mut p = 0;
+        while p < 256 {
+            t[early][p] = match development_term(p as u8, early == 1) {
+                Some(v) => v,
+                None => 0,
+            };
+            p += 1;
+        }
+        early += 1;
     }
     t
 }
