@@ -50,11 +50,12 @@ fn chosen(port: &Port, pos: &Chess) -> (shakmaty::Move, (Sq, Sq)) {
     (best.to_chess(pos).unwrap(), (best.from, best.to))
 }
 
-/// Without a promotion or a man back on its home square, a game played in kept memory
-/// searches as fresh searches of its positions do, every event but the root's own scoring
-/// (event 0): that one reads BC0 and MV0 as the side's last search left them, where a fresh
-/// machine has 0, and the kept memory's castled flag, which a set-up cannot write. Below the
-/// root POINTS counts board control from the root's (BC0), so neither changes a decision.
+/// Without a promotion (on the board or in a search), a man back on its home square or a
+/// king left unmoved without castling rights, a game played in kept memory searches as
+/// fresh searches of its positions do, every event but the root's own scoring (event 0):
+/// that one reads BC0 and MV0 as the side's last search left them, where a fresh machine
+/// has 0, and the kept memory's castled flag, which a set-up cannot write. Below the root
+/// POINTS counts board control from the root's (BC0), so neither changes a decision.
 /// White castles in these twelve plies: the flag is in its kept board.
 #[test]
 fn a_game_in_kept_memory_searches_as_fresh_searches() {
