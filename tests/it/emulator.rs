@@ -257,6 +257,28 @@ fn chunk_boundaries_do_not_change_the_trace() {
     assert_eq!(traces[0], traces[2], "chunks of 7 instructions");
 }
 
+/// A search that promotes a pawn and then moves the new queen leaves the royalty table
+/// naming a queen on the promotion square (UNMOVE of her move writes back b8, UNMOVE of the
+/// promotion leaves it), on the original as on the port (`game_memory_tests.rs`); a search
+/// in which she never moves leaves "no queen".
+#[test]
+fn a_queen_promoted_and_moved_in_a_search_stays_in_the_royalty_table() {
+    let Some(mut emu) =
+        common::emulator("a_queen_promoted_and_moved_in_a_search_stays_in_the_royalty_table")
+    else {
+        return;
+    };
+    let pos = parse_position("8/1P3k2/8/8/8/8/5K2/8 w - - 0 40").unwrap();
+    let start = setup(&pos, Book::Off).unwrap();
+    let posq = emu.rom().symbol("POSQ").unwrap() as usize;
+    emu.search(&start, &SearchOptions::depth(3), &mut Hooks::new())
+        .unwrap();
+    assert_eq!(emu.memory()[posq], 92, "depth 3: the table names b8");
+    emu.search(&start, &SearchOptions::depth(2), &mut Hooks::new())
+        .unwrap();
+    assert_eq!(emu.memory()[posq], 0, "depth 2: no queen");
+}
+
 /// A game's memory on the emulator ([`sargon_core::engine::Memory`]): a continuation with
 /// no game is refused, a reply VALMOV refuses or one that does not lead to the position is
 /// refused, and a promoted queen is not in the kept royalty table (MOVE records a queen's

@@ -113,6 +113,30 @@ fn after_a_promotion_the_kept_royalty_table_is_move_s() {
     assert_eq!(fresh.machine.rd(super::state::POSQ), 92, "ROYALT finds it");
 }
 
+/// A search that promotes a pawn and then moves the new queen leaves the royalty table
+/// naming a queen on the promotion square: MOVE makes the queen without writing the table,
+/// her move writes her new square, UNMOVE of that move writes back the square she left
+/// (b8), and UNMOVE of the promotion leaves the table as it is. In a game the next search
+/// of that memory looks for pins against her (`docs/history.md`, the whole games).
+#[test]
+fn a_queen_promoted_and_moved_in_a_search_stays_in_the_royalty_table() {
+    let pos = parse_position("8/1P3k2/8/8/8/8/5K2/8 w - - 0 40").unwrap();
+    // Depth 3: the queen made at ply 1 moves at ply 3.
+    let mut port = Port::new();
+    searched(&mut port, &pos, 3, Memory::Fresh).unwrap();
+    assert_eq!(port.machine.board(82) & 7, 1, "the root's pawn on b7 again");
+    assert_eq!(port.machine.board(92), 0, "b8 empty");
+    assert_eq!(
+        port.machine.rd(super::state::POSQ),
+        92,
+        "the table names b8"
+    );
+    // Depth 2: the queen never moves in the tree, and the table stays "no queen".
+    let mut shallow = Port::new();
+    searched(&mut shallow, &pos, 2, Memory::Fresh).unwrap();
+    assert_eq!(shallow.machine.rd(super::state::POSQ), 0);
+}
+
 #[test]
 fn a_continuation_without_a_game_is_refused() {
     let pos = parse_position("startpos").unwrap();
