@@ -568,9 +568,8 @@ pub struct Report {
     pub not_run: usize,
     /// A search failed (a runaway, a refused replay...): the check stopped there.
     pub failed: bool,
-    /// Labels (`label.dN`) of the cases that differ, in table order: the first alone,
-    /// since the check stops there.
-    pub differing: Vec<String>,
+    /// The label (`label.dN`) of the first case that differs: the check stops there.
+    pub differing: Option<String>,
     /// The first differing case, event by event.
     pub first: Option<Mismatch>,
 }
@@ -580,13 +579,13 @@ impl Report {
     ///
     /// ```
     /// use sargon_referee::behaviour::Report;
-    /// let mut report = Report { searches: 3, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let mut report = Report { searches: 3, not_run: 0, failed: false, differing: None, first: None };
     /// assert!(report.alike());
-    /// report.differing.push("bench-2r1nrk1.d2".into());
+    /// report.differing = Some("bench-2r1nrk1.d2".into());
     /// assert!(!report.alike());
     /// ```
     pub fn alike(&self) -> bool {
-        self.differing.is_empty()
+        self.differing.is_none()
     }
 }
 
@@ -726,18 +725,16 @@ pub fn check(
         Replay::Model(_) => c.label.clone(),
         Replay::Search { .. } | Replay::Game { .. } => format!("{}.d{}", c.label, c.depth),
     };
-    let differing: Vec<usize> = (0..cases.len())
-        .filter(|&i| matches[i] == Some(false))
-        .collect();
-    let first = match differing.first() {
+    let differing = matches.iter().position(|m| *m == Some(false));
+    let first = match differing {
         None => None,
-        Some(&i) => Some(first_difference(&cases[i], make()?.as_mut())),
+        Some(i) => Some(first_difference(&cases[i], make()?.as_mut())),
     };
     Ok(Report {
         searches: matches.iter().filter(|m| m.is_some()).count(),
         not_run: matches.iter().filter(|m| m.is_none()).count(),
         failed: failed.load(Ordering::Relaxed),
-        differing: differing.iter().map(|&i| label(&cases[i])).collect(),
+        differing: differing.map(|i| label(&cases[i])),
         first,
     })
 }

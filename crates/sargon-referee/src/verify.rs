@@ -92,10 +92,10 @@ impl Verification {
     /// use sargon_referee::behaviour::Report;
     /// use sargon_referee::verify::{Scope, Verification};
     ///
-    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: None, first: None };
     /// let mut check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.alike());
-    /// check.behaviour.differing.push("model-1.d3".into());
+    /// check.behaviour.differing = Some("model-1.d3".into());
     /// assert!(!check.alike());
     /// ```
     pub fn alike(&self) -> bool {
@@ -112,7 +112,7 @@ impl Verification {
     /// use sargon_referee::behaviour::Report;
     /// use sargon_referee::verify::{Scope, Verification};
     ///
-    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: None, first: None };
     /// let mut check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// // Differences where no search runs are allowed; where it runs, not.
     /// check.differences.other_code.push("DSPBRD".into());
@@ -163,7 +163,7 @@ impl Verification {
     /// use sargon_referee::behaviour::Report;
     /// use sargon_referee::verify::{Scope, Verification};
     ///
-    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec![], first: None };
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: None, first: None };
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.summary().starts_with(
     ///     "behaves as the known Sargon image in 40 searches (the golden searches of depths 1-2, the five models and three games)"
@@ -178,19 +178,11 @@ impl Verification {
                 self.scope.describe()
             )
         } else {
-            let mut s = if b.not_run > 0 {
-                format!(
-                    "behaves differently from the known Sargon image at search {} of {}",
-                    b.searches,
-                    b.searches + b.not_run
-                )
-            } else {
-                format!(
-                    "behaves differently from the known Sargon image: {} of {} searches differ",
-                    b.differing.len(),
-                    b.searches
-                )
-            };
+            let mut s = format!(
+                "behaves differently from the known Sargon image at search {} of {}",
+                b.searches,
+                b.searches + b.not_run
+            );
             if let Some(m) = &b.first {
                 let _ = match m.case.replay {
                     behaviour::Replay::Search { .. } | behaviour::Replay::Game { .. } => write!(
@@ -218,14 +210,14 @@ impl Verification {
     /// use sargon_referee::behaviour::Report;
     /// use sargon_referee::verify::{Scope, Verification};
     ///
-    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: vec!["model-1.d3".into()], first: None };
+    /// let behaviour = Report { searches: 40, not_run: 0, failed: false, differing: Some("model-1.d3".into()), first: None };
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.report().starts_with(
-    ///     "behaviour: DIFFERENT from the known Sargon image in 1 of 40 searches (the golden \
+    ///     "behaviour: DIFFERENT from the known Sargon image at search 40 of 40 (the golden \
     ///      searches of depths 1-2, the five models and three games), checked in 1.0 s\n"
     /// ));
     /// // The check stopped at the first search that differs.
-    /// let behaviour = Report { searches: 3, not_run: 119, failed: false, differing: vec!["model-1.d3".into()], first: None };
+    /// let behaviour = Report { searches: 3, not_run: 119, failed: false, differing: Some("model-1.d3".into()), first: None };
     /// let check = Verification { scope: Scope::Quick, behaviour, differences: Differences::default(), seconds: 1.0 };
     /// assert!(check.report().starts_with(
     ///     "behaviour: DIFFERENT from the known Sargon image at search 3 of 122 (the golden \
@@ -245,7 +237,7 @@ impl Verification {
                 self.scope.describe(),
                 self.seconds
             );
-        } else if b.not_run > 0 {
+        } else {
             let _ = writeln!(
                 out,
                 "behaviour: DIFFERENT from the known Sargon image at search {} of {} ({}), checked in {:.1} s",
@@ -254,20 +246,13 @@ impl Verification {
                 self.scope.describe(),
                 self.seconds
             );
-            let _ = writeln!(
-                out,
-                "  (the check stops at the first search that differs: {} not run)",
-                b.not_run
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "behaviour: DIFFERENT from the known Sargon image in {} of {} searches ({}), checked in {:.1} s",
-                b.differing.len(),
-                b.searches,
-                self.scope.describe(),
-                self.seconds
-            );
+            if b.not_run > 0 {
+                let _ = writeln!(
+                    out,
+                    "  (the check stops at the first search that differs: {} not run)",
+                    b.not_run
+                );
+            }
         }
         if let Some(m) = &b.first {
             let _ = writeln!(out, "{}", m.describe());
